@@ -1,0 +1,28 @@
+/**
+ * # Grainlab
+ *
+ * A Deno-native toolkit for simulating granular media with the discrete-element method,
+ * built to be driven from Deno Jupyter notebooks.
+ *
+ * - `@grainlab/grainlab/sphere3d` — 3D spherical grains (linear/Hertz contact, tangential
+ *   history friction, rolling friction, cohesion, boundaries, emission and removal).
+ *
+ * The root module re-exports the shared building blocks (seeded random numbers, cell grids,
+ * contact laws) and each simulator as a namespace.
+ *
+ * @example
+ * ```ts
+ * import { sphere3d } from "@grainlab/grainlab";
+ * const world = new sphere3d.World({ timeStep: 1e-4 });
+ * const g = world.addGranularParticles({ positions: [[0, 0, 0.05]], radii: 0.02 });
+ * g.setGroundPlane(0);
+ * world.run(100);
+ * console.assert(g.count === 1);
+ * ```
+ *
+ * @module
+ */
+export * from "./src/math/mod.ts";
+export * from "./src/contact/mod.ts";
+export * as sphere3d from "./src/sphere3d/mod.ts";
+export { VERSION } from "./src/version.ts";

@@ -1,0 +1,111 @@
+/**
+ * Normal contact laws: pure functions of scalars, shared by every simulator.
+ *
+ * Sign conventions: `overlap` δ > 0 when the surfaces interpenetrate; `vn` is the relative
+ * normal velocity, positive when the surfaces separate. The repulsive force never pulls.
+ *
+ * @module
+ */
+
+/**
+ * Linear spring–dashpot: `f = max(0, kn·δ − cn·vn)`.
+ *
+ * @param kn normal stiffness (N/m)
+ * @param cn normal damping (N·s/m)
+ * @param overlap δ (m)
+ * @param vn relative normal velocity (m/s), positive when separating
+ * @returns the repulsive normal force (N), never negative
+ * @example
+ * ```ts
+ * import { linearNormalForce } from "@grainlab/grainlab";
+ * console.assert(linearNormalForce(1e5, 0, 1e-3, 0) === 100);
+ * console.assert(linearNormalForce(1e5, 1e6, 1e-3, 1) === 0); // clamped, never pulls
+ * ```
+ */
+export function linearNormalForce(kn: number, cn: number, overlap: number, vn: number): number {
+  const f = kn * overlap - cn * vn;
+  return f > 0 ? f : 0;
+}
+
+/**
+ * Hertz law with linear damping: `f = max(0, kn·√R_eff·δ^1.5 − cn·vn)`.
+ *
+ * @param kn stiffness (N/m^1.5 per √m, i.e. N/m² here) multiplying √R_eff·δ^1.5
+ * @param cn normal damping (N·s/m)
+ * @param rEff effective radius (m), r₁r₂/(r₁+r₂); a particle's own radius against a wall
+ * @param overlap δ (m)
+ * @param vn relative normal velocity (m/s), positive when separating
+ * @example
+ * ```ts
+ * import { hertzNormalForce } from "@grainlab/grainlab";
+ * const f = hertzNormalForce(1e5, 0, 0.01, 1e-4, 0);
+ * console.assert(Math.abs(f - 1e5 * Math.sqrt(0.01) * 1e-6) < 1e-12);
+ * ```
+ */
+export function hertzNormalForce(
+  kn: number,
+  cn: number,
+  rEff: number,
+  overlap: number,
+  vn: number,
+): number {
+  const f = kn * Math.sqrt(rEff * overlap) * overlap - cn * vn;
+  return f > 0 ? f : 0;
+}
+
+/**
+ * Effective radius of two spheres (or disks), `r₁r₂/(r₁+r₂)`.
+ *
+ * @example
+ * ```ts
+ * import { effectiveRadius } from "@grainlab/grainlab";
+ * console.assert(effectiveRadius(0.02, 0.02) === 0.01);
+ * ```
+ */
+export function effectiveRadius(r1: number, r2: number): number {
+  return (r1 * r2) / (r1 + r2);
+}
+
+/**
+ * Damping ratio ζ = cn / (2√(kn·m_eff)) of a linear spring–dashpot contact.
+ *
+ * @example
+ * ```ts
+ * import { dampingRatio } from "@grainlab/grainlab";
+ * console.assert(Math.abs(dampingRatio(1e5, 0, 1) - 0) < 1e-15);
+ * ```
+ */
+export function dampingRatio(kn: number, cn: number, effectiveMass: number): number {
+  return cn / (2 * Math.sqrt(kn * effectiveMass));
+}
+
+/**
+ * Coefficient of restitution of a linear spring–dashpot contact without the no-pull clamp,
+ * `e = exp(−πζ/√(1−ζ²))` (0 when ζ ≥ 1).
+ *
+ * @example
+ * ```ts
+ * import { linearRestitution } from "@grainlab/grainlab";
+ * console.assert(linearRestitution(0) === 1);
+ * ```
+ */
+export function linearRestitution(zeta: number): number {
+  if (zeta >= 1) return 0;
+  return Math.exp((-Math.PI * zeta) / Math.sqrt(1 - zeta * zeta));
+}
+
+/**
+ * Contact duration of a linear spring–dashpot contact without the clamp,
+ * `t_c = π / (ω₀√(1−ζ²))` with ω₀ = √(kn/m_eff).
+ *
+ * @example
+ * ```ts
+ * import { linearContactDuration } from "@grainlab/grainlab";
+ * console.assert(Math.abs(linearContactDuration(1, 0, 1) - Math.PI) < 1e-15);
+ * ```
+ */
+export function linearContactDuration(kn: number, cn: number, effectiveMass: number): number {
+  const w0 = Math.sqrt(kn / effectiveMass);
+  const z = dampingRatio(kn, cn, effectiveMass);
+  return z >= 1 ? Infinity : Math.PI / (w0 * Math.sqrt(1 - z * z));
+}

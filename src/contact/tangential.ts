@@ -1,0 +1,123 @@
+/**
+ * Tangential friction with a persistent history spring (Cundall–Strack): the accumulated
+ * tangential displacement ξ of a contact is rotated onto the current tangent plane, advanced
+ * by the relative tangential velocity, turned into a spring–dashpot force and capped by the
+ * Coulomb limit μ·fn; when the cap is active the spring is rescaled so that it holds exactly
+ * the sliding force.
+ *
+ * @module
+ */
+
+/**
+ * One step of the 3D tangential history spring. Updates ξ in `state[s..s+2]` and writes the
+ * tangential force on the first body into `out[0..2]`.
+ *
+ * @param state history storage; ξ (m) at `s`, `s+1`, `s+2`
+ * @param nx unit contact normal, x (the y and z components follow)
+ * @param vtx relative tangential velocity of the first body with respect to the second (m/s)
+ * @param dt time step (s)
+ * @param kt tangential spring stiffness (N/m)
+ * @param ct tangential damping (N·s/m)
+ * @param muFn Coulomb limit μ·fn (N)
+ * @param out receives the force (N) at `out[0..2]`
+ * @returns 1 when the contact slides (Coulomb cap active), else 0
+ * @example
+ * ```ts
+ * import { tangentialHistory3 } from "@grainlab/grainlab";
+ * const xi = new Float64Array(3), f = new Float64Array(3);
+ * // Sticking: the spring force opposes the accumulated displacement.
+ * tangentialHistory3(xi, 0, 0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10, f);
+ * console.assert(Math.abs(f[0] + 1) < 1e-12 && xi[0] === 1e-3);
+ * ```
+ */
+export function tangentialHistory3(
+  state: Float64Array,
+  s: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  vtx: number,
+  vty: number,
+  vtz: number,
+  dt: number,
+  kt: number,
+  ct: number,
+  muFn: number,
+  out: Float64Array,
+): number {
+  let x = state[s], y = state[s + 1], z = state[s + 2];
+  const old2 = x * x + y * y + z * z;
+  if (old2 > 0) {
+    const dn = x * nx + y * ny + z * nz;
+    x -= dn * nx;
+    y -= dn * ny;
+    z -= dn * nz;
+    const new2 = x * x + y * y + z * z;
+    if (new2 > 0) {
+      const k = Math.sqrt(old2 / new2);
+      x *= k;
+      y *= k;
+      z *= k;
+    }
+  }
+  x += vtx * dt;
+  y += vty * dt;
+  z += vtz * dt;
+  let fx = -kt * x - ct * vtx, fy = -kt * y - ct * vty, fz = -kt * z - ct * vtz;
+  const f2 = fx * fx + fy * fy + fz * fz;
+  let sliding = 0;
+  if (f2 > muFn * muFn) {
+    sliding = 1;
+    const k = f2 > 0 ? muFn / Math.sqrt(f2) : 0;
+    fx *= k;
+    fy *= k;
+    fz *= k;
+    if (kt > 0) {
+      x = -(fx + ct * vtx) / kt;
+      y = -(fy + ct * vty) / kt;
+      z = -(fz + ct * vtz) / kt;
+    } else {
+      x = y = z = 0;
+    }
+  }
+  state[s] = x;
+  state[s + 1] = y;
+  state[s + 2] = z;
+  out[0] = fx;
+  out[1] = fy;
+  out[2] = fz;
+  return sliding;
+}
+
+/**
+ * One step of the tangential history spring in 2D, where the tangent is a single direction
+ * and ξ a scalar. Updates `state[s]` and returns the tangential force (N) on the first body
+ * along the tangent.
+ *
+ * @param vt relative tangential velocity of the first body along the tangent (m/s)
+ * @example
+ * ```ts
+ * import { tangentialHistory1 } from "@grainlab/grainlab";
+ * const xi = new Float64Array(1);
+ * const f = tangentialHistory1(xi, 0, 1, 1, 500, 0, 0.2); // would be −500 N: capped
+ * console.assert(f === -0.2 && Math.abs(xi[0] - 0.2 / 500) < 1e-15);
+ * ```
+ */
+export function tangentialHistory1(
+  state: Float64Array,
+  s: number,
+  vt: number,
+  dt: number,
+  kt: number,
+  ct: number,
+  muFn: number,
+): number {
+  let x = state[s] + vt * dt;
+  let f = -kt * x - ct * vt;
+  if (f > muFn || f < -muFn) {
+    f = f > 0 ? muFn : -muFn;
+    x = kt > 0 ? -(f + ct * vt) / kt : 0;
+  }
+  state[s] = x;
+  return f;
+}

@@ -1,0 +1,481 @@
+/**
+ * Uniform cell lists in 2D and 3D, rebuilt every step by a counting sort, and the
+ * candidate-pair search built on them. Buffers are owned by the grid and grow by doubling,
+ * so a rebuild in a steady scene allocates nothing.
+ *
+ * Periodic axes: give the cell's lower corner and length per axis; the grid then spans the
+ * periodic cell exactly, neighbour cells wrap around, and pair distances use the minimum
+ * image. A periodic axis must be at least 3 cells long.
+ *
+ * @module
+ */
+
+/**
+ * Candidate pairs found by a grid search: `count` pairs `(a[k], b[k])` of particle indices,
+ * `a[k] < b[k]` not guaranteed. Arrays grow by doubling; read only the first `count` entries.
+ */
+export class PairList {
+  /** First particle of each pair. */
+  a: Int32Array = new Int32Array(1024);
+  /** Second particle of each pair. */
+  b: Int32Array = new Int32Array(1024);
+  /** Number of valid pairs. */
+  count = 0;
+  /** Number of pair distance tests made by the last search. */
+  tested = 0;
+
+  /** Append one pair (grows by doubling). */
+  push(i: number, j: number): void {
+    if (this.count === this.a.length) this.#grow();
+    this.a[this.count] = i;
+    this.b[this.count] = j;
+    this.count++;
+  }
+
+  #grow(): void {
+    const n = this.a.length * 2;
+    const a = new Int32Array(n), b = new Int32Array(n);
+    a.set(this.a);
+    b.set(this.b);
+    this.a = a;
+    this.b = b;
+  }
+}
+
+/** Periodic settings of one grid axis: the cell's lower corner and length (0 = not periodic). */
+export interface GridAxisPeriod {
+  /** Lower corner of the periodic cell on this axis (m). */
+  lo: number;
+  /** Length of the periodic cell on this axis (m); 0 disables wrapping. */
+  length: number;
+}
+
+const MAX_CELLS_PER_ITEM = 4;
+
+/**
+ * A 3D uniform cell list. `build` sorts the particle indices by cell; `findPairs` lists every
+ * pair whose centre distance is below `r_i + r_j + margin`.
+ *
+ * @example
+ * ```ts
+ * import { CellGrid3, PairList } from "@grainlab/grainlab";
+ * const pos = new Float64Array([0, 0, 0, 0.019, 0, 0, 1, 1, 1]);
+ * const radii = new Float64Array([0.01, 0.01, 0.01]);
+ * const grid = new CellGrid3();
+ * const pairs = new PairList();
+ * grid.build(pos, 3, 0.02);
+ * grid.findPairs(pos, radii, 0, pairs);
+ * console.assert(pairs.count === 1);
+ * ```
+ */
+export class CellGrid3 {
+  /** Cell counts per axis of the last build. */
+  nx = 1;
+  /** Cell count along y. */
+  ny = 1;
+  /** Cell count along z. */
+  nz = 1;
+  /** Lower corner of the grid. */
+  ox = 0;
+  /** Lower corner y. */
+  oy = 0;
+  /** Lower corner z. */
+  oz = 0;
+  /** Inverse cell size along x. */
+  ix = 1;
+  /** Inverse cell size along y. */
+  iy = 1;
+  /** Inverse cell size along z. */
+  iz = 1;
+  /** Periodic length along x (0 = open). */
+  px = 0;
+  /** Periodic length along y (0 = open). */
+  py = 0;
+  /** Periodic length along z (0 = open). */
+  pz = 0;
+  /** `cellStart[c] .. cellStart[c + 1]` indexes `items` for cell c. */
+  cellStart: Int32Array = new Int32Array(2);
+  /** Particle indices sorted by cell. */
+  items: Int32Array = new Int32Array(1);
+  /** Cell index of each particle. */
+  cellOf: Int32Array = new Int32Array(1);
+
+  /**
+   * Sort `count` particles into cells of at least `cellSize`.
+   *
+   * @param positions centres, stride 3.
+   * @param cellSize smallest cell edge (m): at least the largest interaction distance.
+   * @param periodic optional per-axis periodic cells `[x, y, z]`.
+   */
+  build(
+    positions: Float64Array,
+    count: number,
+    cellSize: number,
+    periodic?: readonly [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod],
+  ): void {
+    if (this.cellOf.length < count) {
+      this.cellOf = new Int32Array(growTo(this.cellOf.length, count));
+      this.items = new Int32Array(this.cellOf.length);
+    }
+    let minx = Infinity, miny = Infinity, minz = Infinity;
+    let maxx = -Infinity, maxy = -Infinity, maxz = -Infinity;
+    for (let i = 0, o = 0; i < count; i++, o += 3) {
+      const x = positions[o], y = positions[o + 1], z = positions[o + 2];
+      if (x < minx) minx = x;
+      if (x > maxx) maxx = x;
+      if (y < miny) miny = y;
+      if (y > maxy) maxy = y;
+      if (z < minz) minz = z;
+      if (z > maxz) maxz = z;
+    }
+    if (count === 0) {
+      minx =
+        miny =
+        minz =
+        maxx =
+        maxy =
+        maxz =
+          0;
+    }
+    let cs = cellSize;
+    // Keep the number of cells bounded for sparse scenes by coarsening open axes.
+    const budget = Math.max(64, MAX_CELLS_PER_ITEM * count);
+    for (;;) {
+      const ax = axis(minx, maxx, cs, periodic?.[0]);
+      const ay = axis(miny, maxy, cs, periodic?.[1]);
+      const az = axis(minz, maxz, cs, periodic?.[2]);
+      if (ax.n * ay.n * az.n <= budget || cs > 1e12) {
+        this.nx = ax.n, this.ox = ax.o, this.ix = ax.inv, this.px = ax.p;
+        this.ny = ay.n, this.oy = ay.o, this.iy = ay.inv, this.py = ay.p;
+        this.nz = az.n, this.oz = az.o, this.iz = az.inv, this.pz = az.p;
+        break;
+      }
+      cs *= 1.5;
+    }
+    const ncell = this.nx * this.ny * this.nz;
+    if (this.cellStart.length < ncell + 1) {
+      this.cellStart = new Int32Array(growTo(this.cellStart.length, ncell + 1));
+    }
+    const start = this.cellStart, cellOf = this.cellOf, items = this.items;
+    start.fill(0, 0, ncell + 1);
+    const nx = this.nx, ny = this.ny, nz = this.nz;
+    for (let i = 0, o = 0; i < count; i++, o += 3) {
+      const cx = cellCoord(positions[o], this.ox, this.ix, nx, this.px);
+      const cy = cellCoord(positions[o + 1], this.oy, this.iy, ny, this.py);
+      const cz = cellCoord(positions[o + 2], this.oz, this.iz, nz, this.pz);
+      const c = (cz * ny + cy) * nx + cx;
+      cellOf[i] = c;
+      start[c + 1]++;
+    }
+    for (let c = 0; c < ncell; c++) start[c + 1] += start[c];
+    // Stable scatter: use cellStart as a running cursor, then shift back.
+    for (let i = 0; i < count; i++) items[start[cellOf[i]]++] = i;
+    for (let c = ncell; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+  }
+
+  /**
+   * Append every pair closer than `r_i + r_j + margin` to `out` (cleared first). Uses the
+   * 13-cell half shell so each pair is visited once. When `uniformRadius > 0` all radii are
+   * taken equal to it (the homogeneous fast path) and `radii` is not read.
+   */
+  findPairs(
+    positions: Float64Array,
+    radii: Float64Array,
+    margin: number,
+    out: PairList,
+    uniformRadius = 0,
+  ): void {
+    out.count = 0;
+    let tested = 0;
+    const nx = this.nx, ny = this.ny, nz = this.nz;
+    const px = this.px, py = this.py, pz = this.pz;
+    const start = this.cellStart, items = this.items;
+    const uniform = uniformRadius > 0;
+    const cutU = 2 * uniformRadius + margin, cutU2 = cutU * cutU;
+    for (let cz = 0; cz < nz; cz++) {
+      for (let cy = 0; cy < ny; cy++) {
+        for (let cx = 0; cx < nx; cx++) {
+          const c = (cz * ny + cy) * nx + cx;
+          const s0 = start[c], s1 = start[c + 1];
+          if (s0 === s1) continue;
+          for (let k = 0; k < 14; k++) {
+            let jx = cx + HALF_SHELL[3 * k], jy = cy + HALF_SHELL[3 * k + 1];
+            let jz = cz + HALF_SHELL[3 * k + 2];
+            if (jx < 0 || jx >= nx) {
+              if (px === 0) continue;
+              jx = jx < 0 ? jx + nx : jx - nx;
+            }
+            if (jy < 0 || jy >= ny) {
+              if (py === 0) continue;
+              jy = jy < 0 ? jy + ny : jy - ny;
+            }
+            if (jz < 0 || jz >= nz) {
+              if (pz === 0) continue;
+              jz = jz < 0 ? jz + nz : jz - nz;
+            }
+            const d = (jz * ny + jy) * nx + jx;
+            const same = k === 0;
+            const t1 = start[d + 1];
+            for (let s = s0; s < s1; s++) {
+              const i = items[s];
+              const oi = 3 * i;
+              const xi = positions[oi], yi = positions[oi + 1], zi = positions[oi + 2];
+              const ri = uniform ? uniformRadius : radii[i];
+              for (let t = same ? s + 1 : start[d]; t < t1; t++) {
+                const j = items[t];
+                const oj = 3 * j;
+                let dx = positions[oj] - xi, dy = positions[oj + 1] - yi;
+                let dz = positions[oj + 2] - zi;
+                if (px !== 0) dx -= px * Math.round(dx / px);
+                if (py !== 0) dy -= py * Math.round(dy / py);
+                if (pz !== 0) dz -= pz * Math.round(dz / pz);
+                tested++;
+                const d2 = dx * dx + dy * dy + dz * dz;
+                if (uniform) {
+                  if (d2 < cutU2) out.push(i, j);
+                } else {
+                  const cut = ri + radii[j] + margin;
+                  if (d2 < cut * cut) out.push(i, j);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    out.tested = tested;
+  }
+}
+
+/**
+ * A 2D uniform cell list (the same design as {@link CellGrid3}, 4-cell half shell).
+ *
+ * @example
+ * ```ts
+ * import { CellGrid2, PairList } from "@grainlab/grainlab";
+ * const pos = new Float64Array([0, 0, 1.5, 0, 10, 10]);
+ * const r = new Float64Array([1, 1, 1]);
+ * const grid = new CellGrid2();
+ * const pairs = new PairList();
+ * grid.build(pos, 3, 2);
+ * grid.findPairs(pos, r, 0, pairs);
+ * console.assert(pairs.count === 1);
+ * ```
+ */
+export class CellGrid2 {
+  /** Cell count along x. */
+  nx = 1;
+  /** Cell count along y. */
+  ny = 1;
+  /** Lower corner x. */
+  ox = 0;
+  /** Lower corner y. */
+  oy = 0;
+  /** Inverse cell size along x. */
+  ix = 1;
+  /** Inverse cell size along y. */
+  iy = 1;
+  /** Periodic length along x (0 = open). */
+  px = 0;
+  /** Periodic length along y (0 = open). */
+  py = 0;
+  /** `cellStart[c] .. cellStart[c + 1]` indexes `items` for cell c. */
+  cellStart: Int32Array = new Int32Array(2);
+  /** Particle indices sorted by cell. */
+  items: Int32Array = new Int32Array(1);
+  /** Cell index of each particle. */
+  cellOf: Int32Array = new Int32Array(1);
+
+  /**
+   * Sort `count` particles (centres with stride 2) into cells of at least `cellSize`.
+   */
+  build(
+    positions: Float64Array,
+    count: number,
+    cellSize: number,
+    periodic?: readonly [GridAxisPeriod, GridAxisPeriod],
+  ): void {
+    if (this.cellOf.length < count) {
+      this.cellOf = new Int32Array(growTo(this.cellOf.length, count));
+      this.items = new Int32Array(this.cellOf.length);
+    }
+    let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
+    for (let i = 0, o = 0; i < count; i++, o += 2) {
+      const x = positions[o], y = positions[o + 1];
+      if (x < minx) minx = x;
+      if (x > maxx) maxx = x;
+      if (y < miny) miny = y;
+      if (y > maxy) maxy = y;
+    }
+    if (count === 0) {
+      minx =
+        miny =
+        maxx =
+        maxy =
+          0;
+    }
+    let cs = cellSize;
+    const budget = Math.max(64, MAX_CELLS_PER_ITEM * count);
+    for (;;) {
+      const ax = axis(minx, maxx, cs, periodic?.[0]);
+      const ay = axis(miny, maxy, cs, periodic?.[1]);
+      if (ax.n * ay.n <= budget || cs > 1e12) {
+        this.nx = ax.n, this.ox = ax.o, this.ix = ax.inv, this.px = ax.p;
+        this.ny = ay.n, this.oy = ay.o, this.iy = ay.inv, this.py = ay.p;
+        break;
+      }
+      cs *= 1.5;
+    }
+    const ncell = this.nx * this.ny;
+    if (this.cellStart.length < ncell + 1) {
+      this.cellStart = new Int32Array(growTo(this.cellStart.length, ncell + 1));
+    }
+    const start = this.cellStart, cellOf = this.cellOf, items = this.items;
+    start.fill(0, 0, ncell + 1);
+    for (let i = 0, o = 0; i < count; i++, o += 2) {
+      const cx = cellCoord(positions[o], this.ox, this.ix, this.nx, this.px);
+      const cy = cellCoord(positions[o + 1], this.oy, this.iy, this.ny, this.py);
+      const c = cy * this.nx + cx;
+      cellOf[i] = c;
+      start[c + 1]++;
+    }
+    for (let c = 0; c < ncell; c++) start[c + 1] += start[c];
+    for (let i = 0; i < count; i++) items[start[cellOf[i]]++] = i;
+    for (let c = ncell; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+  }
+
+  /**
+   * Append every pair closer than `r_i + r_j + margin` to `out` (cleared first), each once.
+   */
+  findPairs(
+    positions: Float64Array,
+    radii: Float64Array,
+    margin: number,
+    out: PairList,
+  ): void {
+    out.count = 0;
+    let tested = 0;
+    const nx = this.nx, ny = this.ny, px = this.px, py = this.py;
+    const start = this.cellStart, items = this.items;
+    for (let cy = 0; cy < ny; cy++) {
+      for (let cx = 0; cx < nx; cx++) {
+        const c = cy * nx + cx;
+        const s0 = start[c], s1 = start[c + 1];
+        if (s0 === s1) continue;
+        for (let k = 0; k < 5; k++) {
+          let jx = cx + HALF_SHELL_2D[2 * k], jy = cy + HALF_SHELL_2D[2 * k + 1];
+          if (jx < 0 || jx >= nx) {
+            if (px === 0) continue;
+            jx = jx < 0 ? jx + nx : jx - nx;
+          }
+          if (jy < 0 || jy >= ny) {
+            if (py === 0) continue;
+            jy = jy < 0 ? jy + ny : jy - ny;
+          }
+          const d = jy * nx + jx;
+          const same = k === 0;
+          const t1 = start[d + 1];
+          for (let s = s0; s < s1; s++) {
+            const i = items[s];
+            const xi = positions[2 * i], yi = positions[2 * i + 1], ri = radii[i];
+            for (let t = same ? s + 1 : start[d]; t < t1; t++) {
+              const j = items[t];
+              let dx = positions[2 * j] - xi, dy = positions[2 * j + 1] - yi;
+              if (px !== 0) dx -= px * Math.round(dx / px);
+              if (py !== 0) dy -= py * Math.round(dy / py);
+              tested++;
+              const cut = ri + radii[j] + margin;
+              if (dx * dx + dy * dy < cut * cut) out.push(i, j);
+            }
+          }
+        }
+      }
+    }
+    out.tested = tested;
+  }
+}
+
+// Own cell first, then the 13 forward neighbours (every offset whose first non-zero
+// component, in z, y, x order, is positive).
+const HALF_SHELL = new Int8Array([
+  0,
+  0,
+  0,
+  1,
+  0,
+  0,
+  -1,
+  1,
+  0,
+  0,
+  1,
+  0,
+  1,
+  1,
+  0,
+  -1,
+  -1,
+  1,
+  0,
+  -1,
+  1,
+  1,
+  -1,
+  1,
+  -1,
+  0,
+  1,
+  0,
+  0,
+  1,
+  1,
+  0,
+  1,
+  -1,
+  1,
+  1,
+  0,
+  1,
+  1,
+  1,
+  1,
+  1,
+]);
+const HALF_SHELL_2D = new Int8Array([0, 0, 1, 0, -1, 1, 0, 1, 1, 1]);
+
+function axis(
+  min: number,
+  max: number,
+  cs: number,
+  per: GridAxisPeriod | undefined,
+): { n: number; o: number; inv: number; p: number } {
+  if (per && per.length > 0) {
+    const n = Math.floor(per.length / cs);
+    if (n < 3) {
+      throw new RangeError(
+        `periodic length (${per.length}) must be at least 3 interaction cells (3 * ${cs})`,
+      );
+    }
+    return { n, o: per.lo, inv: n / per.length, p: per.length };
+  }
+  const n = Math.max(1, Math.floor((max - min) / cs) + 1);
+  return { n, o: min, inv: 1 / cs, p: 0 };
+}
+
+function cellCoord(x: number, o: number, inv: number, n: number, p: number): number {
+  let c = Math.floor((x - o) * inv);
+  if (p !== 0) {
+    c %= n;
+    if (c < 0) c += n;
+  } else if (c < 0) c = 0;
+  else if (c >= n) c = n - 1;
+  return c;
+}
+
+function growTo(have: number, need: number): number {
+  let n = Math.max(have, 16);
+  while (n < need) n *= 2;
+  return n;
+}
