@@ -1,0 +1,355 @@
+/**
+ * Contact forces of a granular system: particle pairs and planar boundaries. These are the
+ * hot loops of a step; they read the system's columns, call the shared scalar contact laws of
+ * `src/contact/` and allocate nothing.
+ *
+ * @module
+ */
+import { cohesionForce } from "../contact/cohesion.ts";
+import { hertzNormalForce, linearNormalForce } from "../contact/normal.ts";
+import { rollingScale } from "../contact/rolling.ts";
+import { tangentialHistory3 } from "../contact/tangential.ts";
+import type { PairList } from "../math/grid.ts";
+import { type ContactColumns, ContactKind } from "./contacts.ts";
+import { boundaryPartner, type HistoryTable } from "./history.ts";
+import type { ParticleStore } from "./particles.ts";
+import type { StepStats } from "./stats.ts";
+
+/** Scalars resolved once per step for the force loops. */
+export interface ForceParams {
+  /** Normal stiffness. */
+  kn: number;
+  /** Normal damping. */
+  cn: number;
+  /** Tangential stiffness (resolved, never 0 unless kn is 0). */
+  kt: number;
+  /** Tangential damping. */
+  ct: number;
+  /** Hertz law when true, linear otherwise. */
+  hertz: boolean;
+  /** Cohesion stiffness. */
+  kc: number;
+  /** Cohesion range. */
+  dmax: number;
+  /** Substep (s). */
+  dt: number;
+  /** Time increment added to the tangential springs (dt, or 0 for a re-evaluation). */
+  histDt: number;
+  /** Step stamp for the history table. */
+  stamp: number;
+  /** Periodic lengths (0 = open). */
+  px: number;
+  /** Periodic length y. */
+  py: number;
+  /** Periodic length z. */
+  pz: number;
+}
+
+/** Per-material-id friction tables (index = material id). */
+export interface FrictionTables {
+  /** Sliding friction per id. */
+  friction: Float64Array;
+  /** Rolling friction per id. */
+  rolling: Float64Array;
+}
+
+const ft = new Float64Array(3);
+const spare = new Float64Array(3);
+
+/** Add the forces of every touching (or cohesive) pair in `pairs`; update stats and contacts. */
+export function pairForces(
+  ps: ParticleStore,
+  pairs: PairList,
+  hist: HistoryTable,
+  mat: FrictionTables,
+  p: ForceParams,
+  contacts: ContactColumns,
+  stats: StepStats,
+): void {
+  const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
+  const rad = ps.radius, id = ps.id, mid = ps.materialId, invI = ps.invInertia;
+  const fr = mat.friction, rr = mat.rolling, xi = hist.xi;
+  const kn = p.kn, cn = p.cn, kt = p.kt, ct = p.ct, hertz = p.hertz, kc = p.kc, dmax = p.dmax;
+  const dt = p.dt, histDt = p.histDt, stamp = p.stamp, px = p.px, py = p.py, pz = p.pz;
+  const fixed = ps.fixed;
+  const pa = pairs.a, pb = pairs.b, n = pairs.count;
+  let contactsN = 0, cohesive = 0, maxPen = stats.maxPenetration;
+  for (let k = 0; k < n; k++) {
+    let a = pa[k], b = pb[k];
+    if (id[a] > id[b]) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    if ((fixed[a] & fixed[b]) !== 0) continue;
+    const oa = 3 * a, ob = 3 * b;
+    let dx = pos[oa] - pos[ob], dy = pos[oa + 1] - pos[ob + 1], dz = pos[oa + 2] - pos[ob + 2];
+    if (px !== 0) dx -= px * Math.round(dx / px);
+    if (py !== 0) dy -= py * Math.round(dy / py);
+    if (pz !== 0) dz -= pz * Math.round(dz / pz);
+    const ra = rad[a], rb = rad[b];
+    const rsum = ra + rb;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    const reach = rsum + dmax;
+    if (d2 >= reach * reach) continue;
+    const d = Math.sqrt(d2);
+    let nx = 0, ny = 0, nz = 1;
+    if (d > 0) {
+      const inv = 1 / d;
+      nx = dx * inv;
+      ny = dy * inv;
+      nz = dz * inv;
+    }
+    const delta = rsum - d;
+    const fc = kc > 0 ? cohesionForce(kc, dmax, -delta) : 0;
+    if (delta <= 0) {
+      if (fc <= 0) continue;
+      // Cohesion across a gap: attraction only.
+      force[oa] -= fc * nx, force[oa + 1] -= fc * ny, force[oa + 2] -= fc * nz;
+      force[ob] += fc * nx, force[ob + 1] += fc * ny, force[ob + 2] += fc * nz;
+      cohesive++;
+      contactsN++;
+      record(contacts, a, b, ContactKind.particle, pos, oa, ra, delta, nx, ny, nz, -fc, 0, 0, 0);
+      continue;
+    }
+    if (delta > maxPen) maxPen = delta;
+    const ca = ra - 0.5 * delta, cb = rb - 0.5 * delta;
+    // Relative velocity of a with respect to b at the contact point.
+    const wax = ang[oa], way = ang[oa + 1], waz = ang[oa + 2];
+    const wbx = ang[ob], wby = ang[ob + 1], wbz = ang[ob + 2];
+    const sx = ca * wax + cb * wbx, sy = ca * way + cb * wby, sz = ca * waz + cb * wbz;
+    const vx = vel[oa] - vel[ob] - (sy * nz - sz * ny);
+    const vy = vel[oa + 1] - vel[ob + 1] - (sz * nx - sx * nz);
+    const vz = vel[oa + 2] - vel[ob + 2] - (sx * ny - sy * nx);
+    const vn = vx * nx + vy * ny + vz * nz;
+    const fn = hertz
+      ? hertzNormalForce(kn, cn, (ra * rb) / rsum, delta, vn)
+      : linearNormalForce(kn, cn, delta, vn);
+    const ma = mid[a], mb = mid[b];
+    const mu = ma === mb ? fr[ma] : Math.sqrt(fr[ma] * fr[mb]);
+    const e = hist.find(a, id[b], stamp);
+    let state = xi, s = 3 * e;
+    if (e < 0) {
+      spare[0] = spare[1] = spare[2] = 0;
+      state = spare;
+      s = 0;
+    }
+    tangentialHistory3(
+      state,
+      s,
+      nx,
+      ny,
+      nz,
+      vx - vn * nx,
+      vy - vn * ny,
+      vz - vn * nz,
+      histDt,
+      kt,
+      ct,
+      mu * fn,
+      ft,
+    );
+    const fnet = fn - fc;
+    if (fc > 0) cohesive++;
+    const fx = fnet * nx + ft[0], fy = fnet * ny + ft[1], fz = fnet * nz + ft[2];
+    force[oa] += fx, force[oa + 1] += fy, force[oa + 2] += fz;
+    force[ob] -= fx, force[ob + 1] -= fy, force[ob + 2] -= fz;
+    // Torques of the tangential force: tau_a = -ca (n x ft), tau_b = -cb (n x ft).
+    const cx = ny * ft[2] - nz * ft[1], cy = nz * ft[0] - nx * ft[2], cz = nx * ft[1] - ny * ft[0];
+    torque[oa] -= ca * cx, torque[oa + 1] -= ca * cy, torque[oa + 2] -= ca * cz;
+    torque[ob] -= cb * cx, torque[ob + 1] -= cb * cy, torque[ob + 2] -= cb * cz;
+    const mra = rr[ma], mrb = rr[mb];
+    if ((mra > 0 || mrb > 0) && fn > 0) {
+      let rx = wax - wbx, ry = way - wby, rz = waz - wbz;
+      const rn = rx * nx + ry * ny + rz * nz;
+      rx -= rn * nx, ry -= rn * ny, rz -= rn * nz;
+      const w = Math.sqrt(rx * rx + ry * ry + rz * rz);
+      if (w > 0) {
+        const ta = mra * fn * ra, tb = mrb * fn * rb;
+        const sc = rollingScale(ta * invI[a] + tb * invI[b], dt, w) / w;
+        const qa = ta * sc, qb = tb * sc;
+        torque[oa] -= qa * rx, torque[oa + 1] -= qa * ry, torque[oa + 2] -= qa * rz;
+        torque[ob] += qb * rx, torque[ob + 1] += qb * ry, torque[ob + 2] += qb * rz;
+      }
+    }
+    contactsN++;
+    record(
+      contacts,
+      a,
+      b,
+      ContactKind.particle,
+      pos,
+      oa,
+      ca,
+      delta,
+      nx,
+      ny,
+      nz,
+      fnet,
+      ft[0],
+      ft[1],
+      ft[2],
+    );
+  }
+  stats.particleContacts += contactsN;
+  stats.cohesiveContacts += cohesive;
+  stats.maxPenetration = maxPen;
+}
+
+/** Planar boundaries in typed-array form (built when boundaries change). */
+export class PlaneSet {
+  /** Number of planes. */
+  count = 0;
+  /** Axis of each plane's normal (0, 1, 2). */
+  axis: Uint8Array = new Uint8Array(8);
+  /** +1 when the domain is above the plane along its axis, -1 when below. */
+  sign: Float64Array = new Float64Array(8);
+  /** Plane offset along its axis (m). */
+  offset: Float64Array = new Float64Array(8);
+  /** Boundary index used for history partner ids. */
+  index: Uint8Array = new Uint8Array(8);
+  /** Contact kind recorded. */
+  kind: Uint8Array = new Uint8Array(8);
+
+  /** Remove every plane. */
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** Add one plane. */
+  add(axis: number, sign: number, offset: number, index: number, kind: number): void {
+    const k = this.count++;
+    this.axis[k] = axis;
+    this.sign[k] = sign;
+    this.offset[k] = offset;
+    this.index[k] = index;
+    this.kind[k] = kind;
+  }
+}
+
+/** Add the forces of every particle touching a plane of `planes`. */
+export function planeForces(
+  ps: ParticleStore,
+  planes: PlaneSet,
+  hist: HistoryTable,
+  mat: FrictionTables,
+  boundaryFriction: number,
+  boundaryRolling: number,
+  p: ForceParams,
+  contacts: ContactColumns,
+  stats: StepStats,
+): void {
+  const np = planes.count;
+  if (np === 0) return;
+  const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
+  const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
+  const fr = mat.friction, rr = mat.rolling, xi = hist.xi;
+  const kn = p.kn, cn = p.cn, kt = p.kt, ct = p.ct, hertz = p.hertz;
+  const dt = p.dt, histDt = p.histDt, stamp = p.stamp;
+  let nContacts = 0, maxPen = stats.maxPenetration;
+  const count = ps.count;
+  for (let q = 0; q < np; q++) {
+    const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
+    const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q];
+    const nx = ax === 0 ? sg : 0, ny = ax === 1 ? sg : 0, nz = ax === 2 ? sg : 0;
+    for (let i = 0; i < count; i++) {
+      const o = 3 * i;
+      const r = rad[i];
+      const dist = sg * (pos[o + ax] - off);
+      const delta = r - dist;
+      if (delta <= 0 || fixed[i] !== 0) continue;
+      if (delta > maxPen) maxPen = delta;
+      const c = r - 0.5 * delta;
+      const wx = ang[o], wy = ang[o + 1], wz = ang[o + 2];
+      // v + w x (-c n)
+      const vx = vel[o] - c * (wy * nz - wz * ny);
+      const vy = vel[o + 1] - c * (wz * nx - wx * nz);
+      const vz = vel[o + 2] - c * (wx * ny - wy * nx);
+      const vn = vx * nx + vy * ny + vz * nz;
+      const fn = hertz
+        ? hertzNormalForce(kn, cn, r, delta, vn)
+        : linearNormalForce(kn, cn, delta, vn);
+      const m = mid[i];
+      const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
+      const e = hist.find(i, partner, stamp);
+      let state = xi, s = 3 * e;
+      if (e < 0) {
+        spare[0] = spare[1] = spare[2] = 0;
+        state = spare;
+        s = 0;
+      }
+      tangentialHistory3(
+        state,
+        s,
+        nx,
+        ny,
+        nz,
+        vx - vn * nx,
+        vy - vn * ny,
+        vz - vn * nz,
+        histDt,
+        kt,
+        ct,
+        mu * fn,
+        ft,
+      );
+      force[o] += fn * nx + ft[0], force[o + 1] += fn * ny + ft[1], force[o + 2] += fn * nz + ft[2];
+      const cx = ny * ft[2] - nz * ft[1],
+        cy = nz * ft[0] - nx * ft[2],
+        cz = nx * ft[1] - ny * ft[0];
+      torque[o] -= c * cx, torque[o + 1] -= c * cy, torque[o + 2] -= c * cz;
+      const rm = rr[m], mr = rm === boundaryRolling ? rm : Math.sqrt(rm * boundaryRolling);
+      if (mr > 0 && fn > 0) {
+        let rx = wx, ry = wy, rz = wz;
+        const rn = rx * nx + ry * ny + rz * nz;
+        rx -= rn * nx, ry -= rn * ny, rz -= rn * nz;
+        const w = Math.sqrt(rx * rx + ry * ry + rz * rz);
+        if (w > 0) {
+          const t = mr * fn * r;
+          const sc = (t * rollingScale(t * invI[i], dt, w)) / w;
+          torque[o] -= sc * rx, torque[o + 1] -= sc * ry, torque[o + 2] -= sc * rz;
+        }
+      }
+      nContacts++;
+      record(contacts, i, -1, kind, pos, o, c, delta, nx, ny, nz, fn, ft[0], ft[1], ft[2]);
+    }
+  }
+  stats.boundaryContacts += nContacts;
+  stats.maxPenetration = maxPen;
+}
+
+function record(
+  c: ContactColumns,
+  i: number,
+  j: number,
+  kind: number,
+  pos: Float64Array,
+  oi: number,
+  reach: number,
+  overlap: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  fn: number,
+  tx: number,
+  ty: number,
+  tz: number,
+): void {
+  const k = c.next();
+  c.i[k] = i;
+  c.j[k] = j;
+  c.kind[k] = kind;
+  const k3 = 3 * k;
+  const pt = c.point, nm = c.normal, tf = c.tangentialForce;
+  pt[k3] = pos[oi] - reach * nx;
+  pt[k3 + 1] = pos[oi + 1] - reach * ny;
+  pt[k3 + 2] = pos[oi + 2] - reach * nz;
+  nm[k3] = nx;
+  nm[k3 + 1] = ny;
+  nm[k3 + 2] = nz;
+  c.overlap[k] = overlap;
+  c.normalForce[k] = fn;
+  tf[k3] = tx;
+  tf[k3 + 1] = ty;
+  tf[k3 + 2] = tz;
+}

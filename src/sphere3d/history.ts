@@ -1,0 +1,197 @@
+/**
+ * Persistent tangential contact histories, keyed by stable particle ids.
+ *
+ * Each particle slot owns up to `slots` entries; the history of a particle pair lives with the
+ * particle of smaller stable id and names its partner by stable id, so removal (which moves
+ * slots) never confuses histories. Boundary contacts use reserved partner ids
+ * ({@link boundaryPartner}). Entries not touched during a step are discarded after it.
+ *
+ * @module
+ */
+
+/** Partner id meaning "empty". */
+export const NO_PARTNER = 0xffffffff;
+
+/** Reserved partner id of boundary `k` (0 ground, 1–5 container faces, 6+ bodies). */
+export function boundaryPartner(k: number): number {
+  return 0xffffff00 + k;
+}
+
+/** Internal store of tangential history springs. */
+export class HistoryTable {
+  /** Entries per particle. */
+  slots = 8;
+  /** Capacity in particles. */
+  capacity = 0;
+  /** Live entries per particle. */
+  used: Uint8Array = new Uint8Array(0);
+  /** Partner stable id of each entry. */
+  partner: Uint32Array = new Uint32Array(0);
+  /** Step stamp of the last use of each entry. */
+  stamp: Uint32Array = new Uint32Array(0);
+  /** Spring displacement ξ (m), stride 3 per entry. */
+  xi: Float64Array = new Float64Array(0);
+  /** Set when an entry could not be created because a particle's entries were full. */
+  overflow = false;
+
+  /** Grow to `n` particles, keeping the entries. */
+  reserve(n: number): void {
+    if (n <= this.capacity) return;
+    let cap = Math.max(16, this.capacity);
+    while (cap < n) cap *= 2;
+    this.#relayout(cap, this.slots);
+  }
+
+  /** Double the number of entries per particle (after an overflow). */
+  widen(): void {
+    this.#relayout(this.capacity, Math.min(255, this.slots * 2));
+    this.overflow = false;
+  }
+
+  #relayout(cap: number, slots: number): void {
+    const used = new Uint8Array(cap);
+    const partner = new Uint32Array(cap * slots).fill(NO_PARTNER);
+    const stamp = new Uint32Array(cap * slots);
+    const xi = new Float64Array(cap * slots * 3);
+    const S = this.slots;
+    for (let p = 0; p < this.capacity; p++) {
+      const u = this.used[p];
+      used[p] = u;
+      for (let e = 0; e < u; e++) {
+        partner[p * slots + e] = this.partner[p * S + e];
+        stamp[p * slots + e] = this.stamp[p * S + e];
+        xi[3 * (p * slots + e)] = this.xi[3 * (p * S + e)];
+        xi[3 * (p * slots + e) + 1] = this.xi[3 * (p * S + e) + 1];
+        xi[3 * (p * slots + e) + 2] = this.xi[3 * (p * S + e) + 2];
+      }
+    }
+    this.used = used;
+    this.partner = partner;
+    this.stamp = stamp;
+    this.xi = xi;
+    this.capacity = cap;
+    this.slots = slots;
+  }
+
+  /**
+   * Entry index of the history of `owner` with `partnerId`, created (ξ = 0) if absent.
+   * Returns -1 when the owner's entries are full (the overflow flag is set).
+   */
+  find(owner: number, partnerId: number, step: number): number {
+    const S = this.slots, base = owner * S, u = this.used[owner];
+    const partner = this.partner;
+    for (let e = base, end = base + u; e < end; e++) {
+      if (partner[e] === partnerId) {
+        this.stamp[e] = step;
+        return e;
+      }
+    }
+    if (u === S) {
+      this.overflow = true;
+      return -1;
+    }
+    const e = base + u;
+    partner[e] = partnerId;
+    this.stamp[e] = step;
+    this.xi[3 * e] = 0;
+    this.xi[3 * e + 1] = 0;
+    this.xi[3 * e + 2] = 0;
+    this.used[owner] = u + 1;
+    return e;
+  }
+
+  /**
+   * Drop every entry of the first `count` particles not stamped with `step`.
+   * @returns [entries kept, entries removed] packed as kept + removed * 2^26 is avoided:
+   *   the kept count is returned and the removed count stored in `lastRemoved`.
+   */
+  sweep(count: number, step: number): number {
+    const S = this.slots;
+    let kept = 0, removed = 0;
+    const used = this.used, partner = this.partner, stamp = this.stamp, xi = this.xi;
+    for (let p = 0; p < count; p++) {
+      const u = used[p];
+      if (u === 0) continue;
+      const base = p * S;
+      let w = base;
+      for (let e = base, end = base + u; e < end; e++) {
+        if (stamp[e] === step) {
+          if (w !== e) {
+            partner[w] = partner[e];
+            stamp[w] = stamp[e];
+            xi[3 * w] = xi[3 * e];
+            xi[3 * w + 1] = xi[3 * e + 1];
+            xi[3 * w + 2] = xi[3 * e + 2];
+          }
+          w++;
+        } else removed++;
+      }
+      const nu = w - base;
+      for (let e = w; e < base + u; e++) partner[e] = NO_PARTNER;
+      used[p] = nu;
+      kept += nu;
+    }
+    this.lastRemoved = removed;
+    return kept;
+  }
+
+  /** Entries removed by the last {@link sweep}. */
+  lastRemoved = 0;
+
+  /** Move the entries of slot `from` into slot `to` (used by swap-removal). */
+  moveSlot(from: number, to: number): void {
+    if (from === to) return;
+    const S = this.slots;
+    const u = this.used[from];
+    for (let e = 0; e < u; e++) {
+      const a = from * S + e, b = to * S + e;
+      this.partner[b] = this.partner[a];
+      this.stamp[b] = this.stamp[a];
+      this.xi[3 * b] = this.xi[3 * a];
+      this.xi[3 * b + 1] = this.xi[3 * a + 1];
+      this.xi[3 * b + 2] = this.xi[3 * a + 2];
+    }
+    this.used[to] = u;
+    this.used[from] = 0;
+  }
+
+  /** Forget every entry of slot `p`. */
+  clearSlot(p: number): void {
+    this.used[p] = 0;
+  }
+
+  /** Remove entries whose partner id satisfies `dead(id)` (after removals). */
+  dropPartners(count: number, dead: (id: number) => boolean): number {
+    const S = this.slots;
+    let removed = 0;
+    for (let p = 0; p < count; p++) {
+      const u = this.used[p];
+      const base = p * S;
+      let w = base;
+      for (let e = base; e < base + u; e++) {
+        const q = this.partner[e];
+        if (q < 0xffffff00 && dead(q)) {
+          removed++;
+          continue;
+        }
+        if (w !== e) {
+          this.partner[w] = q;
+          this.stamp[w] = this.stamp[e];
+          this.xi[3 * w] = this.xi[3 * e];
+          this.xi[3 * w + 1] = this.xi[3 * e + 1];
+          this.xi[3 * w + 2] = this.xi[3 * e + 2];
+        }
+        w++;
+      }
+      this.used[p] = w - base;
+    }
+    return removed;
+  }
+
+  /** Total live entries among the first `count` particles. */
+  total(count: number): number {
+    let n = 0;
+    for (let p = 0; p < count; p++) n += this.used[p];
+    return n;
+  }
+}

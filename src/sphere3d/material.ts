@@ -1,0 +1,153 @@
+/**
+ * Materials of a granular system: the global {@link Material} (stiffness, damping, friction,
+ * substeps, clamps) and the per-id {@link ParticleMaterial} friction parameters.
+ *
+ * @module
+ */
+import { integerIn, nonNegative, positive } from "./validate.ts";
+
+/** The normal elastic force law. */
+export type NormalContactModel = "linear" | "hertz";
+
+/**
+ * Material shared by all particles of a system. Every field is optional in the options;
+ * {@link resolveMaterial} fills the defaults.
+ */
+export interface Material {
+  /** Particle density (kg/m³), > 0. @default 1600 */
+  density: number;
+  /** Normal stiffness (N/m for the linear law; N/m² for Hertz, which multiplies √R·δ^1.5). @default 1e5 */
+  normalStiffness: number;
+  /** Normal damping (N·s/m); the normal force is clamped to be non-negative. @default 20 */
+  normalDamping: number;
+  /** Tangential spring stiffness (N/m); 0 selects 0.5 · normalStiffness. @default 0 */
+  tangentialStiffness: number;
+  /** Tangential damping (N·s/m). @default 0 */
+  tangentialDamping: number;
+  /** Coulomb friction coefficient; initial value of particle material 0 and of the boundary. @default 0.5 */
+  friction: number;
+  /** Rolling friction coefficient (torque = μr·fn·r); initial value of material 0 and boundary. @default 0 */
+  rollingFriction: number;
+  /** Cohesion stiffness (N/m); 0 disables cohesion. @default 0 */
+  cohesionStiffness: number;
+  /** Largest surface gap with cohesion (m); 0 disables cohesion. @default 0 */
+  cohesionMaxDistance: number;
+  /** Normal force law. @default "linear" */
+  normalContactModel: NormalContactModel;
+  /** Substeps per world step, a positive integer. @default 1 */
+  substeps: number;
+  /** Linear speed clamp (m/s); 0 disables it. @default 0 */
+  maxSpeed: number;
+  /** Angular speed clamp (rad/s); 0 disables it. @default 0 */
+  maxAngularSpeed: number;
+}
+
+/** Friction parameters of one material id (and of the boundary). */
+export interface ParticleMaterial {
+  /** Coulomb friction coefficient, ≥ 0. */
+  friction: number;
+  /** Rolling friction coefficient, ≥ 0. @default 0 */
+  rollingFriction?: number;
+}
+
+/**
+ * The default material, as specified (density 1600 kg/m³, kn 1e5 N/m, cn 20 N·s/m, μ 0.5 …).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MATERIAL } from "@grainlab/grainlab/sphere3d";
+ * console.assert(DEFAULT_MATERIAL.density === 1600);
+ * ```
+ */
+export const DEFAULT_MATERIAL: Readonly<Material> = Object.freeze({
+  density: 1600,
+  normalStiffness: 1e5,
+  normalDamping: 20,
+  tangentialStiffness: 0,
+  tangentialDamping: 0,
+  friction: 0.5,
+  rollingFriction: 0,
+  cohesionStiffness: 0,
+  cohesionMaxDistance: 0,
+  normalContactModel: "linear",
+  substeps: 1,
+  maxSpeed: 0,
+  maxAngularSpeed: 0,
+});
+
+const KEYS = Object.keys(DEFAULT_MATERIAL) as (keyof Material)[];
+
+/**
+ * Validate a partial material and fill in the defaults. Throws a RangeError/TypeError naming
+ * the first bad field.
+ *
+ * @example
+ * ```ts
+ * import { resolveMaterial } from "@grainlab/grainlab/sphere3d";
+ * const m = resolveMaterial({ friction: 0.8 });
+ * console.assert(m.friction === 0.8 && m.normalStiffness === 1e5);
+ * ```
+ */
+export function resolveMaterial(options: Partial<Material> = {}, where = "material"): Material {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(`${where} (${String(options)}) must be an object`);
+  }
+  for (const k of Object.keys(options)) {
+    if (!KEYS.includes(k as keyof Material)) {
+      throw new TypeError(`${where}: unknown field "${k}" (known: ${KEYS.join(", ")})`);
+    }
+  }
+  const m: Material = { ...DEFAULT_MATERIAL, ...stripUndefined(options) };
+  positive(where, "density", m.density);
+  for (
+    const k of [
+      "normalStiffness",
+      "normalDamping",
+      "tangentialStiffness",
+      "tangentialDamping",
+      "friction",
+      "rollingFriction",
+      "cohesionStiffness",
+      "cohesionMaxDistance",
+      "maxSpeed",
+      "maxAngularSpeed",
+    ] as const
+  ) nonNegative(where, k, m[k]);
+  integerIn(where, "substeps", m.substeps, 1, 1_000_000);
+  if (m.normalContactModel !== "linear" && m.normalContactModel !== "hertz") {
+    throw new RangeError(
+      `${where}: normalContactModel (${String(m.normalContactModel)}) must be "linear" or "hertz"`,
+    );
+  }
+  return m;
+}
+
+/**
+ * Validate one per-id friction material.
+ *
+ * @example
+ * ```ts
+ * import { resolveParticleMaterial } from "@grainlab/grainlab/sphere3d";
+ * console.assert(resolveParticleMaterial({ friction: 0.3 }).rollingFriction === 0);
+ * ```
+ */
+export function resolveParticleMaterial(
+  m: ParticleMaterial,
+  where = "particle material",
+): Required<ParticleMaterial> {
+  if (m === null || typeof m !== "object") {
+    throw new TypeError(`${where} (${String(m)}) must be an object`);
+  }
+  return {
+    friction: nonNegative(where, "friction", m.friction),
+    rollingFriction: nonNegative(where, "rollingFriction", m.rollingFriction ?? 0),
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}

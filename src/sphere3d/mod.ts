@@ -1,0 +1,39 @@
+/**
+ * `sphere3d` — 3D spherical grains: a discrete-element granular system with linear or Hertz
+ * normal contact, tangential history friction, rolling friction, cohesion, ground plane,
+ * container box, periodic boundaries, emission and removal, stepped deterministically.
+ *
+ * @example
+ * ```ts
+ * import { World } from "@grainlab/grainlab/sphere3d";
+ * const world = new World({ timeStep: 1e-3, gravity: [0, 0, -9.81] });
+ * const sand = world.addGranularBox(
+ *   { min: [-0.1, -0.1, 0], max: [0.1, 0.1, 0.1], radius: 0.02, spacing: 0.043, maxParticles: 20 },
+ *   { normalStiffness: 5e4, normalDamping: 25, friction: 0.8, substeps: 2 },
+ * );
+ * sand.setGroundPlane(0);
+ * world.run(20);
+ * console.assert(sand.lastStepStats.maxPenetration < 0.02);
+ * ```
+ *
+ * @module
+ */
+export { World } from "./world.ts";
+export type { BoxOptions, ParticleSet, RunOptions, WorldOptions } from "./world.ts";
+export { GranularSystem } from "./granular_system.ts";
+export type {
+  BodyType,
+  EmitBoxOptions,
+  EmitBoxRandomOptions,
+  EmitCommon,
+  Energies,
+  ParticleOptions,
+  PeriodicAxes,
+  Vec3,
+} from "./granular_system.ts";
+export { DEFAULT_MATERIAL, resolveMaterial, resolveParticleMaterial } from "./material.ts";
+export type { Material, NormalContactModel, ParticleMaterial } from "./material.ts";
+export { emptyStats } from "./stats.ts";
+export type { StepStats } from "./stats.ts";
+export { ContactColumns, ContactKind } from "./contacts.ts";
+export { jitteredPacking, regularPacking } from "./emit.ts";

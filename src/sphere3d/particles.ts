@@ -1,0 +1,109 @@
+/**
+ * Structure-of-arrays particle storage: typed-array columns that grow by doubling.
+ * Removal moves the last particle into the hole. Internal to sphere3d; users read the
+ * columns through {@link GranularSystem} getters.
+ *
+ * @module
+ */
+
+/** Internal SoA particle store of a granular system. */
+export class ParticleStore {
+  /** Number of live particles. */
+  count = 0;
+  /** Allocated slots. */
+  capacity = 0;
+  /** Centres (m), stride 3. */
+  pos: Float64Array = new Float64Array(0);
+  /** Velocities (m/s), stride 3. */
+  vel: Float64Array = new Float64Array(0);
+  /** Angular velocities (rad/s), stride 3. */
+  ang: Float64Array = new Float64Array(0);
+  /** Total force of the last evaluation (N), stride 3. */
+  force: Float64Array = new Float64Array(0);
+  /** Total torque of the last evaluation (N·m), stride 3. */
+  torque: Float64Array = new Float64Array(0);
+  /** User external force (N), stride 3. */
+  extForce: Float64Array = new Float64Array(0);
+  /** User external torque (N·m), stride 3. */
+  extTorque: Float64Array = new Float64Array(0);
+  /** Radii (m). */
+  radius: Float64Array = new Float64Array(0);
+  /** Masses (kg). */
+  mass: Float64Array = new Float64Array(0);
+  /** 1/mass, 0 for fixed particles. */
+  invMass: Float64Array = new Float64Array(0);
+  /** 1/inertia, 0 for fixed particles. */
+  invInertia: Float64Array = new Float64Array(0);
+  /** Material ids. */
+  materialId: Uint16Array = new Uint16Array(0);
+  /** 1 for fixed particles. */
+  fixed: Uint8Array = new Uint8Array(0);
+  /** Stable ids. */
+  id: Uint32Array = new Uint32Array(0);
+
+  /** Grow every column to hold at least `n` particles (doubling). */
+  reserve(n: number): void {
+    if (n <= this.capacity) return;
+    let cap = Math.max(16, this.capacity);
+    while (cap < n) cap *= 2;
+    const g3 = (a: Float64Array) => grow(a, cap * 3);
+    this.pos = g3(this.pos);
+    this.vel = g3(this.vel);
+    this.ang = g3(this.ang);
+    this.force = g3(this.force);
+    this.torque = g3(this.torque);
+    this.extForce = g3(this.extForce);
+    this.extTorque = g3(this.extTorque);
+    this.radius = grow(this.radius, cap);
+    this.mass = grow(this.mass, cap);
+    this.invMass = grow(this.invMass, cap);
+    this.invInertia = grow(this.invInertia, cap);
+    const mi = new Uint16Array(cap);
+    mi.set(this.materialId);
+    this.materialId = mi;
+    const fx = new Uint8Array(cap);
+    fx.set(this.fixed);
+    this.fixed = fx;
+    const id = new Uint32Array(cap);
+    id.set(this.id);
+    this.id = id;
+    this.capacity = cap;
+  }
+
+  /** Copy every column of slot `from` into slot `to`. */
+  moveSlot(from: number, to: number): void {
+    if (from === to) return;
+    for (const a of [this.pos, this.vel, this.ang, this.force, this.torque, this.extForce]) {
+      a[3 * to] = a[3 * from];
+      a[3 * to + 1] = a[3 * from + 1];
+      a[3 * to + 2] = a[3 * from + 2];
+    }
+    const t = this.extTorque;
+    t[3 * to] = t[3 * from];
+    t[3 * to + 1] = t[3 * from + 1];
+    t[3 * to + 2] = t[3 * from + 2];
+    this.radius[to] = this.radius[from];
+    this.mass[to] = this.mass[from];
+    this.invMass[to] = this.invMass[from];
+    this.invInertia[to] = this.invInertia[from];
+    this.materialId[to] = this.materialId[from];
+    this.fixed[to] = this.fixed[from];
+    this.id[to] = this.id[from];
+  }
+
+  /** Set the mass properties of slot `i` from its radius, the density and its fixed flag. */
+  setMass(i: number, density: number): void {
+    const r = this.radius[i];
+    const m = density * (4 / 3) * Math.PI * r * r * r;
+    this.mass[i] = m;
+    const dyn = this.fixed[i] === 0;
+    this.invMass[i] = dyn ? 1 / m : 0;
+    this.invInertia[i] = dyn ? 1 / (0.4 * m * r * r) : 0;
+  }
+}
+
+function grow(a: Float64Array, n: number): Float64Array {
+  const b = new Float64Array(n);
+  b.set(a);
+  return b;
+}

@@ -1,0 +1,341 @@
+/**
+ * The world: time step, gravity, clock, and the granular systems stepped together.
+ *
+ * @module
+ */
+import { GranularSystem, type Vec3 } from "./granular_system.ts";
+import { type Material } from "./material.ts";
+import { regularPacking } from "./emit.ts";
+import { bool, corners, finite, integerIn, positive, vec3 } from "./validate.ts";
+
+/** Options of {@link World}. */
+export interface WorldOptions {
+  /** World time step (s), > 0. @default 1e-3 */
+  timeStep?: number;
+  /** Gravitational acceleration (m/s²). @default [0, 0, -9.81] */
+  gravity?: Vec3;
+}
+
+/** Explicit particles for {@link World.addGranularParticles}. */
+export interface ParticleSet {
+  /** Centres (m): `[x, y, z][]` or a flat array of length 3n. At least one particle. */
+  positions: ArrayLike<ArrayLike<number>> | ArrayLike<number>;
+  /** Radii (m): one number for all, or one per particle; > 0. */
+  radii: number | ArrayLike<number>;
+  /** Initial velocities (m/s), same layout as positions. @default all zero */
+  velocities?: ArrayLike<ArrayLike<number>> | ArrayLike<number>;
+  /** Material ids, one per particle. @default all 0 */
+  materialIds?: ArrayLike<number>;
+  /** Fixed flags, one per particle. @default none fixed */
+  fixed?: ArrayLike<boolean | number>;
+}
+
+/** Options of {@link World.addGranularBox}: equal spheres on a regular grid in a box. */
+export interface BoxOptions {
+  /** Minimum corner (m). */
+  min: Vec3;
+  /** Maximum corner (m), above `min` on every axis. */
+  max: Vec3;
+  /** Particle radius (m), > 0. */
+  radius: number;
+  /** Grid spacing between centres (m), > 0 (keep it > 2·radius to start without overlap). */
+  spacing: number;
+  /** Most particles; 0 means no cap. @default 0 */
+  maxParticles?: number;
+  /** Initial velocity (m/s). @default [0, 0, 0] */
+  velocity?: Vec3;
+  /** Initial angular velocity (rad/s). @default [0, 0, 0] */
+  angularVelocity?: Vec3;
+  /** Material id. @default 0 */
+  materialId?: number;
+  /** Create fixed particles (a rough bed). @default false */
+  fixed?: boolean;
+}
+
+/** Options of {@link World.run}. */
+export interface RunOptions {
+  /** Called after every step with the number of steps done in this run. */
+  onStep?: (step: number, world: World) => void;
+  /** Show a progress line with steps/s on a terminal (stderr). @default false */
+  progress?: boolean;
+}
+
+/**
+ * A simulation world holding granular systems.
+ *
+ * @example
+ * ```ts
+ * import { World } from "@grainlab/grainlab/sphere3d";
+ * const world = new World({ timeStep: 1e-3, gravity: [0, 0, -9.81] });
+ * const sand = world.addGranularBox(
+ *   { min: [-0.1, -0.1, 0], max: [0.1, 0.1, 0.1], radius: 0.02, spacing: 0.043 },
+ *   { density: 1600, normalStiffness: 5e4, normalDamping: 25, friction: 0.8, substeps: 2 },
+ * );
+ * sand.setGroundPlane(0);
+ * world.run(50);
+ * console.assert(sand.count === 8 && world.time > 0.049);
+ * ```
+ */
+export class World {
+  #dt: number;
+  #gravity: [number, number, number];
+  #time = 0;
+  #steps = 0;
+  readonly #systems: GranularSystem[] = [];
+
+  /** Create a world. */
+  constructor(options: WorldOptions = {}) {
+    if (options === null || typeof options !== "object") {
+      throw new TypeError(`World: options (${String(options)}) must be an object`);
+    }
+    this.#dt = positive("World", "timeStep", options.timeStep ?? 1e-3);
+    this.#gravity = vec3("World", "gravity", options.gravity ?? [0, 0, -9.81]);
+  }
+
+  /** The world time step (s). */
+  get timeStep(): number {
+    return this.#dt;
+  }
+  set timeStep(dt: number) {
+    this.#dt = positive("World", "timeStep", dt);
+  }
+  /** Gravity (m/s²) as `[gx, gy, gz]`. */
+  get gravity(): [number, number, number] {
+    return [...this.#gravity];
+  }
+  set gravity(g: Vec3) {
+    this.#gravity = vec3("World", "gravity", g);
+  }
+  /** Simulated time (s). */
+  get time(): number {
+    return this.#time;
+  }
+  /** Steps taken. */
+  get stepCount(): number {
+    return this.#steps;
+  }
+  /** The granular systems of this world. */
+  get systems(): readonly GranularSystem[] {
+    return this.#systems;
+  }
+
+  /**
+   * Create a granular system from explicit centres and radii.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * const g = new World().addGranularParticles(
+   *   { positions: [[0, 0, 0.1], [0.09, 0, 0.18]], radii: [0.04, 0.04] },
+   *   { friction: 0.8, rollingFriction: 0.02 },
+   * );
+   * console.assert(g.count === 2 && g.material.friction === 0.8);
+   * ```
+   */
+  addGranularParticles(particles: ParticleSet, material: Partial<Material> = {}): GranularSystem {
+    const w = "addGranularParticles";
+    if (particles === null || typeof particles !== "object") {
+      throw new TypeError(`${w}: particles (${String(particles)}) must be an object`);
+    }
+    const pos = flatVectors(w, "positions", particles.positions);
+    const n = pos.length / 3;
+    if (n === 0) throw new RangeError(`${w}: positions (empty) must hold at least one particle`);
+    const radii = new Float64Array(n);
+    if (typeof particles.radii === "number") {
+      radii.fill(positive(w, "radii", particles.radii));
+    } else {
+      const r = particles.radii;
+      if (r === null || typeof r !== "object" || typeof r.length !== "number") {
+        throw new TypeError(`${w}: radii (${String(r)}) must be a number or an array`);
+      }
+      if (r.length !== n) {
+        throw new RangeError(`${w}: radii (length ${r.length}) must match positions (${n})`);
+      }
+      for (let i = 0; i < n; i++) radii[i] = positive(w, `radii[${i}]`, r[i]);
+    }
+    let vel: Float64Array | null = null;
+    if (particles.velocities !== undefined) {
+      vel = flatVectors(w, "velocities", particles.velocities);
+      if (vel.length !== 3 * n) {
+        throw new RangeError(`${w}: velocities (${vel.length / 3}) must match positions (${n})`);
+      }
+    }
+    const mids = optionalColumn(
+      w,
+      "materialIds",
+      particles.materialIds,
+      n,
+      (v, name) => integerIn(w, name, v, 0, 65535),
+    );
+    const fixed = optionalColumn(
+      w,
+      "fixed",
+      particles.fixed,
+      n,
+      (v, name) => typeof v === "number" ? (v ? 1 : 0) : bool(w, name, v, false) ? 1 : 0,
+    );
+    const sys = new GranularSystem(material);
+    sys.reserveParticles(n);
+    for (let i = 0; i < n; i++) {
+      sys.addParticle({
+        position: pos.subarray(3 * i, 3 * i + 3),
+        radius: radii[i],
+        velocity: vel ? vel.subarray(3 * i, 3 * i + 3) : undefined,
+        materialId: mids ? mids[i] : 0,
+        fixed: fixed ? fixed[i] === 1 : false,
+      });
+    }
+    this.#systems.push(sys);
+    return sys;
+  }
+
+  /**
+   * Create a granular system as a deterministic regular packing inside a box: centres start
+   * at `min + radius` and advance by `spacing` along x, y, z while the whole sphere stays
+   * inside `max`.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * const g = new World().addGranularBox({ min: [0, 0, 0], max: [0.2, 0.2, 0.2], radius: 0.02, spacing: 0.043, maxParticles: 10 });
+   * console.assert(g.count === 10);
+   * ```
+   */
+  addGranularBox(box: BoxOptions, material: Partial<Material> = {}): GranularSystem {
+    const w = "addGranularBox";
+    if (box === null || typeof box !== "object") {
+      throw new TypeError(`${w}: box (${String(box)}) must be an object`);
+    }
+    const [lo, hi] = corners(w, box.min, box.max);
+    const r = positive(w, "radius", box.radius);
+    const s = positive(w, "spacing", box.spacing);
+    const cap = integerIn(w, "maxParticles", box.maxParticles ?? 0, 0, 2 ** 31 - 1);
+    const v = box.velocity === undefined ? [0, 0, 0] : vec3(w, "velocity", box.velocity);
+    const a = box.angularVelocity === undefined
+      ? [0, 0, 0]
+      : vec3(w, "angularVelocity", box.angularVelocity);
+    const mid = integerIn(w, "materialId", box.materialId ?? 0, 0, 65535);
+    const fx = bool(w, "fixed", box.fixed, false);
+    const centres = regularPacking(lo, hi, r, s, cap === 0 ? Infinity : cap);
+    const n = centres.length / 3;
+    if (n === 0) {
+      throw new RangeError(
+        `${w}: the box (${lo} .. ${hi}) holds no sphere of radius ${r}; enlarge it or shrink the radius`,
+      );
+    }
+    const sys = new GranularSystem(material);
+    sys.reserveParticles(n);
+    for (let i = 0; i < n; i++) {
+      sys.addParticle({
+        position: centres.subarray(3 * i, 3 * i + 3),
+        radius: r,
+        velocity: v,
+        angularVelocity: a,
+        materialId: mid,
+        fixed: fx,
+      });
+    }
+    this.#systems.push(sys);
+    return sys;
+  }
+
+  /** Advance every system by one time step. */
+  step(): void {
+    for (const s of this.#systems) s.step(this.#dt, this.#gravity);
+    this.#steps++;
+    this.#time = this.#steps * this.#dt;
+  }
+
+  /**
+   * Take `steps` steps.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * const world = new World();
+   * let calls = 0;
+   * world.run(5, { onStep: () => calls++ });
+   * console.assert(calls === 5 && world.stepCount === 5);
+   * ```
+   */
+  run(steps: number, options: RunOptions = {}): void {
+    integerIn("World.run", "steps", steps, 0, Number.MAX_SAFE_INTEGER);
+    const onStep = options.onStep;
+    if (onStep !== undefined && typeof onStep !== "function") {
+      throw new TypeError(`World.run: onStep (${String(onStep)}) must be a function`);
+    }
+    const progress = bool("World.run", "progress", options.progress, false)
+      ? new Progress(steps)
+      : null;
+    for (let k = 1; k <= steps; k++) {
+      this.step();
+      if (onStep) onStep(k, this);
+      if (progress) progress.update(k);
+    }
+    progress?.done();
+  }
+}
+
+class Progress {
+  #t0 = performance.now();
+  #last = 0;
+  #enc = new TextEncoder();
+  constructor(readonly total: number) {}
+  update(k: number): void {
+    const now = performance.now();
+    if (now - this.#last < 250 && k < this.total) return;
+    this.#last = now;
+    const rate = (k / Math.max(1e-9, now - this.#t0)) * 1000;
+    const pct = ((100 * k) / Math.max(1, this.total)).toFixed(0).padStart(3);
+    this.#write(`\r  step ${k}/${this.total} (${pct}%)  ${rate.toFixed(0)} steps/s   `);
+  }
+  done(): void {
+    this.#write("\n");
+  }
+  #write(s: string): void {
+    try {
+      Deno.stderr.writeSync(this.#enc.encode(s));
+    } catch {
+      // no terminal: ignore
+    }
+  }
+}
+
+function flatVectors(w: string, name: string, v: unknown): Float64Array {
+  if (v === null || typeof v !== "object" || typeof (v as ArrayLike<unknown>).length !== "number") {
+    throw new TypeError(
+      `${w}: ${name} (${String(v)}) must be an array of [x, y, z] or a flat array`,
+    );
+  }
+  const a = v as ArrayLike<unknown>;
+  if (a.length > 0 && typeof a[0] === "object" && a[0] !== null) {
+    const out = new Float64Array(3 * a.length);
+    for (let i = 0; i < a.length; i++) out.set(vec3(w, `${name}[${i}]`, a[i]), 3 * i);
+    return out;
+  }
+  if (a.length % 3 !== 0) {
+    throw new RangeError(`${w}: ${name} (flat length ${a.length}) must be a multiple of 3`);
+  }
+  const out = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = finite(w, `${name}[${i}]`, a[i]);
+  return out;
+}
+
+function optionalColumn(
+  w: string,
+  name: string,
+  v: ArrayLike<unknown> | undefined,
+  n: number,
+  read: (x: never, name: string) => number,
+): Int32Array | null {
+  if (v === undefined) return null;
+  if (v === null || typeof v !== "object" || typeof v.length !== "number") {
+    throw new TypeError(`${w}: ${name} (${String(v)}) must be an array`);
+  }
+  if (v.length !== n) {
+    throw new RangeError(`${w}: ${name} (length ${v.length}) must match positions (${n})`);
+  }
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = read(v[i] as never, `${name}[${i}]`);
+  return out;
+}
