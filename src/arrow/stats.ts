@@ -1,0 +1,143 @@
+/**
+ * `statsTable` and `StatsRecorder`: per-step counters (`lastStepStats`) over time.
+ *
+ * @module
+ */
+
+import type * as A from "apache-arrow";
+import { buildTable, type ColumnSpec } from "./schema.ts";
+
+/** One recorded step: time, step number and the counters of `lastStepStats`. */
+export interface StatsEntry {
+  /** Simulated time (s). */
+  time: number;
+  /** Step number. */
+  step?: number;
+  /** Counters (numbers; non-numeric values are ignored). */
+  stats: Readonly<Record<string, unknown>>;
+}
+
+/** Units and descriptions of the counters the simulators report. */
+const KNOWN: Record<string, [string, string]> = {
+  maxPenetration: ["m", "largest overlap of any contact in the step"],
+  maxSpeed: ["m/s", "largest particle speed in the step"],
+  kineticEnergy: ["J", "total translational + rotational kinetic energy"],
+  potentialEnergy: ["J", "gravitational potential energy"],
+  elasticEnergy: ["J", "elastic energy stored in contacts"],
+  totalEnergy: ["J", "sum of kinetic, potential and elastic energy"],
+  dissipatedEnergy: ["J", "energy dissipated by damping and friction so far"],
+};
+
+/**
+ * One row per recorded step: `time`, `step` and one Float64 column per numeric counter seen
+ * in any entry (missing values are NaN). Counts carry unit "1"; `maxPenetration` "m",
+ * `maxSpeed` "m/s", energies "J".
+ *
+ * @param history the recorded entries, in time order (e.g. `recorder.entries`)
+ * @param options simulator label for the schema metadata
+ * @returns an Arrow table with `history.length` rows
+ * @throws {TypeError} when `history` is not an array of entries
+ * @example
+ * ```ts
+ * import { statsTable } from "@grainlab/grainlab/arrow";
+ * const t = statsTable([
+ *   { time: 0.001, step: 1, stats: { particleContacts: 3, maxPenetration: 1e-5 } },
+ *   { time: 0.002, step: 2, stats: { particleContacts: 5, maxPenetration: 2e-5 } },
+ * ]);
+ * console.assert(t.numRows === 2 && t.getChild("particleContacts")!.get(1) === 5);
+ * ```
+ */
+export function statsTable(
+  history: readonly StatsEntry[],
+  options: { simulator?: string } = {},
+): A.Table {
+  const where = "statsTable";
+  if (!Array.isArray(history)) {
+    throw new TypeError(`${where}: history is ${typeof history}, must be an array of entries`);
+  }
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  history.forEach((e, r) => {
+    if (typeof e !== "object" || e === null || typeof e.time !== "number") {
+      throw new TypeError(`${where}: history[${r}] must be an object with a numeric time`);
+    }
+    for (const [k, v] of Object.entries(e.stats ?? {})) {
+      if (typeof v === "number" && !seen.has(k) && k !== "time" && k !== "step") {
+        seen.add(k);
+        keys.push(k);
+      }
+    }
+  });
+  const n = history.length;
+  const cols: ColumnSpec[] = [
+    {
+      name: "time",
+      type: "float64",
+      values: Float64Array.from(history, (e) => e.time),
+      unit: "s",
+      description: "simulated time at the end of the step",
+    },
+    {
+      name: "step",
+      type: "float64",
+      values: Float64Array.from(history, (e, r) => e.step ?? r),
+      unit: "1",
+      description: "step number",
+    },
+  ];
+  for (const k of keys) {
+    const [unit, description] = KNOWN[k] ?? ["1", `lastStepStats.${k} (count)`];
+    cols.push({
+      name: k,
+      type: "float64",
+      values: Float64Array.from(history, (e) => {
+        const v = e.stats?.[k];
+        return typeof v === "number" ? v : NaN;
+      }),
+      unit,
+      description,
+    });
+  }
+  const last = history[n - 1];
+  return buildTable(where, n, cols, {
+    simulator: options.simulator ?? "sphere3d",
+    table: "stats",
+    time: last?.time,
+    step: last?.step,
+  });
+}
+
+/**
+ * Collects `lastStepStats` snapshots while a simulation runs, e.g. from an `onStep` callback.
+ *
+ * @example
+ * ```ts
+ * import { StatsRecorder, statsTable } from "@grainlab/grainlab/arrow";
+ * const rec = new StatsRecorder();
+ * rec.record({ time: 0.1, stepCount: 1 }, { lastStepStats: { particleContacts: 2 } });
+ * console.assert(statsTable(rec.entries).numRows === 1);
+ * ```
+ */
+export class StatsRecorder {
+  /** The recorded entries, in order. */
+  readonly entries: StatsEntry[] = [];
+
+  /**
+   * Appends one entry: the world's time and step and a copy of the system's counters.
+   *
+   * @param world anything with `time` (s) and `stepCount`
+   * @param system anything with `lastStepStats`
+   * @param extra additional numeric values to record (e.g. energies)
+   */
+  record(
+    world: { readonly time: number; readonly stepCount?: number },
+    system: { readonly lastStepStats?: Readonly<Record<string, unknown>> },
+    extra: Record<string, number> = {},
+  ): void {
+    this.entries.push({
+      time: world.time,
+      step: world.stepCount,
+      stats: { ...(system.lastStepStats ?? {}), ...extra },
+    });
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Structural ("duck") types of the simulator objects the Arrow and plot layers read. They
+ * match sphere3d's and star2d's `GranularSystem` without importing them.
+ *
+ * @module
+ */
+
+/** Numeric array: a typed array or a plain array of numbers. */
+export type NumArray = ArrayLike<number>;
+
+/** Force network of the last step (slot indices; `j` is −1 for boundary contacts). */
+export interface ContactsLike {
+  /** Number of contacts. */
+  readonly count: number;
+  /** First particle slot. */
+  readonly i: NumArray;
+  /** Second particle slot, −1 for a boundary. */
+  readonly j: NumArray;
+  /** Kind code: 0 particle, 1 ground, 2 wall, 3 body. */
+  readonly kind: NumArray;
+  /** Contact point, stride = dimension. */
+  readonly point: NumArray;
+  /** Unit normal, stride = dimension. */
+  readonly normal: NumArray;
+  /** Overlap (m). */
+  readonly overlap: NumArray;
+  /** Normal force magnitude (N). */
+  readonly normalForce: NumArray;
+  /** Tangential force, stride = dimension (N) — or scalar per contact in 2D. */
+  readonly tangentialForce: NumArray;
+}
+
+/** A particle system of sphere3d (stride 3) or star2d (stride 2). */
+export interface ParticleSystemLike {
+  /** Number of live particles. */
+  readonly count: number;
+  /** Centres, interleaved with stride 2 or 3 (m). */
+  readonly positions: NumArray;
+  /** Velocities, same stride (m/s). */
+  readonly velocities: NumArray;
+  /** Radii (m); for star grains the bounding radius. */
+  readonly radii?: NumArray;
+  /** Masses (kg). */
+  readonly masses?: NumArray;
+  /** Material index per particle. */
+  readonly materialIds?: NumArray;
+  /** 1 where the particle is fixed. */
+  readonly fixed?: NumArray;
+  /** Stable particle ids. */
+  readonly ids?: NumArray;
+  /** Angular velocities: stride 3 in 3D, one scalar per particle in 2D (rad/s). */
+  readonly angularVelocities?: NumArray;
+  /** Orientation angles (rad), 2D star grains only. */
+  readonly angles?: NumArray;
+  /** Spatial dimension, when the system states it. */
+  readonly dimension?: number;
+  /** Resolved material fields. */
+  readonly material?: unknown;
+  /** Counters of the last step. */
+  readonly lastStepStats?: Readonly<Record<string, unknown>>;
+  /** Force network of the last step. */
+  readonly contacts?: ContactsLike;
+  /** The owning world, if the system links back to it. */
+  readonly world?: { readonly time?: number; readonly stepCount?: number };
+}
+
+/** Snapshot time and step, read from a world-like object or given directly. */
+export interface SnapshotOptions {
+  /** A world (anything with `time` and `stepCount`) to stamp time and step from. */
+  world?: { readonly time?: number; readonly stepCount?: number };
+  /** Simulated time (s). @default world.time, system.world.time or absent */
+  time?: number;
+  /** Step number. @default world.stepCount, system.world.stepCount or absent */
+  step?: number;
+  /** Simulator label for the schema metadata. @default "sphere3d" in 3D, "star2d" in 2D */
+  simulator?: string;
+}
+
+/**
+ * Dimension (2 or 3) of a particle system: its `dimension` field, else 2 when it has
+ * per-particle `angles`, else 3.
+ *
+ * @param system the system
+ * @returns 2 or 3
+ * @example
+ * ```ts
+ * import { dimensionOf } from "@grainlab/grainlab/arrow";
+ * const s = { count: 1, positions: [0, 0], velocities: [0, 0], angles: [0] };
+ * console.assert(dimensionOf(s) === 2);
+ * ```
+ */
+export function dimensionOf(system: ParticleSystemLike): 2 | 3 {
+  if (system.dimension === 2 || system.dimension === 3) return system.dimension;
+  if (system.angles !== undefined) return 2;
+  return 3;
+}
+
+/**
+ * Validates a particle system's shape for reading: count and array lengths.
+ *
+ * @param where calling function's name
+ * @param system the object to check
+ * @returns the dimension, 2 or 3
+ * @throws {TypeError} when `system` is not an object with `count`, `positions`, `velocities`
+ * @throws {RangeError} when arrays are shorter than `count × dimension`
+ * @example
+ * ```ts
+ * import { checkSystem } from "@grainlab/grainlab/arrow";
+ * console.assert(checkSystem("demo", { count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] }) === 3);
+ * ```
+ */
+export function checkSystem(where: string, system: ParticleSystemLike): 2 | 3 {
+  if (typeof system !== "object" || system === null) {
+    throw new TypeError(`${where}: system is ${String(system)}, must be a particle system object`);
+  }
+  const n = system.count;
+  if (!Number.isInteger(n) || n < 0) {
+    throw new RangeError(`${where}: system.count is ${n}, must be a non-negative integer`);
+  }
+  if (!system.positions || !system.velocities) {
+    throw new TypeError(`${where}: system must have positions and velocities arrays`);
+  }
+  const d = dimensionOf(system);
+  for (const key of ["positions", "velocities"] as const) {
+    if (system[key].length < n * d) {
+      throw new RangeError(
+        `${where}: system.${key} has ${system[key].length} values, need count × ${d} = ${n * d}`,
+      );
+    }
+  }
+  return d;
+}
+
+/** Time and step stamped on a snapshot: explicit options, then the world, then the system. */
+export function snapshotStamp(
+  system: ParticleSystemLike | undefined,
+  options: SnapshotOptions,
+): { time?: number; step?: number } {
+  const w = options.world ?? system?.world;
+  return {
+    time: options.time ?? (typeof w?.time === "number" ? w.time : undefined),
+    step: options.step ?? (typeof w?.stepCount === "number" ? w.stepCount : undefined),
+  };
+}
