@@ -1,0 +1,494 @@
+/**
+ * Baselines for the cost comparison of the paper: plain disks (Cundall–Strack) and sphere
+ * clumps (rigid grains made of several disks, Bell et al.), with the same contact laws,
+ * integration and walls as the StarSystem, and a helper approximating a star shape by n disks.
+ *
+ * @module
+ */
+
+import { flatten, type GrainInit, GrainSystem2, type GrainSystemOptions } from "./body.ts";
+import { exactDistance } from "./distance.ts";
+import type { StarShape } from "./shape.ts";
+
+/** Disks of a rigid clump in its body frame, relative to the centre of mass. */
+export interface ClumpTemplate {
+  /** Disk centres x (m). */
+  x: Float64Array;
+  /** Disk centres y (m). */
+  y: Float64Array;
+  /** Disk radii (m). */
+  r: Float64Array;
+  /** Area used for the mass (m²). */
+  area: number;
+  /** Polar second moment of area about the centre of mass (m⁴). */
+  polarMoment: number;
+}
+
+/** Options of {@linkcode clumpTemplate}. */
+export interface ClumpTemplateOptions {
+  /** Disk centres (m) as [x, y] pairs in any frame. */
+  centres: readonly (readonly [number, number])[];
+  /** Disk radii (m). */
+  radii: readonly number[];
+  /** Raster cells per axis used to integrate the union of the disks. @default 400 */
+  resolution?: number;
+}
+
+/**
+ * A clump template from disks: the mass properties are those of the union of the disks
+ * (rasterised), and the disks are re-centred on the centre of mass.
+ *
+ * @example
+ * ```ts
+ * import { clumpTemplate } from "@grainlab/grainlab/star2d";
+ * const t = clumpTemplate({ centres: [[1, 0]], radii: [0.5] });
+ * console.assert(t.x[0] === 0 && Math.abs(t.area - Math.PI * 0.25) < 1e-3);
+ * ```
+ */
+export function clumpTemplate(options: ClumpTemplateOptions): ClumpTemplate {
+  const { centres, radii } = options;
+  const res = options.resolution ?? 400;
+  if (!centres || centres.length === 0 || centres.length !== radii?.length) {
+    throw new RangeError(
+      `clumpTemplate: centres.length (${centres?.length}) must equal radii.length (${radii?.length}) and be > 0`,
+    );
+  }
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  for (let k = 0; k < radii.length; k++) {
+    const r = radii[k];
+    if (!(r > 0 && Number.isFinite(r))) {
+      throw new RangeError(`clumpTemplate: radii[${k}] (${r}) must be > 0`);
+    }
+    x0 = Math.min(x0, centres[k][0] - r);
+    x1 = Math.max(x1, centres[k][0] + r);
+    y0 = Math.min(y0, centres[k][1] - r);
+    y1 = Math.max(y1, centres[k][1] + r);
+  }
+  let area = 0, gx = 0, gy = 0, j0 = 0;
+  let cx: number, cy: number;
+  if (radii.length === 1) {
+    const r = radii[0];
+    area = Math.PI * r * r;
+    cx = centres[0][0];
+    cy = centres[0][1];
+    j0 = 0.5 * area * r * r;
+  } else {
+    const hx = (x1 - x0) / res, hy = (y1 - y0) / res;
+    for (let iy = 0; iy < res; iy++) {
+      const y = y0 + (iy + 0.5) * hy;
+      for (let ix = 0; ix < res; ix++) {
+        const x = x0 + (ix + 0.5) * hx;
+        for (let k = 0; k < radii.length; k++) {
+          const dx = x - centres[k][0], dy = y - centres[k][1];
+          if (dx * dx + dy * dy < radii[k] * radii[k]) {
+            area += 1;
+            gx += x;
+            gy += y;
+            j0 += x * x + y * y;
+            break;
+          }
+        }
+      }
+    }
+    cx = gx / area;
+    cy = gy / area;
+    j0 = (j0 / area - cx * cx - cy * cy) * area * hx * hy;
+    area *= hx * hy;
+  }
+  return {
+    x: Float64Array.from(centres, (c) => c[0] - cx),
+    y: Float64Array.from(centres, (c) => c[1] - cy),
+    r: Float64Array.from(radii),
+    area,
+    polarMoment: j0,
+  };
+}
+
+/**
+ * Approximate a star shape by `n` disks (Bell et al.'s clumps): one inscribed disk at the
+ * polar centre, the others distributed over the lobes (local maxima of r), placed along each
+ * lobe's ray and sized to touch the boundary (inscribed). The clump gets the star's mass
+ * properties, so the cost comparison is between physically matched grains. The cross with
+ * n = 9 and 17 gives 2 and 4 disks per arm, as in the paper.
+ *
+ * @example
+ * ```ts
+ * import { approximateByDisks, StarShape } from "@grainlab/grainlab/star2d";
+ * const t = approximateByDisks(StarShape.preset("cross", { area: 30e-6 }), 9);
+ * console.assert(t.r.length === 9 && Math.abs(t.area - 30e-6) < 1e-12);
+ * ```
+ */
+export function approximateByDisks(shape: StarShape, n: number): ClumpTemplate {
+  if (!(Number.isInteger(n) && n >= 1)) {
+    throw new RangeError(`approximateByDisks: n (${n}) must be an integer >= 1`);
+  }
+  const gx = shape.centroidX, gy = shape.centroidY;
+  const xs: number[] = [0 - gx], ys: number[] = [0 - gy], rs: number[] = [shape.rMin];
+  if (n > 1) {
+    // Lobes: local maxima of r on a fine grid.
+    const M = 3600, lobes: number[] = [];
+    for (let k = 0; k < M; k++) {
+      const a = (2 * Math.PI * k) / M;
+      const r = shape.radiusAt(a);
+      if (
+        r > shape.radiusAt(a - (2 * Math.PI) / M) &&
+        r >= shape.radiusAt(a + (2 * Math.PI) / M)
+      ) lobes.push(a);
+    }
+    if (lobes.length === 0) {
+      for (let k = 0; k < n - 1; k++) lobes.push((2 * Math.PI * k) / (n - 1));
+    }
+    const per = new Array(lobes.length).fill(0);
+    for (let k = 0; k < n - 1; k++) per[k % lobes.length]++;
+    const p = new Float64Array(2);
+    for (let l = 0; l < lobes.length; l++) {
+      const a = lobes[l], rTip = shape.radiusAt(a);
+      const m = per[l];
+      for (let q = 0; q < m; q++) {
+        // Centres spread from just outside the core disk to near the tip.
+        const t = shape.rMin * 0.5 + ((q + 1) / (m + 0.5)) * (rTip - shape.rMin * 0.5) * 0.92;
+        p[0] = t * Math.cos(a);
+        p[1] = t * Math.sin(a);
+        const r = Math.max(-exactDistance(shape, p), 0.05 * shape.rMax);
+        xs.push(p[0] - gx);
+        ys.push(p[1] - gy);
+        rs.push(r);
+      }
+    }
+  }
+  return {
+    x: Float64Array.from(xs),
+    y: Float64Array.from(ys),
+    r: Float64Array.from(rs),
+    area: shape.area,
+    polarMoment: shape.polarMoment,
+  };
+}
+
+/** Grains of one template for {@linkcode ClumpSystem.addGrains}. */
+export interface ClumpGrainsOptions extends GrainInit {
+  /** A template id from `addTemplate`, or a template (registered on first use). */
+  template: number | ClumpTemplate;
+}
+
+/**
+ * Rigid clumps of disks (Bell et al.): every overlapping disk pair of two clumps is a contact
+ * (point at the middle of the overlap, normal along the centres), forces summed on the clump.
+ * Each disk is first checked against the other clump's bounding circle.
+ *
+ * @example
+ * ```ts
+ * import { approximateByDisks, ClumpSystem, StarShape } from "@grainlab/grainlab/star2d";
+ * const sys = new ClumpSystem();
+ * const t = approximateByDisks(StarShape.preset("cross", { area: 30e-6 }), 9);
+ * sys.addGrains({ template: t, positions: [[0, 0.005], [0.012, 0.005]] });
+ * sys.walls.addPlane({ point: [0, 0], normal: [0, 1] });
+ * sys.run(100);
+ * console.assert(sys.count === 2);
+ * ```
+ */
+export class ClumpSystem extends GrainSystem2 {
+  /** Registered templates, indexed by the `shapes` column. */
+  readonly templates: ClumpTemplate[] = [];
+  /** @internal */ _dx: Float64Array = new Float64Array(0);
+  /** @internal */ _dy: Float64Array = new Float64Array(0);
+  /** @internal */ _cos: Float64Array = new Float64Array(0);
+  /** @internal */ _sin: Float64Array = new Float64Array(0);
+  #cell = 0;
+
+  /** Create an empty clump system. */
+  constructor(options: GrainSystemOptions = {}) {
+    super("ClumpSystem", options);
+    this._keyTol = 0;
+  }
+
+  /**
+   * Register a template; returns its id.
+   *
+   * @example
+   * ```ts
+   * import { clumpTemplate, ClumpSystem } from "@grainlab/grainlab/star2d";
+   * const s = new ClumpSystem();
+   * console.assert(s.addTemplate(clumpTemplate({ centres: [[0, 0]], radii: [0.01] })) === 0);
+   * ```
+   */
+  addTemplate(t: ClumpTemplate): number {
+    const k = this.templates.indexOf(t);
+    if (k >= 0) return k;
+    if (!(t && t.r && t.r.length > 0 && t.area > 0 && t.polarMoment > 0)) {
+      throw new RangeError(
+        `ClumpSystem.addTemplate: template must have disks, area > 0, polarMoment > 0`,
+      );
+    }
+    if (t.r.length > 1024) {
+      throw new RangeError(`ClumpSystem.addTemplate: disks (${t.r.length}) must be <= 1024`);
+    }
+    this.templates.push(t);
+    return this.templates.length - 1;
+  }
+
+  /**
+   * Add clumps of one template; returns the first slot.
+   *
+   * @example
+   * ```ts
+   * import { clumpTemplate, ClumpSystem } from "@grainlab/grainlab/star2d";
+   * const s = new ClumpSystem();
+   * const t = clumpTemplate({ centres: [[0, 0], [0.01, 0]], radii: [0.006, 0.006] });
+   * s.addGrains({ template: t, positions: [[0, 0]] });
+   * console.assert(s.count === 1 && s.radii[0] > 0.01);
+   * ```
+   */
+  addGrains(options: ClumpGrainsOptions): number {
+    const tid = typeof options.template === "number"
+      ? options.template
+      : this.addTemplate(options.template);
+    const t = this.templates[tid];
+    if (!t) throw new RangeError(`ClumpSystem.addGrains: template (${options.template}) unknown`);
+    const rho = options.arealDensity ?? 3.54;
+    if (!(rho > 0 && Number.isFinite(rho))) {
+      throw new RangeError(`ClumpSystem.addGrains: arealDensity (${rho}) must be > 0`);
+    }
+    let R = 0;
+    for (let k = 0; k < t.r.length; k++) {
+      R = Math.max(R, Math.sqrt(t.x[k] * t.x[k] + t.y[k] * t.y[k]) + t.r[k]);
+    }
+    const first = this._append("ClumpSystem.addGrains", options, {
+      shape: tid,
+      mass: rho * t.area,
+      inertia: rho * t.polarMoment,
+      rmax: R,
+      lever: R,
+    });
+    if (2 * R > this.#cell) this.#cell = 2 * R;
+    return first;
+  }
+
+  /** @internal */
+  override _grow(cap: number): void {
+    super._grow(cap);
+    this._cos = new Float64Array(cap);
+    this._sin = new Float64Array(cap);
+  }
+
+  /** World positions of every disk (stored per clump at offsets from a prefix sum). */
+  protected prepare(): void {
+    const n = this.count, ang = this._ang, C = this._cos, S = this._sin;
+    for (let i = 0; i < n; i++) {
+      C[i] = Math.cos(ang[i]);
+      S[i] = Math.sin(ang[i]);
+    }
+  }
+
+  /** Sort centres of mass into cells of 2·r_max. */
+  protected rebuildGrid(): void {
+    this._grid.build(this._pos, this.count, this.#cell);
+  }
+
+  /** Clump pairs whose bounding circles intersect. */
+  protected findCandidates(): void {
+    this._grid.findPairs(this._pos, this._rmax, 0, this._pairs);
+  }
+
+  /** Disk–disk contacts of every candidate pair. */
+  protected detectContacts(): void {
+    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, c = this.contacts;
+    const pos = this._pos, C = this._cos, S = this._sin, rmax = this._rmax;
+    const sid = this._shape, T = this.templates;
+    let tests = 0, inContact = 0;
+    for (let k = 0; k < p.count; k++) {
+      let a = A[k], b = B[k];
+      if (ids[a] > ids[b]) {
+        const t = a;
+        a = b;
+        b = t;
+      }
+      const ta = T[sid[a]], tb = T[sid[b]];
+      const ax = pos[2 * a], ay = pos[2 * a + 1], bx = pos[2 * b], by = pos[2 * b + 1];
+      const ca = C[a], sa = S[a], cb = C[b], sb = S[b], Ra = rmax[a], Rb = rmax[b];
+      const before = c.count;
+      for (let u = 0; u < ta.r.length; u++) {
+        const ux = ax + ca * ta.x[u] - sa * ta.y[u], uy = ay + sa * ta.x[u] + ca * ta.y[u];
+        const ru = ta.r[u];
+        let ex = ux - bx, ey = uy - by, lim = ru + Rb;
+        if (ex * ex + ey * ey >= lim * lim) continue;
+        for (let v = 0; v < tb.r.length; v++) {
+          const vx = bx + cb * tb.x[v] - sb * tb.y[v], vy = by + sb * tb.x[v] + cb * tb.y[v];
+          ex = vx - ax;
+          ey = vy - ay;
+          const rv = tb.r[v];
+          lim = rv + Ra;
+          if (ex * ex + ey * ey >= lim * lim) continue;
+          tests++;
+          const dx = vx - ux, dy = vy - uy, d2 = dx * dx + dy * dy, rr = ru + rv;
+          if (d2 >= rr * rr) continue;
+          const d = Math.sqrt(d2);
+          const nx = d > 0 ? dx / d : 1, ny = d > 0 ? dy / d : 0;
+          const ov = rr - d, arm = ru - 0.5 * ov;
+          c.push(a, b, 0, ux + nx * arm, uy + ny * arm, nx, ny, ov, u * 1024 + v);
+        }
+      }
+      if (c.count > before) inContact++;
+    }
+    this._nodeTests = tests;
+    this._pairsInContact = inContact;
+  }
+
+  /** Disk–wall contacts (exact wall distances). */
+  protected detectWallContacts(): void {
+    const walls = this.walls, n = this.count, c = this.contacts;
+    const pos = this._pos, C = this._cos, S = this._sin, rmax = this._rmax;
+    const sid = this._shape, T = this.templates;
+    for (let w = 0; w < walls.count; w++) {
+      if (walls.enabled[w] === 0) continue;
+      for (let i = 0; i < n; i++) {
+        const x = pos[2 * i], y = pos[2 * i + 1];
+        if (walls.signedDistance(w, x, y) >= rmax[i]) continue;
+        const t = T[sid[i]], ci = C[i], si = S[i];
+        for (let u = 0; u < t.r.length; u++) {
+          const ux = x + ci * t.x[u] - si * t.y[u], uy = y + si * t.x[u] + ci * t.y[u];
+          const sd = walls.signedDistance(w, ux, uy), r = t.r[u];
+          if (sd >= r) continue;
+          const ov = r - sd, nx = -walls.nx, ny = -walls.ny, arm = r - 0.5 * ov;
+          c.push(i, w, 1, ux + nx * arm, uy + ny * arm, nx, ny, ov, u);
+        }
+      }
+    }
+  }
+}
+
+/** Disks for {@linkcode DiskSystem.addGrains}. */
+export interface DiskGrainsOptions extends GrainInit {
+  /** Radius (m), one for all or one per disk. */
+  radius: number | ArrayLike<number>;
+}
+
+/**
+ * Plain disks (Cundall–Strack): one contact per overlapping pair, point at the middle of the
+ * overlap, normal along the centres.
+ *
+ * @example
+ * ```ts
+ * import { DiskSystem } from "@grainlab/grainlab/star2d";
+ * const s = new DiskSystem({ gravity: [0, 0] });
+ * s.addGrains({ positions: [[0, 0], [0.0099, 0]], radius: 0.005 });
+ * s.step();
+ * console.assert(s.contacts.count === 1 && Math.abs(s.contacts.overlap[0] - 1e-4) < 1e-12);
+ * ```
+ */
+export class DiskSystem extends GrainSystem2 {
+  /** Create an empty disk system. */
+  constructor(options: GrainSystemOptions = {}) {
+    super("DiskSystem", options);
+    this._keyTol = 0;
+  }
+  #cell = 0;
+
+  /**
+   * Add disks; mass = arealDensity·πr², inertia = ½·m·r². Returns the first slot.
+   *
+   * @example
+   * ```ts
+   * import { DiskSystem } from "@grainlab/grainlab/star2d";
+   * const s = new DiskSystem();
+   * s.addGrains({ positions: [0, 0, 1, 0], radius: [0.01, 0.02] });
+   * console.assert(s.radii[1] === 0.02);
+   * ```
+   */
+  addGrains(options: DiskGrainsOptions): number {
+    const rho = options.arealDensity ?? 3.54;
+    if (!(rho > 0 && Number.isFinite(rho))) {
+      throw new RangeError(`DiskSystem.addGrains: arealDensity (${rho}) must be > 0`);
+    }
+    const r = options.radius;
+    if (typeof r === "number") {
+      if (!(r > 0 && Number.isFinite(r))) {
+        throw new RangeError(`DiskSystem.addGrains: radius (${r}) must be > 0`);
+      }
+      const m = rho * Math.PI * r * r;
+      if (2 * r > this.#cell) this.#cell = 2 * r;
+      return this._append("DiskSystem.addGrains", options, {
+        shape: 0,
+        mass: m,
+        inertia: 0.5 * m * r * r,
+        rmax: r,
+        lever: r,
+      });
+    }
+    const flat = flatten("DiskSystem.addGrains", options.positions);
+    if (r.length !== flat.length / 2) {
+      throw new RangeError(
+        `DiskSystem.addGrains: radius.length (${r.length}) must equal the number of positions (${
+          flat.length / 2
+        })`,
+      );
+    }
+    const pick = (v: number | ArrayLike<number> | undefined, k: number) =>
+      v === undefined || typeof v === "number" ? v : v[k];
+    let first = -1;
+    for (let k = 0; k < r.length; k++) {
+      const v = options.velocities;
+      const f = this.addGrains({
+        positions: [flat[2 * k], flat[2 * k + 1]],
+        radius: r[k],
+        arealDensity: rho,
+        angles: pick(options.angles, k),
+        angularVelocities: pick(options.angularVelocities, k),
+        velocities: v ? [v[2 * k], v[2 * k + 1]] : undefined,
+      });
+      if (first < 0) first = f;
+    }
+    return first;
+  }
+
+  /** Nothing to prepare for disks. */
+  protected prepare(): void {}
+
+  /** Sort centres into cells of the largest diameter. */
+  protected rebuildGrid(): void {
+    this._grid.build(this._pos, this.count, this.#cell);
+  }
+
+  /** Overlapping disk pairs. */
+  protected findCandidates(): void {
+    this._grid.findPairs(this._pos, this._rmax, 0, this._pairs);
+  }
+
+  /** One contact per overlapping pair. */
+  protected detectContacts(): void {
+    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, c = this.contacts;
+    const pos = this._pos, rad = this._rmax;
+    for (let k = 0; k < p.count; k++) {
+      let a = A[k], b = B[k];
+      if (ids[a] > ids[b]) {
+        const t = a;
+        a = b;
+        b = t;
+      }
+      const ax = pos[2 * a], ay = pos[2 * a + 1];
+      const dx = pos[2 * b] - ax, dy = pos[2 * b + 1] - ay;
+      const d = Math.sqrt(dx * dx + dy * dy), ra = rad[a];
+      const ov = ra + rad[b] - d;
+      const nx = d > 0 ? dx / d : 1, ny = d > 0 ? dy / d : 0, arm = ra - 0.5 * ov;
+      c.push(a, b, 0, ax + nx * arm, ay + ny * arm, nx, ny, ov, 0);
+    }
+    this._nodeTests = p.tested;
+    this._pairsInContact = p.count;
+  }
+
+  /** Disk–wall contacts. */
+  protected detectWallContacts(): void {
+    const walls = this.walls, n = this.count, c = this.contacts;
+    const pos = this._pos, rad = this._rmax;
+    for (let w = 0; w < walls.count; w++) {
+      if (walls.enabled[w] === 0) continue;
+      for (let i = 0; i < n; i++) {
+        const x = pos[2 * i], y = pos[2 * i + 1], r = rad[i];
+        const sd = walls.signedDistance(w, x, y);
+        if (sd >= r) continue;
+        const ov = r - sd, nx = -walls.nx, ny = -walls.ny, arm = r - 0.5 * ov;
+        c.push(i, w, 1, x + nx * arm, y + ny * arm, nx, ny, ov, 0);
+      }
+    }
+  }
+}

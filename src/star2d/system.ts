@@ -1,0 +1,253 @@
+/**
+ * The StarSystem: rigid star-shaped grains in 2D with the StarDEM contact scheme.
+ *
+ * State is structure-of-arrays (see {@linkcode GrainSystem2}); `positions` are centres of
+ * mass, `centres` the polar centres used by detection (they differ when the shape's centroid
+ * is off its polar origin). A step: prepare poses → rebuild grid → candidate pairs →
+ * nodes-to-surface detection (grains, walls) → forces → integrate → walls → statistics.
+ *
+ * @module
+ */
+
+import { type GrainInit, GrainSystem2, type GrainSystemOptions } from "./body.ts";
+import { StarDetector } from "./detect.ts";
+import { StarShape } from "./shape.ts";
+
+/** Options of {@linkcode StarSystem}. */
+export interface StarSystemOptions extends GrainSystemOptions {
+  /** Overlap estimate: the paper's first-order f/‖∇f‖ or the radial f. @default "first-order" */
+  distance?: "first-order" | "radial";
+  /** Symmetric detection, or the one-sided variant of the paper's GPU code. @default "symmetric" */
+  detection?: "symmetric" | "one-sided";
+  /** One contact point per distinct contact (deepest node) or every inside node. @default "deepest" */
+  contactPoints?: "deepest" | "all-nodes";
+}
+
+/** Grains of one shape for {@linkcode StarSystem.addGrains}. */
+export interface StarGrainsOptions extends GrainInit {
+  /** A shape id returned by `addShape`, or a shape (registered on first use). */
+  shape: number | StarShape;
+}
+
+/**
+ * Star-shaped grains with nodes-to-surface contacts.
+ *
+ * @example
+ * ```ts
+ * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+ * const sys = new StarSystem({ timeStep: 1e-4 });
+ * const cross = StarShape.preset("cross", { area: 30e-6 });
+ * sys.addGrains({ shape: cross, positions: [[0, 0.006], [0.009, 0.006]], angles: [0, 0.3] });
+ * sys.walls.addPlane({ point: [0, 0], normal: [0, 1] });
+ * sys.run(200);
+ * console.assert(sys.count === 2 && sys.lastStepStats.maxOverlap < 1e-3);
+ * ```
+ */
+export class StarSystem extends GrainSystem2 {
+  /** Registered shapes, indexed by the `shapes` column. */
+  readonly starShapes: StarShape[] = [];
+  /** The overlap estimate in use. */
+  readonly distance: "first-order" | "radial";
+  /** The detection variant in use. */
+  readonly detection: "symmetric" | "one-sided";
+  /** The contact-point rule in use. */
+  readonly contactPoints: "deepest" | "all-nodes";
+  /** @internal */ readonly _det: StarDetector = new StarDetector();
+  /** @internal */ _centre: Float64Array = new Float64Array(0);
+  /** @internal */ _cos: Float64Array = new Float64Array(0);
+  /** @internal */ _sin: Float64Array = new Float64Array(0);
+  #cell = 0;
+
+  /** Create an empty system; see {@linkcode StarSystemOptions}. */
+  constructor(options: StarSystemOptions = {}) {
+    super("StarSystem", options);
+    const d = options.distance ?? "first-order";
+    if (d !== "first-order" && d !== "radial") {
+      throw new RangeError(`StarSystem: distance (${d}) must be "first-order" or "radial"`);
+    }
+    const det = options.detection ?? "symmetric";
+    if (det !== "symmetric" && det !== "one-sided") {
+      throw new RangeError(`StarSystem: detection (${det}) must be "symmetric" or "one-sided"`);
+    }
+    const cp = options.contactPoints ?? "deepest";
+    if (cp !== "deepest" && cp !== "all-nodes") {
+      throw new RangeError(`StarSystem: contactPoints (${cp}) must be "deepest" or "all-nodes"`);
+    }
+    this.distance = d;
+    this.detection = det;
+    this.contactPoints = cp;
+    this._det.settings = {
+      firstOrder: d === "first-order",
+      symmetric: det === "symmetric",
+      allNodes: cp === "all-nodes",
+    };
+    this._det.shapeList = this.starShapes;
+    this._det.out = this.contacts;
+  }
+
+  /** Polar centres used by detection (m), stride 2, as of the last step. */
+  get centres(): Float64Array {
+    return this._centre.subarray(0, 2 * this.count);
+  }
+
+  /**
+   * Register a shape; returns its id (the value of the `shapes` column).
+   *
+   * @example
+   * ```ts
+   * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * const sys = new StarSystem();
+   * console.assert(sys.addShape(StarShape.preset("flower")) === 0);
+   * ```
+   */
+  addShape(shape: StarShape): number {
+    if (!(shape instanceof StarShape)) {
+      throw new RangeError(`StarSystem.addShape: shape (${shape}) must be a StarShape`);
+    }
+    const k = this.starShapes.indexOf(shape);
+    if (k >= 0) return k;
+    if (this.starShapes.length >= 65535) {
+      throw new RangeError(`StarSystem.addShape: too many shapes (${this.starShapes.length})`);
+    }
+    this.starShapes.push(shape);
+    return this.starShapes.length - 1;
+  }
+
+  /**
+   * Add grains of one shape; returns the slot of the first. Mass = arealDensity·area, moment of
+   * inertia = arealDensity·polar moment of the actual shape about its centre of mass. Throws a
+   * RangeError when the time step exceeds the stability bound for this shape.
+   *
+   * @example
+   * ```ts
+   * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * const sys = new StarSystem();
+   * sys.addGrains({ shape: StarShape.preset("peanut"), positions: [0, 0, 0.02, 0] });
+   * console.assert(sys.count === 2 && sys.masses[0] > 0 && sys.ids[1] === 1);
+   * ```
+   */
+  addGrains(options: StarGrainsOptions): number {
+    const sid = typeof options.shape === "number" ? options.shape : this.addShape(options.shape);
+    const sh = this.starShapes[sid];
+    if (!sh) {
+      throw new RangeError(
+        `StarSystem.addGrains: shape (${options.shape}) must be a registered shape id`,
+      );
+    }
+    const rho = options.arealDensity ?? 3.54;
+    if (!(rho > 0 && Number.isFinite(rho))) {
+      throw new RangeError(`StarSystem.addGrains: arealDensity (${rho}) must be > 0`);
+    }
+    const off = Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
+    const first = this._append("StarSystem.addGrains", options, {
+      shape: sid,
+      mass: rho * sh.area,
+      inertia: rho * sh.polarMoment,
+      rmax: sh.rMax,
+      lever: sh.rMax + off,
+    });
+    if (2 * sh.rMax > this.#cell) this.#cell = 2 * sh.rMax;
+    this.prepare();
+    return first;
+  }
+
+  /**
+   * The outline of grain `i` in world coordinates: its boundary nodes (or `n` fresh samples),
+   * x and y interleaved.
+   *
+   * @example
+   * ```ts
+   * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * const sys = new StarSystem();
+   * sys.addGrains({ shape: StarShape.preset("circle", { rMax: 1 }), positions: [[5, 0]] });
+   * const poly = sys.outline(0);
+   * console.assert(poly.length === 200 && Math.abs(poly[0] - 6) < 1e-12);
+   * ```
+   */
+  outline(i: number, options: { n?: number; out?: Float64Array } = {}): Float64Array {
+    if (!(Number.isInteger(i) && i >= 0 && i < this.count)) {
+      throw new RangeError(`StarSystem.outline: i (${i}) must be in [0, ${this.count})`);
+    }
+    const sh = this.starShapes[this._shape[i]];
+    const n = options.n ?? sh.nodes;
+    const poly = sh.outline(n, options.out);
+    const a = this._ang[i], c = Math.cos(a), s = Math.sin(a);
+    const gx = sh.centroidX, gy = sh.centroidY;
+    const ox = this._pos[2 * i], oy = this._pos[2 * i + 1];
+    for (let k = 0; k < n; k++) {
+      const x = poly[2 * k] - gx, y = poly[2 * k + 1] - gy;
+      poly[2 * k] = ox + c * x - s * y;
+      poly[2 * k + 1] = oy + s * x + c * y;
+    }
+    return poly;
+  }
+
+  /** @internal */
+  override _grow(cap: number): void {
+    super._grow(cap);
+    this._centre = new Float64Array(2 * cap);
+    this._cos = new Float64Array(cap);
+    this._sin = new Float64Array(cap);
+  }
+
+  /** Trig of the angles and polar centres c = x_G − R(θ)·g. */
+  protected prepare(): void {
+    const n = this.count, pos = this._pos, ang = this._ang, sid = this._shape;
+    const C = this._cos, S = this._sin, ce = this._centre, shapes = this.starShapes;
+    for (let i = 0; i < n; i++) {
+      const a = ang[i], c = Math.cos(a), s = Math.sin(a);
+      C[i] = c;
+      S[i] = s;
+      const sh = shapes[sid[i]];
+      const gx = sh.centroidX, gy = sh.centroidY;
+      ce[2 * i] = pos[2 * i] - (c * gx - s * gy);
+      ce[2 * i + 1] = pos[2 * i + 1] - (s * gx + c * gy);
+    }
+    const d = this._det;
+    d.shapeId = this._shape;
+    d.centre = ce;
+    d.ang = ang;
+    d.cos = C;
+    d.sin = S;
+    d.rmax = this._rmax;
+    d.ids = this._ids;
+    d.nodeTests = 0;
+  }
+
+  /** Sort polar centres into cells of 2·r_max. */
+  protected rebuildGrid(): void {
+    this._grid.build(this._centre, this.count, this.#cell);
+  }
+
+  /** Pairs whose bounding circles intersect. */
+  protected findCandidates(): void {
+    this._grid.findPairs(this._centre, this._rmax, 0, this._pairs);
+  }
+
+  /** Nodes-to-surface detection of every candidate pair. */
+  protected detectContacts(): void {
+    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det;
+    let inContact = 0;
+    for (let k = 0; k < p.count; k++) {
+      let a = A[k], b = B[k];
+      if (ids[a] > ids[b]) {
+        const t = a;
+        a = b;
+        b = t;
+      }
+      if (det.pair(a, b) > 0) inContact++;
+    }
+    this._pairsInContact = inContact;
+    this._nodeTests = det.nodeTests;
+  }
+
+  /** Node tests of grains whose bounding circle reaches an enabled wall. */
+  protected detectWallContacts(): void {
+    const walls = this.walls, det = this._det, n = this.count;
+    for (let w = 0; w < walls.count; w++) {
+      if (walls.enabled[w] === 0) continue;
+      for (let i = 0; i < n; i++) det.wall(i, w, walls);
+    }
+    this._nodeTests = det.nodeTests;
+  }
+}
