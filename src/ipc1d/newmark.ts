@@ -6,7 +6,9 @@
  * implicit Euler uses ỹ = yₙ + h vₙ and weight h². Each step is solved by projected Newton on
  * the tridiagonal Hessian (Thomas algorithm, factorised once per run from the top end so that
  * only the contact row changes), with the 1D collision filter α ≤ 0.9·x₀/(−p₀) and
- * Armijo backtracking. For a barrier every iterate keeps the gap positive.
+ * Armijo backtracking. For a barrier every iterate keeps the gap positive. Newton starts from
+ * yₙ (always feasible), or from the predictor ỹ when that lies outside the barrier's support;
+ * it works on the increment y − yₙ so that the Newmark acceleration keeps full precision.
  *
  * @module
  */
@@ -204,6 +206,8 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
   const p = new Float64Array(n);
   const tmp = new Float64Array(n);
   const tmp2 = new Float64Array(n);
+  const dy = new Float64Array(n);
+  const fs = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     y[i] = bar.height + X[i];
     v[i] = v0;
@@ -257,24 +261,35 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
   const activeBelow = pot ? pot.activeBelow : -Infinity;
   const tolP = tol * h;
   for (let step = 0; step < steps; step++) {
-    // predictor ỹ
+    // Newton works on the increment dy = y − yₙ (small numbers, so the Newmark acceleration
+    // (dy − dỹ)/(βh²) keeps full precision); dỹ = ỹ − yₙ, fs = K(yₙ − X) + f_g
     const c2 = euler ? 0 : (0.5 - beta) * h * h;
     for (let i = 0; i < n; i++) {
       yPrev[i] = y[i];
-      yt[i] = y[i] + h * v[i] + c2 * a[i];
+      yt[i] = h * v[i] + c2 * a[i];
+      let f = kd[i] * (y[i] - X[i]) + nm[i] * G;
+      if (i > 0) f += ko[i - 1] * (y[i - 1] - X[i - 1]);
+      if (i < N) f += ko[i] * (y[i + 1] - X[i + 1]);
+      fs[i] = f;
     }
+    const y0Prev = yPrev[0];
+    // start from the predictor ỹ when it lies outside the contact potential's support (or the
+    // potential is unfiltered); otherwise from yₙ, which is always feasible
+    const fromPredictor = !filtered || y0Prev + yt[0] >= activeBelow;
+    for (let i = 0; i < n; i++) dy[i] = fromPredictor ? yt[i] : 0;
     let its = 0;
     let converged = false;
     while (its < maxIt) {
       its++;
-      // gradient g = M(x − ỹ) + w[K(x − X) + f_g + e′(x₀)e₀]
-      for (let i = 0; i < n; i++) {
-        let r = md[i] * (y[i] - yt[i]) + w * (kd[i] * (y[i] - X[i]) + nm[i] * G);
-        if (i > 0) r += mo[i - 1] * (y[i - 1] - yt[i - 1]) + w * ko[i - 1] * (y[i - 1] - X[i - 1]);
-        if (i < N) r += mo[i] * (y[i + 1] - yt[i + 1]) + w * ko[i] * (y[i + 1] - X[i + 1]);
-        g[i] = r;
+      // gradient g = M(dy − dỹ) + w[K·dy + fs + e′(x₀)e₀]
+      g[0] = md[0] * (dy[0] - yt[0]) + w * (kd[0] * dy[0] + fs[0]);
+      for (let i = 1; i < n; i++) {
+        const r = mo[i - 1] * (dy[i] - yt[i]) + w * ko[i - 1] * dy[i];
+        g[i - 1] += r;
+        g[i] = md[i] * (dy[i] - yt[i]) + w * (kd[i] * dy[i] + fs[i]) +
+          mo[i - 1] * (dy[i - 1] - yt[i - 1]) + w * ko[i - 1] * dy[i - 1];
       }
-      const x0 = y[0];
+      const x0 = y0Prev + dy[0];
       let e1 = 0;
       let e2 = 0;
       if (pot && x0 < activeBelow) {
@@ -305,11 +320,12 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
       // exact ΔΦ(α) = α·g_Q·p + ½α²·pᵀ(M + wK)p + w·Δe
       let gp = 0;
       let pHp = 0;
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < N; i++) {
         gp += g[i] * p[i];
-        pHp += hd[i] * p[i] * p[i];
-        if (i < N) pHp += 2 * ho[i] * p[i] * p[i + 1];
+        pHp += p[i] * (hd[i] * p[i] + 2 * ho[i] * p[i + 1]);
       }
+      gp += g[N] * p[N];
+      pHp += hd[N] * p[N] * p[N];
       const gqp = gp - w * e1 * p0;
       let accepted = false;
       while (alpha > 1e-20) {
@@ -336,23 +352,25 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
         converged = pmax < 1e3 * tolP;
         break;
       }
-      for (let i = 0; i < n; i++) y[i] += alpha * p[i];
-      if (y[0] < minGap) minGap = y[0];
+      for (let i = 0; i < n; i++) dy[i] += alpha * p[i];
+      const x0New = y0Prev + dy[0];
+      if (x0New < minGap) minGap = x0New;
       // inside the region where Φ is exactly quadratic a full Newton step is the minimiser
-      if (alpha === 1 && x0 >= activeBelow && y[0] >= activeBelow) {
+      if (alpha === 1 && x0 >= activeBelow && x0New >= activeBelow) {
         converged = true;
         break;
       }
     }
+    for (let i = 0; i < n; i++) y[i] = yPrev[i] + dy[i];
     if (!converged) unconverged++;
     newtonIterations[step] = its;
     // velocity / acceleration update
     if (euler) {
-      for (let i = 0; i < n; i++) v[i] = (y[i] - yPrev[i]) / h;
+      for (let i = 0; i < n; i++) v[i] = dy[i] / h;
     } else {
       const ib = 1 / w;
       for (let i = 0; i < n; i++) {
-        const an = (y[i] - yt[i]) * ib;
+        const an = (dy[i] - yt[i]) * ib;
         v[i] += h * ((1 - gamma) * a[i] + gamma * an);
         a[i] = an;
       }
