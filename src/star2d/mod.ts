@@ -26,3 +26,4 @@ export * from "./body.ts";
 export * from "./detect.ts";
 export * from "./system.ts";
 export * from "./clump.ts";
+export * from "./scenes.ts";
