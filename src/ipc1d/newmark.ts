@@ -14,7 +14,15 @@
  */
 
 import type { EndContactPotential } from "./barrier.ts";
-import { barMatrices, elasticEnergy, solveTridiagonal, tridiagonalMultiply } from "./fem.ts";
+import {
+  type BarMatrices,
+  barMatrices,
+  elasticEnergy,
+  solveTridiagonal,
+  type SymmetricTridiagonal,
+  tridiagonalMultiply,
+  tridiagonalQuadraticForm,
+} from "./fem.ts";
 import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
 import { finite, objectOrEmpty, oneOf, positive, positiveInteger } from "./validate.ts";
 
@@ -120,6 +128,49 @@ export interface BarTrajectory {
 }
 
 const ARMIJO = 1e-4;
+
+/** The energy columns written by {@link recordState}. */
+interface EnergyColumns {
+  time: Float64Array;
+  endPosition: Float64Array;
+  endVelocity: Float64Array;
+  contactForce: Float64Array;
+  kinetic: Float64Array;
+  elastic: Float64Array;
+  potential: Float64Array;
+  contactEnergy: Float64Array;
+  energy: Float64Array;
+}
+
+/** Writes the state of step k into the columns (module-level: keeps the hot loop closure-free). */
+function recordState(
+  c: EnergyColumns,
+  k: number,
+  h: number,
+  y: Float64Array,
+  v: Float64Array,
+  M: SymmetricTridiagonal,
+  mats: BarMatrices,
+  G: number,
+  pot: EndContactPotential | null,
+): void {
+  const nm = mats.nodalMass;
+  let pe = 0;
+  for (let i = 0; i < y.length; i++) pe += nm[i] * y[i];
+  c.time[k] = k * h;
+  c.endPosition[k] = y[0];
+  c.endVelocity[k] = v[0];
+  c.contactForce[k] = pot ? pot.force(y[0]) : 0;
+  c.kinetic[k] = 0.5 * tridiagonalQuadraticForm(M, v);
+  c.elastic[k] = elasticEnergy(mats, y);
+  c.potential[k] = G * pe;
+  c.contactEnergy[k] = pot ? pot.energy(y[0]) : 0;
+  const e = c.kinetic[k] + c.elastic[k] + c.potential[k] + c.contactEnergy[k];
+  c.energy[k] = e;
+  if (!Number.isFinite(e)) {
+    throw new Error(`integrateImplicit: the run diverged at t = ${k * h} s (non-finite energy)`);
+  }
+}
 const GQ = 0.5 / Math.sqrt(3);
 
 /**
@@ -232,30 +283,18 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
   let minGap = y[0];
   let unconverged = 0;
 
-  const record = (k: number): void => {
-    let ke = 0;
-    let pe = 0;
-    for (let i = 0; i < n; i++) {
-      let mv = md[i] * v[i];
-      if (i > 0) mv += mo[i - 1] * v[i - 1];
-      if (i < N) mv += mo[i] * v[i + 1];
-      ke += v[i] * mv;
-      pe += nm[i] * y[i];
-    }
-    time[k] = k * h;
-    endPosition[k] = y[0];
-    endVelocity[k] = v[0];
-    contactForce[k] = pot ? pot.force(y[0]) : 0;
-    kinetic[k] = 0.5 * ke;
-    elastic[k] = elasticEnergy(mats, y);
-    potential[k] = G * pe;
-    contactEnergy[k] = pot ? pot.energy(y[0]) : 0;
-    energy[k] = kinetic[k] + elastic[k] + potential[k] + contactEnergy[k];
-    if (!Number.isFinite(energy[k])) {
-      throw new Error(`${where}: the run diverged at t = ${k * h} s (non-finite energy)`);
-    }
+  const cols = {
+    time,
+    endPosition,
+    endVelocity,
+    contactForce,
+    kinetic,
+    elastic,
+    potential,
+    contactEnergy,
+    energy,
   };
-  record(0);
+  recordState(cols, 0, h, y, v, M, mats, G, pot);
 
   const filtered = pot !== null && pot.filtered;
   const activeBelow = pot ? pot.activeBelow : -Infinity;
@@ -375,7 +414,7 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
         a[i] = an;
       }
     }
-    record(step + 1);
+    recordState(cols, step + 1, h, y, v, M, mats, G, pot);
   }
   finite(where, "minIterateGap", minGap);
   return {
