@@ -1,0 +1,108 @@
+/**
+ * Animations: recorded frames (figures) → an animated GIF for notebooks and files.
+ *
+ * @module
+ */
+
+import { writeFileAtomic } from "../arrow/io.ts";
+import { base64, type Figure } from "./figure.ts";
+import { encodeGif } from "./gif.ts";
+import { svgToRGBA } from "./png.ts";
+
+/** Options of {@link animate}. */
+export interface AnimateOptions {
+  /** Delay between frames (ms). @default 100 */
+  delay?: number;
+  /** Pixel density of the frames. @default 1 */
+  scale?: number;
+  /** Loop forever. @default true */
+  loop?: boolean;
+}
+
+/**
+ * An animated GIF with its size; displays itself in a Deno Jupyter cell.
+ *
+ * @example
+ * ```ts
+ * import { Animation } from "@grainlab/grainlab/plot";
+ * const a = new Animation(new Uint8Array([0x47, 0x49, 0x46]), 1, 1, 1);
+ * console.assert(a.frames === 1);
+ * ```
+ */
+export class Animation {
+  /** GIF bytes. */
+  readonly gif: Uint8Array;
+  /** Width (px). */
+  readonly width: number;
+  /** Height (px). */
+  readonly height: number;
+  /** Number of frames. */
+  readonly frames: number;
+
+  /**
+   * Wraps encoded GIF bytes.
+   *
+   * @param gif GIF bytes
+   * @param width width (px)
+   * @param height height (px)
+   * @param frames number of frames
+   */
+  constructor(gif: Uint8Array, width: number, height: number, frames: number) {
+    this.gif = gif;
+    this.width = width;
+    this.height = height;
+    this.frames = frames;
+  }
+
+  /**
+   * Writes the GIF atomically.
+   *
+   * @param path destination ending in `.gif`
+   * @returns the path
+   * @throws {RangeError} when `path` does not end in `.gif`
+   */
+  async save(path: string): Promise<string> {
+    if (!/\.gif$/i.test(path)) {
+      throw new RangeError(`Animation.save: path "${path}" must end in .gif`);
+    }
+    await writeFileAtomic(path, this.gif);
+    return path;
+  }
+
+  /** Rich display in a Deno Jupyter cell. */
+  [Symbol.for("Jupyter.display")](): Record<string, string> {
+    return {
+      "text/html": `<img alt="animation, ${this.frames} frames" width="${this.width}" ` +
+        `src="data:image/gif;base64,${base64(this.gif)}"/>`,
+    };
+  }
+}
+
+/**
+ * Turns figures (one per recorded frame) into an animated GIF. Typical use: render a figure
+ * per frame read back with `readFrames`, or captured during a run.
+ *
+ * @param frames the figures, in order (all the size of the first)
+ * @param options delay, scale, loop
+ * @returns the animation
+ * @throws {RangeError} when `frames` is empty
+ * @example
+ * ```ts
+ * import { animate, particles2d } from "@grainlab/grainlab/plot";
+ * const figs = [0, 0.5, 1].map((x) =>
+ *   particles2d({ count: 1, dimension: 2, positions: [x, 0], velocities: [0, 0], radii: [0.3] }, {
+ *     domain: { x: [-0.5, 1.5], y: [-0.5, 0.5] }, color: "none", width: 200,
+ *   })
+ * );
+ * const anim = animate(figs, { delay: 200 });
+ * console.assert(anim.frames === 3 && anim.gif.length > 100);
+ * ```
+ */
+export function animate(frames: readonly Figure[], options: AnimateOptions = {}): Animation {
+  if (!Array.isArray(frames) || frames.length === 0) {
+    throw new RangeError(`animate: frames must be a non-empty array of figures`);
+  }
+  const images = frames.map((f) => svgToRGBA(f.svg, { scale: options.scale ?? 1 }));
+  const gif = encodeGif(images, { delay: options.delay, loop: options.loop });
+  return new Animation(gif, images[0].width, images[0].height, images.length);
+}

@@ -1,0 +1,264 @@
+/**
+ * `Figure`: a standalone SVG with its size, convertible to PNG, savable, and displayable in a
+ * Deno Jupyter cell; `compose` lays panels, titles and legends out into one figure.
+ *
+ * @module
+ */
+
+import { writeFileAtomic } from "../arrow/io.ts";
+import { type DomElement, escapeXml, SVG_NS } from "./dom.ts";
+import { type PngOptions, svgToPNG } from "./png.ts";
+
+/** SVG larger than this is shown in notebooks as PNG (keeps saved notebooks small). */
+const INLINE_SVG_LIMIT = 150_000;
+
+/**
+ * A finished figure: a standalone SVG document (with `xmlns`) and its pixel size.
+ *
+ * @example
+ * ```ts
+ * import { Figure } from "@grainlab/grainlab/plot";
+ * const f = new Figure('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"></svg>', 20, 10);
+ * console.assert(f.toPNG().length > 50 && f.toSVG().startsWith("<svg"));
+ * ```
+ */
+export class Figure {
+  /** The SVG document. */
+  readonly svg: string;
+  /** Width (px). */
+  readonly width: number;
+  /** Height (px). */
+  readonly height: number;
+  /** Facts about what was drawn (counts, ranges), for tests and captions. */
+  readonly info: Readonly<Record<string, number | string>>;
+
+  /**
+   * Wraps a standalone SVG document.
+   *
+   * @param svg standalone SVG document string
+   * @param width width (px)
+   * @param height height (px)
+   * @param info facts about what was drawn
+   */
+  constructor(
+    svg: string,
+    width: number,
+    height: number,
+    info: Record<string, number | string> = {},
+  ) {
+    if (typeof svg !== "string" || !svg.trimStart().startsWith("<svg")) {
+      throw new TypeError(`Figure: svg must be a string starting with <svg`);
+    }
+    this.svg = svg;
+    this.width = width;
+    this.height = height;
+    this.info = Object.freeze({ ...info });
+  }
+
+  /** The standalone SVG document. */
+  toSVG(): string {
+    return this.svg;
+  }
+
+  /**
+   * Rasterises the figure.
+   *
+   * @param options scale (default 2) and background (default white)
+   * @returns PNG bytes
+   */
+  toPNG(options: PngOptions = {}): Uint8Array {
+    return svgToPNG(this.svg, options);
+  }
+
+  /**
+   * Writes the figure atomically as `.svg` or `.png`, chosen by the extension.
+   *
+   * @param path file path ending in `.svg` or `.png`
+   * @param options PNG options
+   * @returns the path
+   * @throws {RangeError} on another extension
+   */
+  async save(path: string, options: PngOptions = {}): Promise<string> {
+    if (/\.svg$/i.test(path)) {
+      await writeFileAtomic(path, new TextEncoder().encode(this.svg));
+    } else if (/\.png$/i.test(path)) {
+      await writeFileAtomic(path, this.toPNG(options));
+    } else {
+      throw new RangeError(`Figure.save: path "${path}" must end in .svg or .png`);
+    }
+    return path;
+  }
+
+  /** Rich display in a Deno Jupyter cell: inline SVG, or PNG for large figures. */
+  [Symbol.for("Jupyter.display")](): Record<string, string> {
+    if (this.svg.length <= INLINE_SVG_LIMIT) return { "image/svg+xml": this.svg };
+    return { "image/png": base64(this.toPNG({ scale: 1.5 })) };
+  }
+}
+
+/**
+ * Base64 of bytes (for data URLs and Jupyter image outputs).
+ *
+ * @param bytes the bytes
+ * @returns base64 text
+ * @example
+ * ```ts
+ * import { base64 } from "@grainlab/grainlab/plot";
+ * console.assert(base64(new Uint8Array([104, 105])) === "aGk=");
+ * ```
+ */
+export function base64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(s);
+}
+
+/**
+ * Makes any SVG string or element standalone: adds `xmlns` (Plot omits it) and a white
+ * background rectangle.
+ *
+ * @param svg an SVG string, an SVG element (e.g. from `Plot.plot`), or a {@link Figure}
+ * @returns the SVG document string
+ * @throws {TypeError} when the input is not SVG
+ * @example
+ * ```ts
+ * import { toSVG } from "@grainlab/grainlab/plot";
+ * const s = toSVG('<svg width="5" height="5"><circle r="2"/></svg>');
+ * console.assert(s.includes('xmlns="http://www.w3.org/2000/svg"'));
+ * ```
+ */
+export function toSVG(svg: string | DomElement | Figure): string {
+  if (svg instanceof Figure) return svg.svg;
+  const text = typeof svg === "string" ? svg : (svg as DomElement)?.outerHTML;
+  if (typeof text !== "string" || !/^\s*<svg[\s>]/.test(text)) {
+    throw new TypeError(`toSVG: input must be an <svg> string, element or Figure`);
+  }
+  let out = text.trim();
+  if (!/^<svg[^>]*\sxmlns=/.test(out)) out = out.replace(/^<svg/, `<svg xmlns="${SVG_NS}"`);
+  return out;
+}
+
+/**
+ * Rasterises an SVG string, element or {@link Figure} to PNG bytes.
+ *
+ * @param svg the figure
+ * @param options scale and background
+ * @returns PNG bytes
+ * @example
+ * ```ts
+ * import { toPNG } from "@grainlab/grainlab/plot";
+ * const png = toPNG('<svg width="8" height="8"><rect width="4" height="4"/></svg>');
+ * console.assert(png.length > 60 && png[0] === 0x89);
+ * ```
+ */
+export function toPNG(svg: string | DomElement | Figure, options: PngOptions = {}): Uint8Array {
+  return svgToPNG(toSVG(svg), options);
+}
+
+/** One piece of a composed figure: an SVG string with its size. */
+export interface Panel {
+  /** SVG markup of the panel (standalone `<svg>` or a fragment). */
+  svg: string;
+  /** Width (px). */
+  width: number;
+  /** Height (px). */
+  height: number;
+}
+
+/** Options of {@link compose}. */
+export interface ComposeOptions {
+  /** Title above the panels. */
+  title?: string;
+  /** Subtitle (smaller, grey) under the title. */
+  subtitle?: string;
+  /** A legend panel placed to the right of the panels. */
+  legend?: Panel;
+  /** Panels per row. @default all in one row */
+  columns?: number;
+  /** Gap between panels (px). @default 12 */
+  gap?: number;
+  /** Facts recorded in {@link Figure.info}. */
+  info?: Record<string, number | string>;
+}
+
+/**
+ * Lays panels out in a grid with an optional title and legend, as one standalone SVG.
+ *
+ * @param panels the panels, in reading order
+ * @param options title, legend and layout
+ * @returns the figure
+ * @throws {RangeError} when there are no panels
+ * @example
+ * ```ts
+ * import { compose } from "@grainlab/grainlab/plot";
+ * const box = { svg: '<svg width="50" height="40"><rect width="50" height="40"/></svg>', width: 50, height: 40 };
+ * const f = compose([box, box], { title: "Two boxes" });
+ * console.assert(f.width === 124 && f.svg.includes("Two boxes"));
+ * ```
+ */
+export function compose(panels: readonly Panel[], options: ComposeOptions = {}): Figure {
+  if (!Array.isArray(panels) || panels.length === 0) {
+    throw new RangeError(`compose: panels must be a non-empty array`);
+  }
+  const gap = options.gap ?? 12;
+  const cols = Math.max(1, Math.min(options.columns ?? panels.length, panels.length));
+  const rows = Math.ceil(panels.length / cols);
+  const colW = Array.from(
+    { length: cols },
+    (_, c) => Math.max(...panels.filter((_, i) => i % cols === c).map((p) => p.width)),
+  );
+  const rowH = Array.from(
+    { length: rows },
+    (_, r) => Math.max(...panels.slice(r * cols, r * cols + cols).map((p) => p.height)),
+  );
+  const titleH = (options.title ? 26 : 0) + (options.subtitle ? 18 : 0) +
+    (options.title || options.subtitle ? 6 : 0);
+  const gridW = colW.reduce((a, b) => a + b, 0) + gap * (cols - 1);
+  const gridH = rowH.reduce((a, b) => a + b, 0) + gap * (rows - 1);
+  const legendW = options.legend ? options.legend.width + gap : 0;
+  const width = Math.ceil(gridW + legendW + gap);
+  const height = Math.ceil(titleH + Math.max(gridH, options.legend?.height ?? 0) + gap);
+  const parts: string[] = [
+    `<svg xmlns="${SVG_NS}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
+    `font-family="DejaVu Sans, sans-serif" font-size="10">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+  ];
+  if (options.title) {
+    parts.push(
+      `<text x="${gap}" y="20" font-size="15" font-weight="bold" fill="#222">${
+        escapeXml(options.title)
+      }</text>`,
+    );
+  }
+  if (options.subtitle) {
+    parts.push(
+      `<text x="${gap}" y="${options.title ? 40 : 16}" font-size="11" fill="#666">${
+        escapeXml(options.subtitle)
+      }</text>`,
+    );
+  }
+  let y = titleH;
+  for (let r = 0; r < rows; r++) {
+    let x = gap / 2;
+    for (let c = 0; c < cols; c++) {
+      const p = panels[r * cols + c];
+      if (p) parts.push(nest(p, x, y));
+      x += colW[c] + gap;
+    }
+    y += rowH[r] + gap;
+  }
+  if (options.legend) parts.push(nest(options.legend, gap / 2 + gridW + gap, titleH));
+  parts.push("</svg>");
+  return new Figure(parts.join(""), width, height, options.info ?? {});
+}
+
+/** Places a panel at (x, y): nested `<svg>` keeps its own viewport. */
+function nest(p: Panel, x: number, y: number): string {
+  const body = p.svg.trim();
+  if (body.startsWith("<svg")) {
+    return body.replace(/^<svg/, `<svg x="${x}" y="${y}"`);
+  }
+  return `<g transform="translate(${x},${y})">${body}</g>`;
+}

@@ -1,0 +1,103 @@
+/**
+ * SVG → PNG / RGBA rasterisation with resvg, using a bundled system font for text.
+ *
+ * @module
+ */
+
+import { Resvg } from "@resvg/resvg-js";
+
+/** Options of {@link svgToPNG}. */
+export interface PngOptions {
+  /** Pixel density: output pixels per SVG pixel. @default 2 */
+  scale?: number;
+  /** Background colour (CSS). @default "white" */
+  background?: string;
+}
+
+const FONT_DIRS = [
+  "/usr/share/fonts/truetype/dejavu",
+  "/usr/share/fonts/TTF",
+  "/usr/share/fonts/truetype/liberation",
+  "/usr/share/fonts/truetype",
+];
+
+let fontFiles: string[] | undefined;
+
+/** TrueType fonts found in the usual Debian locations (DejaVu preferred). */
+function findFonts(): string[] {
+  if (fontFiles) return fontFiles;
+  const found: string[] = [];
+  for (const dir of FONT_DIRS) {
+    try {
+      for (const e of Deno.readDirSync(dir)) {
+        if (e.isFile && /\.(ttf|otf)$/i.test(e.name)) found.push(`${dir}/${e.name}`);
+      }
+    } catch { /* folder absent or not readable */ }
+    if (found.length > 0) break;
+  }
+  const pref = found.filter((f) => /DejaVuSans(-Bold)?\.ttf$/.test(f));
+  fontFiles = pref.length > 0 ? pref : found.slice(0, 8);
+  return fontFiles;
+}
+
+function render(svg: string, options: PngOptions, where: string) {
+  if (typeof svg !== "string" || !svg.includes("<svg")) {
+    throw new TypeError(`${where}: svg must be an SVG document string`);
+  }
+  const scale = options.scale ?? 2;
+  if (!(scale > 0 && scale <= 16)) {
+    throw new RangeError(`${where}: options.scale is ${scale}, must be in (0, 16]`);
+  }
+  const fonts = findFonts();
+  const r = new Resvg(svg, {
+    background: options.background ?? "white",
+    fitTo: { mode: "zoom", value: scale },
+    font: {
+      loadSystemFonts: fonts.length === 0,
+      fontFiles: fonts,
+      defaultFontFamily: "DejaVu Sans",
+      sansSerifFamily: "DejaVu Sans",
+    },
+  });
+  return r.render();
+}
+
+/**
+ * Rasterises a standalone SVG string to PNG bytes.
+ *
+ * @param svg SVG document with `xmlns`
+ * @param options scale and background
+ * @returns PNG bytes
+ * @throws {TypeError} when `svg` is not an SVG string
+ * @throws {RangeError} when `scale` is not in (0, 16]
+ * @example
+ * ```ts
+ * import { svgToPNG } from "@grainlab/grainlab/plot";
+ * const png = svgToPNG('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+ * console.assert(png[1] === 0x50 && png[2] === 0x4e && png[3] === 0x47);
+ * ```
+ */
+export function svgToPNG(svg: string, options: PngOptions = {}): Uint8Array {
+  return render(svg, options, "svgToPNG").asPng();
+}
+
+/**
+ * Rasterises a standalone SVG string to RGBA pixels (for animations).
+ *
+ * @param svg SVG document with `xmlns`
+ * @param options scale and background
+ * @returns width, height and RGBA bytes (4 per pixel, row-major)
+ * @example
+ * ```ts
+ * import { svgToRGBA } from "@grainlab/grainlab/plot";
+ * const img = svgToRGBA('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"/>', { scale: 1 });
+ * console.assert(img.width === 4 && img.pixels.length === 48);
+ * ```
+ */
+export function svgToRGBA(
+  svg: string,
+  options: PngOptions = {},
+): { width: number; height: number; pixels: Uint8Array } {
+  const img = render(svg, options, "svgToRGBA");
+  return { width: img.width, height: img.height, pixels: new Uint8Array(img.pixels) };
+}
