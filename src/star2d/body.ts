@@ -378,12 +378,14 @@ export abstract class GrainSystem2 {
     const F = this._force, T = this._torque;
     F.fill(0, 0, 2 * n);
     T.fill(0, 0, n);
+    h.tolerance = this._keyTol;
     h.begin();
     const pos = this._pos, vel = this._vel, om = this._omega, ids = this._ids;
     const ci = c._i, cj = c._j, kind = c._kind, pt = c._point, nr = c._normal;
     const ov = c._overlap, key = c._key, xi = c._xi, fnA = c._fn, ftA = c._ft;
     const kn = this.kn, cn = this.cn, kt = this.kt, ct = this.ct, dt = this.timeStep;
-    const walls = this.walls, tol = this._keyTol, mu0 = this.friction;
+    const walls = this.walls, mu0 = this.friction;
+    const wom = walls.omega, wg = walls.geom;
     for (let k = 0; k < c.count; k++) {
       const i = ci[k], j = cj[k];
       const px = pt[2 * k], py = pt[2 * k + 1], nx = nr[2 * k], ny = nr[2 * k + 1];
@@ -393,8 +395,11 @@ export abstract class GrainSystem2 {
       let rjx = 0, rjy = 0, mu = mu0, idB: number;
       const wall = kind[k] === WALL_CONTACT;
       if (wall) {
-        dvx -= walls.velocityX(j, px, py);
-        dvy -= walls.velocityY(j, px, py);
+        const wo = wom[j];
+        if (wo !== 0) {
+          dvx += wo * (py - wg[8 * j + 6]);
+          dvy -= wo * (px - wg[8 * j + 5]);
+        }
         mu = walls.friction[j];
         idB = -1 - j;
       } else {
@@ -410,9 +415,9 @@ export abstract class GrainSystem2 {
       const tx = -ny, ty = nx;
       const vt = dvx * tx + dvy * ty;
       const idA = ids[i];
-      xi[k] = h.lookup(idA, idB, key[k], tol);
+      h.lookupInto(idA, idB, key, xi, k);
       const ft = tangentialHistory1(xi, k, vt, dt, kt, ct, mu * fn);
-      h.record(idA, idB, key[k], xi[k]);
+      h.recordFrom(idA, idB, key, xi, k);
       fnA[k] = fn;
       ftA[k] = ft;
       const fx = -fn * nx + ft * tx, fy = -fn * ny + ft * ty;

@@ -336,20 +336,26 @@ export class ClumpSystem extends GrainSystem2 {
 
   /** Disk–wall contacts (exact wall distances). */
   protected detectWallContacts(): void {
-    const walls = this.walls, n = this.count, c = this.contacts;
+    const walls = this.walls, n = this.count, c = this.contacts, wr = walls.res;
     const pos = this._pos, C = this._cos, S = this._sin, rmax = this._rmax;
     const sid = this._shape, T = this.templates;
     for (let w = 0; w < walls.count; w++) {
       if (walls.enabled[w] === 0) continue;
       for (let i = 0; i < n; i++) {
         const x = pos[2 * i], y = pos[2 * i + 1];
-        if (walls.signedDistance(w, x, y) >= rmax[i]) continue;
+        wr[3] = x;
+        wr[4] = y;
+        walls.probeAt(w);
+        if (wr[0] >= rmax[i]) continue;
         const t = T[sid[i]], ci = C[i], si = S[i];
         for (let u = 0; u < t.r.length; u++) {
           const ux = x + ci * t.x[u] - si * t.y[u], uy = y + si * t.x[u] + ci * t.y[u];
-          const sd = walls.signedDistance(w, ux, uy), r = t.r[u];
+          wr[3] = ux;
+          wr[4] = uy;
+          walls.probeAt(w);
+          const sd = wr[0], r = t.r[u];
           if (sd >= r) continue;
-          const ov = r - sd, nx = -walls.nx, ny = -walls.ny, arm = r - 0.5 * ov;
+          const ov = r - sd, nx = -wr[1], ny = -wr[2], arm = r - 0.5 * ov;
           c.push(i, w, 1, ux + nx * arm, uy + ny * arm, nx, ny, ov, u);
         }
       }
@@ -478,15 +484,18 @@ export class DiskSystem extends GrainSystem2 {
 
   /** Disk–wall contacts. */
   protected detectWallContacts(): void {
-    const walls = this.walls, n = this.count, c = this.contacts;
+    const walls = this.walls, n = this.count, c = this.contacts, wr = walls.res;
     const pos = this._pos, rad = this._rmax;
     for (let w = 0; w < walls.count; w++) {
       if (walls.enabled[w] === 0) continue;
       for (let i = 0; i < n; i++) {
         const x = pos[2 * i], y = pos[2 * i + 1], r = rad[i];
-        const sd = walls.signedDistance(w, x, y);
+        wr[3] = x;
+        wr[4] = y;
+        walls.probeAt(w);
+        const sd = wr[0];
         if (sd >= r) continue;
-        const ov = r - sd, nx = -walls.nx, ny = -walls.ny, arm = r - 0.5 * ov;
+        const ov = r - sd, nx = -wr[1], ny = -wr[2], arm = r - 0.5 * ov;
         c.push(i, w, 1, x + nx * arm, y + ny * arm, nx, ny, ov, 0);
       }
     }

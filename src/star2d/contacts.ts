@@ -228,6 +228,28 @@ export class ContactHistory {
    * `tol` (rad, modulo 2π), or exactly equal when `tol` is 0. Returns 0 when none matches.
    */
   lookup(a: number, b: number, key: number, tol: number): number {
+    const k = this.#find(a, b, key, tol);
+    return k >= 0 ? this.#px[k] : 0;
+  }
+
+  /** Key tolerance used by `lookupInto` (rad; 0 = exact keys). */
+  tolerance = 0.3;
+
+  /**
+   * Allocation-free lookup for hot loops: the key is `keys[at]`, the tolerance `tolerance`;
+   * writes ξ (or 0) into `dst[at]`.
+   */
+  lookupInto(a: number, b: number, keys: Float64Array, dst: Float64Array, at: number): void {
+    const k = this.#find(a, b, keys[at], this.tolerance);
+    dst[at] = k >= 0 ? this.#px[k] : 0;
+  }
+
+  /** Allocation-free `record` of `keys[at]`, `xi[at]`. */
+  recordFrom(a: number, b: number, keys: Float64Array, xi: Float64Array, at: number): void {
+    this.record(a, b, keys[at], xi[at]);
+  }
+
+  #find(a: number, b: number, key: number, tol: number): number {
     const st = this.#stamp, mask = this.#mask;
     let h = hash(a, b) & mask;
     while (this.#hm[h] === st) {
@@ -238,7 +260,7 @@ export class ContactHistory {
         for (let k = s; k < e; k++) {
           let d = key - pk[k];
           if (tol === 0) {
-            if (d === 0) return this.#px[k];
+            if (d === 0) return k;
             continue;
           }
           d -= 6.283185307179586 * Math.round(d / 6.283185307179586);
@@ -248,11 +270,11 @@ export class ContactHistory {
             best = k;
           }
         }
-        return best >= 0 ? this.#px[best] : 0;
+        return best;
       }
       h = (h + 1) & mask;
     }
-    return 0;
+    return -1;
   }
 
   /** Record this step's ξ of a contact of pair (a, b). Contacts of a pair must be contiguous. */

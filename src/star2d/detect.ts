@@ -46,10 +46,12 @@ export interface DetectorSettings {
 export class StarDetector {
   /** Point-in-grain tests since the last reset. */
   nodeTests = 0;
-  /** Unit gradient x of the last successful inside test. */
-  gx = 0;
-  /** Unit gradient y of the last successful inside test. */
-  gy = 0;
+  /**
+   * Scratch (typed, so that calls never box a double): after `inside`, [0] overlap (m),
+   * [1..2] unit outward gradient; [3] key angle; [4..8] the running deepest node (overlap,
+   * x, y, nx, ny); [9..10] the query point of `inside` and `keyAngle`.
+   */
+  readonly res: Float64Array = new Float64Array(11);
   /** Shapes, indexed by shape id. */
   shapeList: StarShape[] = [];
   /** Shape id per grain. */
@@ -71,20 +73,14 @@ export class StarDetector {
   /** Output contacts. */
   out: ContactColumns | null = null;
 
-  // Running contact state.
-  #best = 0;
-  #bx = 0;
-  #by = 0;
-  #bnx = 0;
-  #bny = 0;
-
   /**
-   * Overlap (m, > 0) of point (px, py) inside grain g, or 0 when outside. On success the unit
-   * outward gradient of g's f at the point is left in `gx`, `gy`.
+   * 1 when the point `res[9..10]` is inside grain g, else 0. On success `res[0]` holds the
+   * overlap (m, first-order or radial) and `res[1..2]` the unit outward gradient of g's f.
    */
-  inside(g: number, px: number, py: number): number {
+  inside(g: number): number {
     this.nodeTests++;
-    const dx = px - this.centre[2 * g], dy = py - this.centre[2 * g + 1];
+    const res = this.res;
+    const dx = res[9] - this.centre[2 * g], dy = res[10] - this.centre[2 * g + 1];
     const rho2 = dx * dx + dy * dy;
     const R = this.rmax[g];
     if (rho2 >= R * R) return 0;
@@ -100,17 +96,19 @@ export class StarDetector {
     if (rho2 >= r * r) return 0;
     const rho = Math.sqrt(rho2);
     if (rho === 0) {
-      this.gx = 1;
-      this.gy = 0;
-      return r;
+      res[0] = r;
+      res[1] = 1;
+      res[2] = 0;
+      return 1;
     }
     const ld = sh.lutDr;
     const q = (ld[k] + u * (ld[k + 1] - ld[k])) / rho;
     const gn = Math.sqrt(1 + q * q);
     const inv = 1 / (rho * gn);
-    this.gx = (dx + q * dy) * inv;
-    this.gy = (dy - q * dx) * inv;
-    return this.settings.firstOrder ? (r - rho) / gn : r - rho;
+    res[0] = this.settings.firstOrder ? (r - rho) / gn : r - rho;
+    res[1] = (dx + q * dy) * inv;
+    res[2] = (dy - q * dx) * inv;
+    return 1;
   }
 
   /** Detect the contacts of grains a and b (ids[a] < ids[b]); returns how many were added. */
@@ -128,11 +126,13 @@ export class StarDetector {
     const d = Math.sqrt(d2);
     let k0: number, k1: number;
     if (d <= Math.abs(R1 - R2) || d <= 1e-12 * R1) {
-      // One bounding circle contains the other: start the ring at a node outside b.
+      // One bounding circle contains the other: start the ring after a node outside b.
       k0 = -1;
       for (let k = 0; k < N; k++) {
         const x = nX[k], y = nY[k];
-        if (this.inside(b, cax + c * x - s * y, cay + s * x + c * y) === 0) {
+        this.res[9] = cax + c * x - s * y;
+        this.res[10] = cay + s * x + c * y;
+        if (this.inside(b) === 0) {
           k0 = k + 1;
           break;
         }
@@ -147,7 +147,7 @@ export class StarDetector {
       k0 = Math.ceil((phi - beta) * inv);
       k1 = Math.floor((phi + beta) * inv);
     }
-    const out = this.out!;
+    const out = this.out!, res = this.res;
     const before = out.count;
     const allNodes = this.settings.allNodes;
     let runStart = 0, inRun = false;
@@ -156,17 +156,22 @@ export class StarDetector {
       if (idx < 0) idx += N;
       const x = nX[idx], y = nY[idx];
       const px = cax + c * x - s * y, py = cay + s * x + c * y;
-      const ov = this.inside(b, px, py);
-      if (ov > 0) {
+      res[9] = px;
+      res[10] = py;
+      if (this.inside(b) === 1) {
         // Node of a inside b: the normal from a to b is minus b's outward gradient.
+        const ov = res[0];
         if (allNodes) {
-          out.push(a, b, 0, px, py, -this.gx, -this.gy, ov, this.#keyAngle(a, px, py));
-        } else if (!inRun || ov > this.#best) {
-          this.#best = ov;
-          this.#bx = px;
-          this.#by = py;
-          this.#bnx = -this.gx;
-          this.#bny = -this.gy;
+          res[9] = px;
+          res[10] = py;
+          this.#keyAngle(a);
+          out.push(a, b, 0, px, py, -res[1], -res[2], ov, res[3]);
+        } else if (!inRun || ov > res[4]) {
+          res[4] = ov;
+          res[5] = px;
+          res[6] = py;
+          res[7] = -res[1];
+          res[8] = -res[2];
         }
         if (!inRun) {
           inRun = true;
@@ -181,14 +186,18 @@ export class StarDetector {
     return out.count - before;
   }
 
-  #keyAngle(a: number, px: number, py: number): number {
-    let t = Math.atan2(py - this.centre[2 * a + 1], px - this.centre[2 * a]) - this.ang[a];
+  /** Body-frame angle of the point `res[9..10]` in grain a, in [0, 2π), into `res[3]`. */
+  #keyAngle(a: number): void {
+    const res = this.res;
+    let t = Math.atan2(res[10] - this.centre[2 * a + 1], res[9] - this.centre[2 * a]) -
+      this.ang[a];
     t -= TWO_PI * Math.floor(t / TWO_PI);
-    return t;
+    this.res[3] = t;
   }
 
   #closeRun(a: number, b: number, first: number, last: number): void {
-    const out = this.out!;
+    const out = this.out!, res = this.res;
+    const allNodes = this.settings.allNodes;
     if (this.settings.symmetric) {
       const shA = this.shapeList[this.shapeId[a]];
       const NA = shA.nodes;
@@ -216,32 +225,45 @@ export class StarDetector {
         if (idx < 0) idx += NB;
         const x = bX[idx], y = bY[idx];
         const px = cbx + cb * x - sb * y, py = cby + sb * x + cb * y;
-        const ov = this.inside(a, px, py);
-        if (ov > 0) {
+        res[9] = px;
+        res[10] = py;
+        if (this.inside(a) === 1) {
           // Node of b inside a: the normal from a to b is a's outward gradient.
-          if (this.settings.allNodes) {
-            out.push(a, b, 0, px, py, this.gx, this.gy, ov, this.#keyAngle(a, px, py));
-          } else if (ov > this.#best) {
-            this.#best = ov;
-            this.#bx = px;
-            this.#by = py;
-            this.#bnx = this.gx;
-            this.#bny = this.gy;
+          const ov = res[0];
+          if (allNodes) {
+            res[9] = px;
+            res[10] = py;
+            this.#keyAngle(a);
+            out.push(a, b, 0, px, py, res[1], res[2], ov, res[3]);
+          } else if (ov > res[4]) {
+            res[4] = ov;
+            res[5] = px;
+            res[6] = py;
+            res[7] = res[1];
+            res[8] = res[2];
           }
         }
       }
     }
-    if (!this.settings.allNodes) {
-      const px = this.#bx, py = this.#by;
-      out.push(a, b, 0, px, py, this.#bnx, this.#bny, this.#best, this.#keyAngle(a, px, py));
-    }
+    if (!allNodes) this.#pushBest(a, b, 0);
+  }
+
+  #pushBest(a: number, b: number, kind: number): void {
+    const res = this.res;
+    res[9] = res[5];
+    res[10] = res[6];
+    this.#keyAngle(a);
+    this.out!.push(a, b, kind, res[5], res[6], res[7], res[8], res[4], res[3]);
   }
 
   /** Contacts of grain g with wall w (all nodes tested when the bounding circle reaches it). */
   wall(g: number, w: number, walls: Walls): number {
-    const ce = this.centre;
+    const ce = this.centre, wr = walls.res, res = this.res;
     const cx = ce[2 * g], cy = ce[2 * g + 1];
-    if (walls.signedDistance(w, cx, cy) >= this.rmax[g]) return 0;
+    wr[3] = cx;
+    wr[4] = cy;
+    walls.probeAt(w);
+    if (wr[0] >= this.rmax[g]) return 0;
     const sh = this.shapeList[this.shapeId[g]];
     const N = sh.nodes, nX = sh.nodeX, nY = sh.nodeY;
     const c = this.cos[g], s = this.sin[g];
@@ -250,7 +272,10 @@ export class StarDetector {
     for (let k = 0; k < N; k++) {
       this.nodeTests++;
       const x = nX[k], y = nY[k];
-      if (walls.signedDistance(w, cx + c * x - s * y, cy + s * x + c * y) >= 0) {
+      wr[3] = cx + c * x - s * y;
+      wr[4] = cy + s * x + c * y;
+      walls.probeAt(w);
+      if (wr[0] >= 0) {
         k0 = k + 1;
         break;
       }
@@ -265,30 +290,30 @@ export class StarDetector {
       const x = nX[idx], y = nY[idx];
       const px = cx + c * x - s * y, py = cy + s * x + c * y;
       this.nodeTests++;
-      const sd = walls.signedDistance(w, px, py);
-      if (sd < 0) {
-        const ov = -sd;
+      wr[3] = px;
+      wr[4] = py;
+      walls.probeAt(w);
+      if (wr[0] < 0) {
+        const ov = -wr[0];
         if (allNodes) {
-          out.push(g, w, 1, px, py, -walls.nx, -walls.ny, ov, this.#keyAngle(g, px, py));
-        } else if (!inRun || ov > this.#best) {
-          this.#best = ov;
-          this.#bx = px;
-          this.#by = py;
-          this.#bnx = -walls.nx;
-          this.#bny = -walls.ny;
+          res[9] = px;
+          res[10] = py;
+          this.#keyAngle(g);
+          out.push(g, w, 1, px, py, -wr[1], -wr[2], ov, res[3]);
+        } else if (!inRun || ov > res[4]) {
+          res[4] = ov;
+          res[5] = px;
+          res[6] = py;
+          res[7] = -wr[1];
+          res[8] = -wr[2];
         }
         inRun = true;
       } else if (inRun) {
         inRun = false;
-        if (!allNodes) this.#pushWall(g, w);
+        if (!allNodes) this.#pushBest(g, w, 1);
       }
     }
-    if (inRun && !allNodes) this.#pushWall(g, w);
+    if (inRun && !allNodes) this.#pushBest(g, w, 1);
     return out.count - before;
-  }
-
-  #pushWall(g: number, w: number): void {
-    const px = this.#bx, py = this.#by;
-    this.out!.push(g, w, 1, px, py, this.#bnx, this.#bny, this.#best, this.#keyAngle(g, px, py));
   }
 }

@@ -91,6 +91,11 @@ export class Walls {
   nx = 0;
   /** Normal y written by {@linkcode Walls.signedDistance}. */
   ny = 0;
+  /**
+   * Scratch of {@linkcode Walls.probe}: [0] signed distance (m), [1..2] unit normal, [3..4]
+   * the query point read by `probeAt`.
+   */
+  readonly res: Float64Array = new Float64Array(5);
 
   #push(kind: number, friction: number | undefined, omega: number): number {
     const mu = friction ?? 0.5;
@@ -250,8 +255,8 @@ export class Walls {
   }
 
   /**
-   * Signed distance (m) from (x, y) to wall `w`: positive on the free side. Writes the unit
-   * normal pointing into the free side into `nx`, `ny`.
+   * Signed distance (m) from (x, y) to wall `w`: positive on the free side. Also writes the
+   * unit normal pointing into the free side into `nx`, `ny`.
    *
    * @example
    * ```ts
@@ -262,13 +267,42 @@ export class Walls {
    * ```
    */
   signedDistance(w: number, x: number, y: number): number {
-    const g = this.geom, o = 8 * w;
+    this.probe(w, x, y);
+    this.nx = this.res[1];
+    this.ny = this.res[2];
+    return this.res[0];
+  }
+
+  /**
+   * Allocation-free form of {@linkcode Walls.signedDistance} for hot loops: writes the signed
+   * distance and the unit normal into `res[0..2]`.
+   *
+   * @example
+   * ```ts
+   * import { Walls } from "@grainlab/grainlab/star2d";
+   * const w = new Walls();
+   * w.addDrum({ centre: [0, 0], radius: 1 });
+   * w.probe(0, 0.25, 0);
+   * console.assert(w.res[0] === 0.75 && w.res[1] === -1);
+   * ```
+   */
+  probe(w: number, x: number, y: number): void {
+    this.res[3] = x;
+    this.res[4] = y;
+    this.probeAt(w);
+  }
+
+  /** {@linkcode Walls.probe} at the point `res[3..4]` (no double crosses a call boundary). */
+  probeAt(w: number): void {
+    const g = this.geom, o = 8 * w, res = this.res;
+    const x = res[3], y = res[4];
     const k = this.kind[w];
     if (k === PLANE) {
       const nx = g[o + 2], ny = g[o + 3];
-      this.nx = nx;
-      this.ny = ny;
-      return (x - g[o]) * nx + (y - g[o + 1]) * ny;
+      res[0] = (x - g[o]) * nx + (y - g[o + 1]) * ny;
+      res[1] = nx;
+      res[2] = ny;
+      return;
     }
     if (k === SEGMENT) {
       const ax = g[o], ay = g[o + 1], ex = g[o + 2] - ax, ey = g[o + 3] - ay;
@@ -277,25 +311,26 @@ export class Walls {
       const dx = x - ax - t * ex, dy = y - ay - t * ey;
       const d = Math.sqrt(dx * dx + dy * dy);
       if (d > 0) {
-        this.nx = dx / d;
-        this.ny = dy / d;
+        res[1] = dx / d;
+        res[2] = dy / d;
       } else {
         const l = Math.sqrt(ex * ex + ey * ey);
-        this.nx = -ey / l;
-        this.ny = ex / l;
+        res[1] = -ey / l;
+        res[2] = ex / l;
       }
-      return d - g[o + 4];
+      res[0] = d - g[o + 4];
+      return;
     }
     const dx = g[o] - x, dy = g[o + 1] - y;
     const d = Math.sqrt(dx * dx + dy * dy);
     if (d > 0) {
-      this.nx = dx / d;
-      this.ny = dy / d;
+      res[1] = dx / d;
+      res[2] = dy / d;
     } else {
-      this.nx = 1;
-      this.ny = 0;
+      res[1] = 1;
+      res[2] = 0;
     }
-    return g[o + 2] - d;
+    res[0] = g[o + 2] - d;
   }
 
   /**
