@@ -187,7 +187,7 @@ export function simulateBar(options?: SimulateBarOptions): BarRun {
   const courant = positive(where, "courant", o.courant ?? 0.5);
   const threshold = positive(where, "energyGrowthThreshold", o.energyGrowthThreshold ?? 0.05);
   const contact = objectOrEmpty<ContactOptions>(where, "contact", o.contact ?? { kind: "ipc" });
-  const kind = oneOf(
+  oneOf(
     where,
     "contact.kind",
     contact.kind,
@@ -293,7 +293,6 @@ export function simulateBar(options?: SimulateBarOptions): BarRun {
     });
     if (mass === "lumped") label += " lumped";
   }
-  void kind;
 
   const n = traj.time.length;
   const exactEndPosition = new Float64Array(n);
