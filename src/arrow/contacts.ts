@@ -21,7 +21,8 @@ export type ContactsTableOptions = SnapshotOptions;
  * The force network of the system's last step: `i`, `j` (stable particle ids; `j` is −1 for
  * boundary contacts), contact point (`px`, `py`, `pz`), normal (`nx`, `ny`, `nz`), `overlap`,
  * `normalForce`, tangential force (`tx`, `ty`, `tz` in 3D; scalar `tangentialForce` in 2D)
- * and `kind` — a dictionary column with labels particle, ground, wall, body.
+ * and `kind` — a dictionary column with labels particle, ground, wall, body (star2d's wall
+ * contacts, code 1, become "wall"; `j` is −1 for every non-particle contact).
  *
  * @param system a system with a `contacts` record (sphere3d or star2d)
  * @param options time/step stamp
@@ -68,9 +69,13 @@ export function contactsTable(
   };
   const I = new Int32Array(m);
   const J = new Int32Array(m);
+  // star2d codes: 0 grain, 1 wall (j is then the wall index) → the shared labels.
+  const kinds = new Uint8Array(m);
   for (let r = 0; r < m; r++) {
+    const k = Number(c.kind[r]);
+    kinds[r] = d === 2 && k === 1 ? 2 : k;
     I[r] = toId(c.i[r], r, "i", false);
-    J[r] = toId(c.j[r], r, "j", true);
+    J[r] = kinds[r] === 0 ? toId(c.j[r], r, "j", false) : -1;
   }
   const axes = d === 3 ? ["x", "y", "z"] : ["x", "y"];
   const comp = (src: ArrayLike<number>, k: number, stride: number) => {
@@ -95,7 +100,7 @@ export function contactsTable(
     {
       name: "kind",
       type: "kind",
-      values: c.kind,
+      values: kinds,
       labels: CONTACT_KINDS,
       unit: "1",
       description: "contact kind: particle, ground, wall or body",

@@ -60,6 +60,10 @@ export interface ParticleSystemLike {
   readonly lastStepStats?: Readonly<Record<string, unknown>>;
   /** Force network of the last step. */
   readonly contacts?: ContactsLike;
+  /** Simulated time (s), for systems that keep their own clock (star2d). */
+  readonly time?: number;
+  /** Steps taken, for systems that count them. */
+  readonly stepCount?: number;
   /** The owning world, if the system links back to it. */
   readonly world?: { readonly time?: number; readonly stepCount?: number };
 }
@@ -131,14 +135,18 @@ export function checkSystem(where: string, system: ParticleSystemLike): 2 | 3 {
   return d;
 }
 
-/** Time and step stamped on a snapshot: explicit options, then the world, then the system. */
+/**
+ * Time and step stamped on a snapshot: explicit options, then the world, then the system's
+ * own clock or its `lastStepStats`.
+ */
 export function snapshotStamp(
   system: ParticleSystemLike | undefined,
   options: SnapshotOptions,
 ): { time?: number; step?: number } {
   const w = options.world ?? system?.world;
+  const num = (...v: unknown[]) => v.find((x): x is number => typeof x === "number");
   return {
-    time: options.time ?? (typeof w?.time === "number" ? w.time : undefined),
-    step: options.step ?? (typeof w?.stepCount === "number" ? w.stepCount : undefined),
+    time: num(options.time, w?.time, system?.time, system?.lastStepStats?.time),
+    step: num(options.step, w?.stepCount, system?.stepCount, system?.lastStepStats?.step),
   };
 }

@@ -12,6 +12,7 @@ import type { ParticleSystemLike } from "../arrow/types.ts";
 import { colorScale } from "./color.ts";
 import { compose, type Figure } from "./figure.ts";
 import { equalAspectSize, plotPanel, px, type RawLayer } from "./panel.ts";
+import { systemOutline } from "./particles.ts";
 import { bounds, particleColumns } from "./source.ts";
 
 /** A system with contacts, or a pair of tables from `particlesTable` and `contactsTable`. */
@@ -86,6 +87,7 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
     ct = contactsTable(s);
   }
   const cols = particleColumns(where, pt);
+  const worldOutline = cols.dim === 2 ? systemOutline(source) : undefined;
   const [an, bn] = cols.dim === 3 ? AXES[options.view ?? "side"] : ["x", "y"];
   const A = cols.get(an), B = cols.get(bn);
   const R = cols.has("radius") ? cols.get("radius") : undefined;
@@ -138,7 +140,14 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
       const out: string[] = [];
       for (let i = 0; i < cols.n; i++) {
         const poly = options.outline?.(i);
-        if (poly && poly.length >= 6) {
+        const world = poly ? undefined : worldOutline?.(i);
+        if (world && world.length >= 6) {
+          let d = "";
+          for (let v = 0; v < world.length; v += 2) {
+            d += `${v ? "L" : "M"}${px(sx(world[v]))},${px(sy(world[v + 1]))}`;
+          }
+          out.push(`<path d="${d}Z"/>`);
+        } else if (poly && poly.length >= 6) {
           const th = ang ? ang[i] : 0, c = Math.cos(th), s = Math.sin(th);
           let d = "";
           for (let v = 0; v < poly.length; v += 2) {

@@ -45,6 +45,11 @@ export interface Particles2dOptions extends ParticleFigureOptions {
    * its centre; `undefined` draws a disc. @default discs of `radius`
    */
   outline?: (i: number) => ArrayLike<number> | undefined;
+  /**
+   * World-frame outline of grain `i` (x, y interleaved, m), drawn as is.
+   * @default `source.outline(i)` when the source is a star2d `StarSystem`
+   */
+  worldOutline?: (i: number) => ArrayLike<number> | undefined;
   /** Draw a line from the centre along the orientation (shows rotation). @default false */
   orientation?: boolean;
 }
@@ -95,8 +100,15 @@ function grainsLayer(
       for (let o = 0; o < order.length; o++) {
         const i = order[o];
         const poly = options.outline?.(i);
+        const world = poly ? undefined : options.worldOutline?.(i);
         const c = color(i);
-        if (poly && poly.length >= 6) {
+        if (world && world.length >= 6) {
+          let d = "";
+          for (let v = 0; v < world.length; v += 2) {
+            d += `${v === 0 ? "M" : "L"}${px(sx(world[v]))},${px(sy(world[v + 1]))}`;
+          }
+          out.push(`<path d="${d}Z" fill="${c}" stroke="${stroke}" stroke-width="0.4"/>`);
+        } else if (poly && poly.length >= 6) {
           const th = ang ? ang[i] : 0, cs = Math.cos(th), sn = Math.sin(th);
           let d = "";
           for (let v = 0; v < poly.length; v += 2) {
@@ -242,7 +254,7 @@ export function particles2d(source: ParticleSource, options: Particles2dOptions 
   const r = viewPanel(
     cols,
     { a: "x", b: "y", name: "plane" },
-    options,
+    { worldOutline: systemOutline(source), ...options },
     options.width ?? 560,
     options.height ?? 480,
   );
@@ -309,4 +321,18 @@ export function bed3d(source: ParticleSource, options: Bed3dOptions = {}): Figur
     legend,
     info: { particles: cols.n, drawn, views: views.join(",") },
   });
+}
+
+/**
+ * The world-frame outline function of a star2d system (its `outline(i)` method), if any.
+ *
+ * @param source a system or table
+ * @returns `i => outline` or undefined
+ */
+export function systemOutline(
+  source: unknown,
+): ((i: number) => ArrayLike<number>) | undefined {
+  const s = source as { outline?: (i: number) => ArrayLike<number>; count?: number };
+  if (typeof s?.outline !== "function" || typeof s.count !== "number") return undefined;
+  return (i) => s.outline!(i);
 }
