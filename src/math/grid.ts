@@ -99,6 +99,8 @@ export class CellGrid3 {
   items: Int32Array = new Int32Array(1);
   /** Cell index of each particle. */
   cellOf: Int32Array = new Int32Array(1);
+  /** Centres in cell order (stride 3), gathered by `build` for cache-friendly searches. */
+  sorted: Float64Array = new Float64Array(3);
 
   /**
    * Sort `count` particles into cells of at least `cellSize`.
@@ -116,6 +118,7 @@ export class CellGrid3 {
     if (this.cellOf.length < count) {
       this.cellOf = new Int32Array(growTo(this.cellOf.length, count));
       this.items = new Int32Array(this.cellOf.length);
+      this.sorted = new Float64Array(3 * this.cellOf.length);
     }
     let minx = Infinity, miny = Infinity, minz = Infinity;
     let maxx = -Infinity, maxy = -Infinity, maxz = -Infinity;
@@ -144,7 +147,7 @@ export class CellGrid3 {
       const ax = axis(minx, maxx, cs, periodic?.[0]);
       const ay = axis(miny, maxy, cs, periodic?.[1]);
       const az = axis(minz, maxz, cs, periodic?.[2]);
-      if (ax.n * ay.n * az.n <= budget || cs > 1e12) {
+      if (ax.n * ay.n * az.n <= budget) {
         this.nx = ax.n, this.ox = ax.o, this.ix = ax.inv, this.px = ax.p;
         this.ny = ay.n, this.oy = ay.o, this.iy = ay.inv, this.py = ay.p;
         this.nz = az.n, this.oz = az.o, this.iz = az.inv, this.pz = az.p;
@@ -169,7 +172,14 @@ export class CellGrid3 {
     }
     for (let c = 0; c < ncell; c++) start[c + 1] += start[c];
     // Stable scatter: use cellStart as a running cursor, then shift back.
-    for (let i = 0; i < count; i++) items[start[cellOf[i]]++] = i;
+    const sorted = this.sorted;
+    for (let i = 0; i < count; i++) {
+      const s = start[cellOf[i]]++;
+      items[s] = i;
+      sorted[3 * s] = positions[3 * i];
+      sorted[3 * s + 1] = positions[3 * i + 1];
+      sorted[3 * s + 2] = positions[3 * i + 2];
+    }
     for (let c = ncell; c > 0; c--) start[c] = start[c - 1];
     start[0] = 0;
   }
@@ -180,19 +190,86 @@ export class CellGrid3 {
    * taken equal to it (the homogeneous fast path) and `radii` is not read.
    */
   findPairs(
-    positions: Float64Array,
+    _positions: Float64Array,
     radii: Float64Array,
     margin: number,
     out: PairList,
     uniformRadius = 0,
   ): void {
     out.count = 0;
+    if (this.px !== 0 || this.py !== 0 || this.pz !== 0) {
+      this.#findPairsPeriodic(radii, margin, out, uniformRadius);
+      return;
+    }
+    // Open grid: the cells of one x-row are contiguous in `items`, so the half shell is five
+    // contiguous spans: the rest of the own row, and rows (dy, dz) = (1,0), (-1,1), (0,1), (1,1)
+    // over x-1 .. x+1.
     let tested = 0;
     const nx = this.nx, ny = this.ny, nz = this.nz;
-    const px = this.px, py = this.py, pz = this.pz;
-    const start = this.cellStart, items = this.items;
+    const start = this.cellStart, items = this.items, p = this.sorted;
     const uniform = uniformRadius > 0;
     const cutU = 2 * uniformRadius + margin, cutU2 = cutU * cutU;
+    for (let cz = 0; cz < nz; cz++) {
+      for (let cy = 0; cy < ny; cy++) {
+        const row = (cz * ny + cy) * nx;
+        for (let cx = 0; cx < nx; cx++) {
+          const c = row + cx;
+          const s0 = start[c], s1 = start[c + 1];
+          if (s0 === s1) continue;
+          const xl = cx > 0 ? cx - 1 : 0, xh = cx + 1 < nx ? cx + 2 : nx;
+          for (let k = 0; k < 5; k++) {
+            let t0: number, t1: number;
+            if (k === 0) {
+              t0 = -1;
+              t1 = start[c + (cx + 1 < nx ? 2 : 1)];
+            } else {
+              const jy = cy + ROW_SHELL[2 * k], jz = cz + ROW_SHELL[2 * k + 1];
+              if (jy < 0 || jy >= ny || jz >= nz) continue;
+              const r = (jz * ny + jy) * nx;
+              t0 = start[r + xl];
+              t1 = start[r + xh];
+              if (t0 === t1) continue;
+            }
+            if (uniform) {
+              for (let s = s0; s < s1; s++) {
+                const xi = p[3 * s], yi = p[3 * s + 1], zi = p[3 * s + 2];
+                const i = items[s];
+                const ts = t0 < 0 ? s + 1 : t0;
+                for (let t = ts; t < t1; t++) {
+                  const dx = p[3 * t] - xi, dy = p[3 * t + 1] - yi, dz = p[3 * t + 2] - zi;
+                  if (dx * dx + dy * dy + dz * dz < cutU2) out.push(i, items[t]);
+                }
+                tested += t1 - ts;
+              }
+            } else {
+              for (let s = s0; s < s1; s++) {
+                const xi = p[3 * s], yi = p[3 * s + 1], zi = p[3 * s + 2];
+                const i = items[s], ri = radii[i] + margin;
+                const ts = t0 < 0 ? s + 1 : t0;
+                for (let t = ts; t < t1; t++) {
+                  const dx = p[3 * t] - xi, dy = p[3 * t + 1] - yi, dz = p[3 * t + 2] - zi;
+                  const j = items[t], cut = ri + radii[j];
+                  if (dx * dx + dy * dy + dz * dz < cut * cut) out.push(i, j);
+                }
+                tested += t1 - ts;
+              }
+            }
+          }
+        }
+      }
+    }
+    out.tested = tested;
+  }
+
+  #findPairsPeriodic(
+    radii: Float64Array,
+    margin: number,
+    out: PairList,
+    uniformRadius: number,
+  ): void {
+    let tested = 0;
+    const nx = this.nx, ny = this.ny, nz = this.nz;
+    const start = this.cellStart;
     for (let cz = 0; cz < nz; cz++) {
       for (let cy = 0; cy < ny; cy++) {
         for (let cx = 0; cx < nx; cx++) {
@@ -203,48 +280,55 @@ export class CellGrid3 {
             let jx = cx + HALF_SHELL[3 * k], jy = cy + HALF_SHELL[3 * k + 1];
             let jz = cz + HALF_SHELL[3 * k + 2];
             if (jx < 0 || jx >= nx) {
-              if (px === 0) continue;
+              if (this.px === 0) continue;
               jx = jx < 0 ? jx + nx : jx - nx;
             }
             if (jy < 0 || jy >= ny) {
-              if (py === 0) continue;
+              if (this.py === 0) continue;
               jy = jy < 0 ? jy + ny : jy - ny;
             }
             if (jz < 0 || jz >= nz) {
-              if (pz === 0) continue;
+              if (this.pz === 0) continue;
               jz = jz < 0 ? jz + nz : jz - nz;
             }
             const d = (jz * ny + jy) * nx + jx;
-            const same = k === 0;
-            const t1 = start[d + 1];
-            for (let s = s0; s < s1; s++) {
-              const i = items[s];
-              const oi = 3 * i;
-              const xi = positions[oi], yi = positions[oi + 1], zi = positions[oi + 2];
-              const ri = uniform ? uniformRadius : radii[i];
-              for (let t = same ? s + 1 : start[d]; t < t1; t++) {
-                const j = items[t];
-                const oj = 3 * j;
-                let dx = positions[oj] - xi, dy = positions[oj + 1] - yi;
-                let dz = positions[oj + 2] - zi;
-                if (px !== 0) dx -= px * Math.round(dx / px);
-                if (py !== 0) dy -= py * Math.round(dy / py);
-                if (pz !== 0) dz -= pz * Math.round(dz / pz);
-                tested++;
-                const d2 = dx * dx + dy * dy + dz * dz;
-                if (uniform) {
-                  if (d2 < cutU2) out.push(i, j);
-                } else {
-                  const cut = ri + radii[j] + margin;
-                  if (d2 < cut * cut) out.push(i, j);
-                }
-              }
-            }
+            const t0 = d === c ? -1 : start[d], t1 = start[d + 1];
+            if (t0 === t1) continue;
+            tested += this.#cellPairsPeriodic(s0, s1, t0, t1, radii, margin, out, uniformRadius);
           }
         }
       }
     }
     out.tested = tested;
+  }
+
+  #cellPairsPeriodic(
+    s0: number,
+    s1: number,
+    t0: number,
+    t1: number,
+    radii: Float64Array,
+    margin: number,
+    out: PairList,
+    uniformRadius: number,
+  ): number {
+    const p = this.sorted, items = this.items, px = this.px, py = this.py, pz = this.pz;
+    let tested = 0;
+    for (let s = s0; s < s1; s++) {
+      const xi = p[3 * s], yi = p[3 * s + 1], zi = p[3 * s + 2];
+      const i = items[s];
+      const ri = (uniformRadius > 0 ? uniformRadius : radii[i]) + margin;
+      for (let t = t0 < 0 ? s + 1 : t0; t < t1; t++) {
+        let dx = p[3 * t] - xi, dy = p[3 * t + 1] - yi, dz = p[3 * t + 2] - zi;
+        if (px !== 0) dx -= px * Math.round(dx / px);
+        if (py !== 0) dy -= py * Math.round(dy / py);
+        if (pz !== 0) dz -= pz * Math.round(dz / pz);
+        const j = items[t], cut = ri + (uniformRadius > 0 ? uniformRadius : radii[j]);
+        tested++;
+        if (dx * dx + dy * dy + dz * dz < cut * cut) out.push(i, j);
+      }
+    }
+    return tested;
   }
 }
 
@@ -320,7 +404,7 @@ export class CellGrid2 {
     for (;;) {
       const ax = axis(minx, maxx, cs, periodic?.[0]);
       const ay = axis(miny, maxy, cs, periodic?.[1]);
-      if (ax.n * ay.n <= budget || cs > 1e12) {
+      if (ax.n * ay.n <= budget) {
         this.nx = ax.n, this.ox = ax.o, this.ix = ax.inv, this.px = ax.p;
         this.ny = ay.n, this.oy = ay.o, this.iy = ay.inv, this.py = ay.p;
         break;
@@ -443,6 +527,8 @@ const HALF_SHELL = new Int8Array([
   1,
   1,
 ]);
+// Row spans of the open-grid search: (dy, dz) of the four forward rows (entry 0 unused).
+const ROW_SHELL = new Int8Array([0, 0, 1, 0, -1, 1, 0, 1, 1, 1]);
 const HALF_SHELL_2D = new Int8Array([0, 0, 1, 0, -1, 1, 0, 1, 1, 1]);
 
 function axis(
@@ -460,8 +546,10 @@ function axis(
     }
     return { n, o: per.lo, inv: n / per.length, p: per.length };
   }
-  const n = Math.max(1, Math.floor((max - min) / cs) + 1);
-  return { n, o: min, inv: 1 / cs, p: 0 };
+  const span = max - min;
+  // Non-finite extents (a diverging particle) collapse to one cell; the step reports them.
+  const n = Number.isFinite(span) ? Math.min(1 << 24, Math.max(1, Math.floor(span / cs) + 1)) : 1;
+  return { n, o: Number.isFinite(min) ? min : 0, inv: 1 / cs, p: 0 };
 }
 
 function cellCoord(x: number, o: number, inv: number, n: number, p: number): number {
@@ -469,7 +557,8 @@ function cellCoord(x: number, o: number, inv: number, n: number, p: number): num
   if (p !== 0) {
     c %= n;
     if (c < 0) c += n;
-  } else if (c < 0) c = 0;
+  }
+  if (!(c >= 0)) c = 0; // also NaN
   else if (c >= n) c = n - 1;
   return c;
 }

@@ -22,6 +22,8 @@ export class Rng {
   #s3 = 0;
 
   /**
+   * Create a generator.
+   *
    * @param seed any finite number (its 53 integer bits are used) or a bigint (its low 64 bits).
    */
   constructor(seed: number | bigint = 0) {

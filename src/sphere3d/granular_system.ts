@@ -13,7 +13,7 @@ import {
   planeForces,
   PlaneSet,
 } from "./forces.ts";
-import { HistoryTable } from "./history.ts";
+import { type HistoryColumns, HistoryTable } from "./history.ts";
 import {
   type Material,
   type ParticleMaterial,
@@ -22,7 +22,7 @@ import {
 } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
 import { emptyStats, type StepStats } from "./stats.ts";
-import { bool, corners, finite, integerIn, positive, vec3 } from "./validate.ts";
+import { bool, corners, finite, integerIn, nonNegative, positive, vec3 } from "./validate.ts";
 import { jitteredPacking, regularPacking } from "./emit.ts";
 
 /** A 3-vector given by the user: `[x, y, z]` or any array-like of three numbers. */
@@ -143,6 +143,9 @@ export class GranularSystem {
   #slotOfId = new Int32Array(64).fill(-1);
   #stamp = 0;
   #forcesValid = false;
+  #needRebuild = true;
+  #skin = -1;
+  #refPos = new Float64Array(0);
   #gravity: [number, number, number] = [0, 0, 0];
   #uniformRadius = 0;
   #maxRadius = 0;
@@ -232,6 +235,46 @@ export class GranularSystem {
   get contacts(): ContactColumns {
     return this.#contacts;
   }
+  /**
+   * The persistent tangential springs (contact histories) as columns, copied out.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * const w = new World({ timeStep: 1e-4 });
+   * const g = w.addGranularParticles({ positions: [[0, 0, 0.0199]], radii: 0.02 });
+   * g.setGroundPlane(0);
+   * w.step();
+   * console.assert(g.contactHistories().owner.length === 1);
+   * ```
+   */
+  contactHistories(): HistoryColumns {
+    return this.#hist.columns(this.#ps.count, this.#ps.id);
+  }
+
+  /**
+   * Neighbour-list skin (m): candidate pairs are found on the cell grid within
+   * `r_i + r_j + skin` and reused until some particle has moved more than `skin / 2`, when the
+   * grid is rebuilt. 0 rebuilds the grid every substep. Set a number, or `"auto"` for
+   * 0.1 × the largest radius. @default "auto"
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * const g = new World().addGranularParticles({ positions: [[0, 0, 0]], radii: 0.02 });
+   * console.assert(Math.abs(g.neighborSkin - 0.002) < 1e-15);
+   * g.neighborSkin = 0;
+   * console.assert(g.neighborSkin === 0);
+   * ```
+   */
+  get neighborSkin(): number {
+    return this.#skin >= 0 ? this.#skin : 0.1 * this.#maxRadius;
+  }
+  set neighborSkin(skin: number | "auto") {
+    this.#skin = skin === "auto" ? -1 : nonNegative("neighborSkin", "skin", skin);
+    this.#invalidate();
+  }
+
   /** Steps taken by this system. */
   get stepCount(): number {
     return this.#stepCount;
@@ -436,7 +479,7 @@ export class GranularSystem {
   setPosition(index: number, position: Vec3): void {
     this.#index("setPosition", index);
     this.#ps.pos.set(vec3("setPosition", "position", position), 3 * index);
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 
   /** Toggle a particle between dynamic and fixed; fixing zeroes its velocities and forces. */
@@ -451,7 +494,7 @@ export class GranularSystem {
       }
     }
     ps.setMass(index, this.#material.density);
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 
   /** Apply an external force (N) at a particle's centre until cleared; ignored if fixed. */
@@ -460,7 +503,7 @@ export class GranularSystem {
     const f = vec3("setExternalForce", "force", force);
     if (this.#ps.fixed[index]) return;
     this.#ps.extForce.set(f, 3 * index);
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 
   /** Apply an external torque (N·m) until cleared; ignored if fixed. */
@@ -469,14 +512,14 @@ export class GranularSystem {
     const t = vec3("setExternalTorque", "torque", torque);
     if (this.#ps.fixed[index]) return;
     this.#ps.extTorque.set(t, 3 * index);
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 
   /** Remove every external force and torque. */
   clearExternalForcesAndTorques(): void {
     this.#ps.extForce.fill(0);
     this.#ps.extTorque.fill(0);
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 
   /** Mass of a particle (kg). */
@@ -635,13 +678,13 @@ export class GranularSystem {
       lo: lo[k],
       length: f[k] ? hi[k] - lo[k] : 0,
     })) as [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod];
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 
   /** Disable the periodic boundary on all axes. */
   disablePeriodicBoundary(): void {
     this.#periodic = null;
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 
   /** The periodic cell, or null when disabled. */
@@ -696,7 +739,7 @@ export class GranularSystem {
     const g = this.#gravity;
     if (g[0] !== gravity[0] || g[1] !== gravity[1] || g[2] !== gravity[2]) {
       g[0] = gravity[0], g[1] = gravity[1], g[2] = gravity[2];
-      this.#forcesValid = false;
+      this.#invalidate();
     }
     const st = this.#stats;
     resetStats(st);
@@ -719,17 +762,10 @@ export class GranularSystem {
   #computeForces(h: number, histDt: number): void {
     const ps = this.#ps, st = this.#stats, p = this.#params, m = this.#material;
     this.#prepareParams(h, histDt);
-    // 1. rebuild grid and find candidate pairs
-    const cell = 2 * this.#maxRadius + m.cohesionMaxDistance;
-    this.#grid.build(ps.pos, ps.count, cell > 0 ? cell : 1, this.#periodic ?? undefined);
-    this.#grid.findPairs(
-      ps.pos,
-      ps.radius,
-      m.cohesionMaxDistance,
-      this.#pairs,
-      this.#uniformRadius,
-    );
-    st.candidatePairs = this.#pairs.tested;
+    // 1. candidate pairs: rebuild the cell grid when the neighbour list is stale
+    const skin = this.neighborSkin;
+    if (this.#needRebuild || skin === 0) this.#rebuildNeighbors(skin);
+    st.candidatePairs = this.#pairs.count;
     // 2. body forces
     this.#bodyForces();
     // 3. contact forces
@@ -752,6 +788,25 @@ export class GranularSystem {
     st.staleContactHistoriesRemoved += this.#hist.lastRemoved;
     if (this.#hist.overflow) this.#hist.widen();
     this.#forcesValid = true;
+  }
+
+  #rebuildNeighbors(skin: number): void {
+    const ps = this.#ps, m = this.#material;
+    const reach = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
+    const cell = 2 * this.#maxRadius + reach + skin;
+    this.#grid.build(ps.pos, ps.count, cell > 0 ? cell : 1, this.#periodic ?? undefined);
+    this.#grid.findPairs(ps.pos, ps.radius, reach + skin, this.#pairs, this.#uniformRadius);
+    if (this.#refPos.length < 3 * ps.count) this.#refPos = new Float64Array(3 * ps.capacity);
+    this.#refPos.set(ps.pos.subarray(0, 3 * ps.count));
+    this.#needRebuild = false;
+    this.#rebuilds++;
+  }
+
+  #rebuilds = 0;
+
+  /** Number of neighbour-list rebuilds (cell-grid searches) since creation. */
+  get neighborRebuilds(): number {
+    return this.#rebuilds;
   }
 
   #prepareParams(h: number, histDt: number): void {
@@ -815,8 +870,17 @@ export class GranularSystem {
   }
 
   #drift(h: number): void {
-    const ps = this.#ps, n = 3 * ps.count, x = ps.pos, v = ps.vel;
-    for (let o = 0; o < n; o++) x[o] += h * v[o];
+    const ps = this.#ps, n = 3 * ps.count, x = ps.pos, v = ps.vel, ref = this.#refPos;
+    let max2 = 0;
+    for (let o = 0; o < n; o += 3) {
+      const a = (x[o] += h * v[o]) - ref[o];
+      const b = (x[o + 1] += h * v[o + 1]) - ref[o + 1];
+      const c = (x[o + 2] += h * v[o + 2]) - ref[o + 2];
+      const d2 = a * a + b * b + c * c;
+      if (d2 > max2) max2 = d2;
+    }
+    const skin = this.neighborSkin;
+    if (4 * max2 >= skin * skin) this.#needRebuild = true;
   }
 
   #wrap(): void {
@@ -839,6 +903,7 @@ export class GranularSystem {
       }
     }
     this.#stats.wrappedParticles += wraps;
+    if (wraps > 0) this.#needRebuild = true;
   }
 
   #finishStep(): void {
@@ -854,27 +919,29 @@ export class GranularSystem {
   }
 
   #reportNonFinite(): never {
-    const ps = this.#ps;
-    for (let i = 0; i < ps.count; i++) {
-      for (let k = 0; k < 3; k++) {
-        const o = 3 * i + k;
-        if (
-          !Number.isFinite(ps.pos[o]) || !Number.isFinite(ps.vel[o]) || !Number.isFinite(ps.ang[o])
-        ) {
-          throw new RangeError(
-            `GranularSystem.step: particle ${i} (id ${ps.id[i]}) has a non-finite state ` +
-              `after step ${this.#stepCount + 1} (position ${ps.pos[3 * i]}, ${
-                ps.pos[3 * i + 1]
-              }, ` +
-              `${ps.pos[3 * i + 2]}); reduce the time step, raise substeps or soften the contact`,
-          );
-        }
+    const ps = this.#ps, x = ps.pos, v = ps.vel, w = ps.ang;
+    for (let i = 0, o = 0; i < ps.count; i++, o += 3) {
+      const s = x[o] + x[o + 1] + x[o + 2] + v[o] * v[o] + v[o + 1] * v[o + 1] +
+        v[o + 2] * v[o + 2] +
+        w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2];
+      if (!Number.isFinite(s)) {
+        throw new RangeError(
+          `GranularSystem.step: particle ${i} (id ${ps.id[i]}) has a non-finite state ` +
+            `after step ${this.#stepCount + 1} (position ${x[o]}, ${x[o + 1]}, ${x[o + 2]}; ` +
+            `velocity ${v[o]}, ${v[o + 1]}, ${v[o + 2]}); reduce the time step, raise substeps ` +
+            `or soften the contact`,
+        );
       }
     }
     throw new RangeError("GranularSystem.step: the state became non-finite");
   }
 
   // ---- internals -----------------------------------------------------------------------
+
+  #invalidate(): void {
+    this.#forcesValid = false;
+    this.#needRebuild = true;
+  }
 
   #reserve(n: number): void {
     this.#ps.reserve(n);
@@ -919,7 +986,7 @@ export class GranularSystem {
     this.#hist.clearSlot(i);
     ps.count++;
     this.#radiiChanged(r, ps.count === 1);
-    this.#forcesValid = false;
+    this.#invalidate();
     return i;
   }
 
@@ -954,7 +1021,7 @@ export class GranularSystem {
     } else this.#hist.clearSlot(i);
     ps.count--;
     this.#recomputeRadii();
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 
   #removeWhere(pred: (i: number) => boolean): number {
@@ -1028,7 +1095,7 @@ export class GranularSystem {
       pl.add(1, 1, c[0][1], 4, ContactKind.wall);
       pl.add(1, -1, c[1][1], 5, ContactKind.wall);
     }
-    this.#forcesValid = false;
+    this.#invalidate();
   }
 }
 

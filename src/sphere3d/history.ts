@@ -17,6 +17,20 @@ export function boundaryPartner(k: number): number {
   return 0xffffff00 + k;
 }
 
+/**
+ * Tangential contact histories as columns: the owner's stable id, the partner's stable id
+ * (ids ≥ 0xffffff00 name boundaries: 0xffffff00 the ground plane, +1..+5 the container faces)
+ * and the spring displacement ξ (m, stride 3).
+ */
+export interface HistoryColumns {
+  /** Stable id of the particle that owns the history (the smaller id of a pair). */
+  owner: Uint32Array;
+  /** Stable id of the partner particle, or a boundary id ≥ 0xffffff00. */
+  partner: Uint32Array;
+  /** Spring displacement ξ (m), stride 3. */
+  displacement: Float64Array;
+}
+
 /** Internal store of tangential history springs. */
 export class HistoryTable {
   /** Entries per particle. */
@@ -101,9 +115,8 @@ export class HistoryTable {
   }
 
   /**
-   * Drop every entry of the first `count` particles not stamped with `step`.
-   * @returns [entries kept, entries removed] packed as kept + removed * 2^26 is avoided:
-   *   the kept count is returned and the removed count stored in `lastRemoved`.
+   * Drop every entry of the first `count` particles not stamped with `step`; returns the
+   * number kept and stores the number removed in `lastRemoved`.
    */
   sweep(count: number, step: number): number {
     const S = this.slots;
@@ -186,6 +199,24 @@ export class HistoryTable {
       this.used[p] = w - base;
     }
     return removed;
+  }
+
+  /** Copy the live entries of the first `count` particles out as columns. */
+  columns(count: number, ids: Uint32Array): HistoryColumns {
+    const n = this.total(count), S = this.slots;
+    const owner = new Uint32Array(n), partner = new Uint32Array(n);
+    const displacement = new Float64Array(3 * n);
+    let k = 0;
+    for (let p = 0; p < count; p++) {
+      for (let e = p * S; e < p * S + this.used[p]; e++, k++) {
+        owner[k] = ids[p];
+        partner[k] = this.partner[e];
+        displacement[3 * k] = this.xi[3 * e];
+        displacement[3 * k + 1] = this.xi[3 * e + 1];
+        displacement[3 * k + 2] = this.xi[3 * e + 2];
+      }
+    }
+    return { owner, partner, displacement };
   }
 
   /** Total live entries among the first `count` particles. */

@@ -36,4 +36,5 @@ export type { Material, NormalContactModel, ParticleMaterial } from "./material.
 export { emptyStats } from "./stats.ts";
 export type { StepStats } from "./stats.ts";
 export { ContactColumns, ContactKind } from "./contacts.ts";
+export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking, regularPacking } from "./emit.ts";

@@ -11,7 +11,7 @@
  * step ended (so an `emitBox` between two steps shows in the stats of the following step).
  */
 export interface StepStats {
-  /** Particle-particle broad-phase pair tests. */
+  /** Particle-particle candidate pairs tested (the neighbour-list pairs whose distance the step checked). */
   candidatePairs: number;
   /** Particle-object pairs tested (rigid bodies; 0 until bodies exist). */
   rigidCandidatePairs: number;

@@ -1,0 +1,115 @@
+/**
+ * `deno task test`: everything CI checks, in order — formatting, lint, type check, doc lint,
+ * publish dry run, unit tests, doc examples, smoke-sized examples and the notebooks. Prints a
+ * last line `N passed, N failed` (test steps, plus one per check stage).
+ *
+ * @module
+ */
+
+interface Stage {
+  name: string;
+  args: string[];
+  /** Count test results from the runner's summary line. */
+  tests?: boolean;
+  /** Skip (with a message) unless this returns true. */
+  when?: () => boolean;
+}
+
+const deno = Deno.execPath();
+const config = JSON.parse(Deno.readTextFileSync("deno.json"));
+const entries = Object.values(config.exports as Record<string, string>).filter(exists);
+const exampleSmoke = listDir("examples").filter((f) => f.endsWith(".ts"));
+
+const stages: Stage[] = [
+  { name: "fmt", args: ["fmt", "--check"] },
+  { name: "lint", args: ["lint"] },
+  {
+    name: "check",
+    args: ["check", "mod.ts", ...existing(["src", "tests", "examples", "bench", "scripts"])],
+  },
+  { name: "doc-lint", args: ["doc", "--lint", ...entries] },
+  { name: "publish-dry-run", args: ["publish", "--dry-run", "--allow-dirty"] },
+  { name: "unit tests", args: ["test", "--allow-all", "tests/"], tests: true },
+  { name: "doc examples", args: ["test", "--allow-all", "--doc", "mod.ts", "src/"], tests: true },
+  ...exampleSmoke.map((f) => ({
+    name: `example ${f}`,
+    args: ["run", "--allow-all", `examples/${f}`, "--smoke"],
+  })),
+  {
+    name: "notebooks",
+    args: ["run", "--allow-all", "scripts/notebooks.ts"],
+    when: () => exists("scripts/notebooks.ts"),
+  },
+];
+
+let passed = 0, failed = 0;
+const failures: string[] = [];
+const only = Deno.args.length > 0 ? new Set(Deno.args) : null;
+for (const s of stages) {
+  if (only && !only.has(s.name)) continue;
+  if (s.when && !s.when()) {
+    console.log(`\n=== ${s.name}: skipped (not present)`);
+    continue;
+  }
+  console.log(`\n=== ${s.name}: deno ${s.args.join(" ")}`);
+  const t0 = performance.now();
+  const out = await new Deno.Command(deno, {
+    args: s.args,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  const secs = ((performance.now() - t0) / 1000).toFixed(1);
+  if (s.tests) {
+    const m = text.match(
+      /(ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?/,
+    );
+    if (m) {
+      const p = Number(m[3] ?? m[2]), f = Number(m[5] ?? m[4]);
+      passed += p;
+      failed += f;
+      if (f > 0 || !out.success) failures.push(s.name);
+      console.log(tail(text, out.success ? 3 : 80));
+      console.log(`--- ${s.name}: ${p} passed, ${f} failed (${secs} s)`);
+      if (!out.success && f === 0) failed++;
+      continue;
+    }
+  }
+  if (out.success) {
+    passed++;
+    console.log(tail(text, 3));
+    console.log(`--- ${s.name}: ok (${secs} s)`);
+  } else {
+    failed++;
+    failures.push(s.name);
+    console.log(tail(text, 80));
+    console.log(`--- ${s.name}: FAILED (${secs} s)`);
+  }
+}
+if (failures.length > 0) console.log(`\nfailed stages: ${failures.join(", ")}`);
+console.log(`${passed} passed, ${failed} failed`);
+Deno.exit(failed > 0 ? 1 : 0);
+
+function exists(p: string): boolean {
+  try {
+    Deno.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function existing(ps: string[]): string[] {
+  return ps.filter(exists);
+}
+
+function listDir(d: string): string[] {
+  if (!exists(d)) return [];
+  return [...Deno.readDirSync(d)].filter((e) => e.isFile).map((e) => e.name).sort();
+}
+
+function tail(text: string, n: number): string {
+  const lines = text.trimEnd().split("\n");
+  return lines.slice(-n).join("\n");
+}
