@@ -1,0 +1,278 @@
+/**
+ * Rich display of simulator objects and tables in Deno Jupyter (`Symbol.for("Jupyter.display")`):
+ * a system shows a compact summary plus a figure; a table its schema with units and first rows.
+ *
+ * @module
+ */
+
+import { Table } from "apache-arrow";
+import { dimensionOf, type ParticleSystemLike } from "../arrow/types.ts";
+import { escapeXml } from "../plot/dom.ts";
+import { bed3d, particles2d } from "../plot/particles.ts";
+import type { MediaBundle } from "./kernel.ts";
+
+/** The display symbol Deno's kernel looks for. */
+export const DISPLAY: unique symbol = Symbol.for("Jupyter.display") as never;
+
+/** Key facts about a particle system. */
+export interface SystemSummary {
+  /** "sphere3d" or "star2d" (by dimension). */
+  kind: string;
+  /** Live particles. */
+  count: number;
+  /** Simulated time (s), when known. */
+  time?: number;
+  /** Step count, when known. */
+  step?: number;
+  /** Largest speed (m/s). */
+  maxSpeed: number;
+  /** Mean radius (m). */
+  meanRadius: number;
+  /** Total mass (kg). */
+  totalMass: number;
+  /** Contacts of the last step. */
+  contacts: number;
+  /** Bounding box of the centres, [min, max] per axis (m). */
+  bounds: [number, number][];
+}
+
+/**
+ * Computes the summary shown for a system.
+ *
+ * @param system a sphere3d or star2d system
+ * @param world optional world for time and step
+ * @returns the summary
+ * @example
+ * ```ts
+ * import { systemSummary } from "@grainlab/grainlab/notebook";
+ * const s = systemSummary({ count: 1, positions: [0, 0, 1], velocities: [3, 4, 0], radii: [0.1] });
+ * console.assert(s.maxSpeed === 5 && s.kind === "sphere3d");
+ * ```
+ */
+export function systemSummary(
+  system: ParticleSystemLike,
+  world?: { time?: number; stepCount?: number },
+): SystemSummary {
+  const d = dimensionOf(system), n = system.count;
+  let maxSpeed = 0, rSum = 0, mSum = 0;
+  const b: [number, number][] = Array.from({ length: d }, () => [Infinity, -Infinity]);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let k = 0; k < d; k++) {
+      const v = system.velocities[i * d + k], p = system.positions[i * d + k];
+      s += v * v;
+      b[k][0] = Math.min(b[k][0], p);
+      b[k][1] = Math.max(b[k][1], p);
+    }
+    maxSpeed = Math.max(maxSpeed, Math.sqrt(s));
+    rSum += system.radii?.[i] ?? 0;
+    mSum += system.masses?.[i] ?? 0;
+  }
+  const w = world ?? system.world;
+  return {
+    kind: d === 3 ? "sphere3d" : "star2d",
+    count: n,
+    time: w?.time ?? system.time ?? (system.lastStepStats?.time as number | undefined),
+    step: w?.stepCount ?? system.stepCount ?? (system.lastStepStats?.step as number | undefined),
+    maxSpeed,
+    meanRadius: n ? rSum / n : 0,
+    totalMass: mSum,
+    contacts: system.contacts?.count ?? 0,
+    bounds: b.map(([lo, hi]) => (n ? [lo, hi] : [0, 0]) as [number, number]),
+  };
+}
+
+function fmt(v: number | undefined, unit = ""): string {
+  if (v === undefined || !Number.isFinite(v)) return "–";
+  const a = Math.abs(v);
+  const s = a !== 0 && (a < 1e-3 || a >= 1e5)
+    ? v.toExponential(3)
+    : String(Number(v.toPrecision(5)));
+  return unit ? `${s} ${unit}` : s;
+}
+
+/**
+ * The display bundle of a system: a text summary and HTML with a summary table and a figure
+ * (side + top views in 3D, the grains in 2D).
+ *
+ * @param system a sphere3d or star2d system
+ * @param options world for time/step; `figure: false` for text only
+ * @returns the media bundle
+ * @example
+ * ```ts
+ * import { systemBundle } from "@grainlab/grainlab/notebook";
+ * const b = systemBundle({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0], radii: [0.1] });
+ * console.assert(String(b["text/plain"]).includes("1 particles") && String(b["text/html"]).includes("<svg"));
+ * ```
+ */
+export function systemBundle(
+  system: ParticleSystemLike,
+  options: { world?: { time?: number; stepCount?: number }; figure?: boolean } = {},
+): MediaBundle {
+  const s = systemSummary(system, options.world);
+  const axes = s.bounds.length === 3 ? ["x", "y", "z"] : ["x", "y"];
+  const text = `${s.kind}: ${s.count} particles, t = ${fmt(s.time, "s")}, step ${
+    s.step ?? "–"
+  }, ${s.contacts} contacts, max speed ${fmt(s.maxSpeed, "m/s")}`;
+  const rows: [string, string][] = [
+    ["particles", String(s.count)],
+    ["time", fmt(s.time, "s")],
+    ["step", String(s.step ?? "–")],
+    ["contacts (last step)", String(s.contacts)],
+    ["max speed", fmt(s.maxSpeed, "m/s")],
+    ["mean radius", fmt(s.meanRadius, "m")],
+    ["total mass", fmt(s.totalMass, "kg")],
+    ...s.bounds.map((
+      b,
+      k,
+    ): [string, string] => [`${axes[k]} range`, `${fmt(b[0])} … ${fmt(b[1])} m`]),
+  ];
+  let fig = "";
+  if (options.figure !== false && s.count > 0) {
+    const f = s.kind === "sphere3d"
+      ? bed3d(system, { views: ["side", "top"], width: 320, height: 300 })
+      : particles2d(system, { width: 420, height: 360 });
+    fig = f.svg.length < 400_000 ? f.svg : "";
+  }
+  const html = `<div style="display:flex;gap:16px;align-items:flex-start;font-family:sans-serif">` +
+    `<table style="font-size:12px"><caption style="font-weight:bold;text-align:left">${s.kind}</caption>` +
+    rows.map(([k, v]) =>
+      `<tr><td>${escapeXml(k)}</td><td style="text-align:right">${escapeXml(v)}</td></tr>`
+    )
+      .join("") +
+    `</table><div>${fig}</div></div>`;
+  return { "text/plain": text, "text/html": html };
+}
+
+/**
+ * The display bundle of an Arrow table: schema (name, type, unit, description), schema
+ * metadata and the first rows.
+ *
+ * @param table an Arrow table
+ * @param options rows to show
+ * @returns the media bundle
+ * @example
+ * ```ts
+ * import { particlesTable } from "@grainlab/grainlab/arrow";
+ * import { tableBundle } from "@grainlab/grainlab/notebook";
+ * const t = particlesTable({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] });
+ * console.assert(String(tableBundle(t)["text/html"]).includes("<th>z</th>"));
+ * ```
+ */
+export function tableBundle(table: Table, options: { rows?: number } = {}): MediaBundle {
+  const n = Math.min(table.numRows, options.rows ?? 8);
+  const fields = table.schema.fields;
+  const meta = [...table.schema.metadata].filter(([k]) => k !== "grainlab.material");
+  const cell = (v: unknown) => {
+    if (typeof v === "number") return fmt(v);
+    if (typeof v === "bigint") return String(v);
+    return escapeXml(String(v));
+  };
+  const head = fields.map((f) => `<th>${escapeXml(f.name)}</th>`).join("");
+  const units = fields.map((f) => `<td><i>${escapeXml(f.metadata.get("unit") ?? "")}</i></td>`)
+    .join("");
+  const body = Array.from({ length: n }, (_, r) => {
+    const row = table.get(r) as Record<string, unknown> | null;
+    return `<tr>${fields.map((f) => `<td>${cell(row?.[f.name])}</td>`).join("")}</tr>`;
+  }).join("");
+  const html = `<div style="font-family:sans-serif;font-size:12px">` +
+    `<div><b>Arrow table</b>: ${table.numRows} rows × ${fields.length} columns` +
+    (meta.length
+      ? ` — ${meta.map(([k, v]) => `${escapeXml(k)}=${escapeXml(v)}`).join(", ")}`
+      : "") +
+    `</div><table><thead><tr>${head}</tr><tr>${units}</tr></thead><tbody>${body}</tbody></table></div>`;
+  const text = `Arrow table: ${table.numRows} rows × ${fields.length} columns (${
+    fields.map((f) => f.name).join(", ")
+  })`;
+  return { "text/plain": text, "text/html": html };
+}
+
+/**
+ * Wraps a value so that it displays richly in a notebook cell: systems (summary + figure),
+ * Arrow tables (schema + rows), anything already displayable as itself.
+ *
+ * @param value a system, a table, a figure…
+ * @param options world (time/step) for systems
+ * @returns an object with `Symbol.for("Jupyter.display")`
+ * @example
+ * ```ts
+ * import { show } from "@grainlab/grainlab/notebook";
+ * const d = show({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0], radii: [0.1] });
+ * console.assert(typeof d[Symbol.for("Jupyter.display")] === "function");
+ * ```
+ */
+export function show(
+  value: unknown,
+  options: { world?: { time?: number; stepCount?: number } } = {},
+): { [k: symbol]: () => MediaBundle } {
+  return {
+    [DISPLAY]: () => bundleOf(value, options.world),
+  };
+}
+
+function bundleOf(
+  value: unknown,
+  world?: { time?: number; stepCount?: number },
+  own = true,
+): MediaBundle {
+  if (value instanceof Table) return tableBundle(value);
+  const v = value as Record<symbol, unknown> & ParticleSystemLike;
+  if (own && v && typeof v[DISPLAY] === "function") return (v[DISPLAY] as () => MediaBundle)();
+  if (v && typeof v.count === "number" && v.positions && v.velocities) {
+    return systemBundle(v, { world });
+  }
+  const w = value as { systems?: readonly ParticleSystemLike[]; time?: number; stepCount?: number };
+  if (w && Array.isArray(w.systems)) return worldBundle(w);
+  return { "text/plain": String(value) };
+}
+
+function worldBundle(
+  world: { systems?: readonly ParticleSystemLike[]; time?: number; stepCount?: number },
+): MediaBundle {
+  const systems = world.systems ?? [];
+  const head = `World: t = ${fmt(world.time, "s")}, step ${
+    world.stepCount ?? "–"
+  }, ${systems.length} system(s)`;
+  const parts = systems.map((s) => systemBundle(s, { world }));
+  return {
+    "text/plain": [head, ...parts.map((p) => `  ${p["text/plain"]}`)].join("\n"),
+    "text/html": `<div style="font-family:sans-serif"><b>${escapeXml(head)}</b>${
+      parts.map((p) => p["text/html"]).join("")
+    }</div>`,
+  };
+}
+
+/**
+ * Gives classes (simulator systems, worlds, Arrow `Table`) a `Symbol.for("Jupyter.display")`
+ * method so that their instances display themselves as a cell's value or through
+ * `Deno.jupyter.display`. Already-displayable classes are left alone.
+ *
+ * @param classes constructors whose instances should display richly
+ * @returns the number of classes patched
+ * @example
+ * ```ts
+ * import { registerDisplay } from "@grainlab/grainlab/notebook";
+ * class Probe { count = 1; positions = [0, 0, 1]; velocities = [0, 0, 0]; }
+ * console.assert(registerDisplay([Probe]) === 1);
+ * const p = new Probe() as unknown as Record<symbol, () => Record<string, string>>;
+ * console.assert(p[Symbol.for("Jupyter.display")]()["text/plain"].includes("1 particles"));
+ * ```
+ */
+export function registerDisplay(
+  classes: readonly (abstract new (...a: never[]) => unknown)[],
+): number {
+  let patched = 0;
+  for (const C of classes) {
+    const proto = C?.prototype as Record<symbol, unknown> | undefined;
+    if (!proto || Object.prototype.hasOwnProperty.call(proto, DISPLAY)) continue;
+    Object.defineProperty(proto, DISPLAY, {
+      value: function (this: unknown) {
+        return bundleOf(this, undefined, false);
+      },
+      configurable: true,
+      writable: true,
+    });
+    patched++;
+  }
+  return patched;
+}

@@ -1,0 +1,87 @@
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { particlesTable } from "../src/arrow/mod.ts";
+import { World } from "../src/sphere3d/mod.ts";
+import { StarShape, StarSystem } from "../src/star2d/mod.ts";
+import {
+  DISPLAY,
+  inNotebook,
+  Progress,
+  runWithProgress,
+  show,
+  systemBundle,
+  systemSummary,
+  tableBundle,
+} from "../src/notebook/mod.ts";
+import { fakeSystem3d } from "./arrow_fixtures.ts";
+
+type Displayable = Record<symbol, () => Record<string, string>>;
+
+describe("display", () => {
+  it("is not in a kernel under deno test, and never throws checking", () => {
+    expect(inNotebook()).toBe(false);
+  });
+
+  it("summarises a system and draws it", () => {
+    const s = systemSummary(fakeSystem3d(), { time: 0.5, stepCount: 9 });
+    expect(s.count).toBe(3);
+    expect(s.contacts).toBe(2);
+    expect(s.maxSpeed).toBeCloseTo(3, 12);
+    expect(s.bounds[2]).toEqual([0.01, 0.3]);
+    const b = systemBundle(fakeSystem3d());
+    expect(b["text/plain"]).toContain("3 particles");
+    expect(String(b["text/html"])).toContain("<svg");
+    expect((String(b["text/html"]).match(/<circle/g) ?? []).length).toBe(6);
+  });
+
+  it("tables show schema, units and rows", () => {
+    const b = tableBundle(particlesTable(fakeSystem3d()), { rows: 2 });
+    const html = String(b["text/html"]);
+    expect(html).toContain("<th>speed</th>");
+    expect(html).toContain("<i>m/s</i>");
+    expect((html.match(/<tr>/g) ?? []).length).toBe(2 + 2);
+  });
+
+  it("real sphere3d and star2d objects and Arrow tables display themselves", () => {
+    const world = new World({ timeStep: 1e-4 });
+    const g = world.addGranularParticles({
+      positions: [[0, 0, 0.05], [0.03, 0, 0.05]],
+      radii: 0.01,
+    });
+    world.run(3);
+    const gb = (g as unknown as Displayable)[DISPLAY]();
+    expect(gb["text/plain"]).toContain("2 particles");
+    expect(gb["text/plain"]).toContain("step 3");
+    const wb = (world as unknown as Displayable)[DISPLAY]();
+    expect(wb["text/plain"]).toContain("1 system(s)");
+    const sys = new StarSystem();
+    sys.addGrains({ shape: StarShape.preset("cross"), positions: [[0, 0], [0.01, 0]] });
+    const sb = (sys as unknown as Displayable)[DISPLAY]();
+    expect(sb["text/plain"]).toContain("star2d: 2 particles");
+    expect(String(sb["text/html"])).toContain("<path"); // star outlines
+    const tb = (particlesTable(g) as unknown as Displayable)[DISPLAY]();
+    expect(tb["text/plain"]).toContain("2 rows");
+    expect(show(42)[DISPLAY]()["text/plain"]).toBe("42");
+  });
+});
+
+describe("progress", () => {
+  it("counts, formats and validates", async () => {
+    const p = new Progress(10, { label: "settle", mode: "none" });
+    p.update(5, "half");
+    expect(p.fraction).toBe(0.5);
+    expect(p.text()).toMatch(/^settle 5\/10 \( 50%\) \d+ steps\/s — half$/);
+    await p.done();
+    expect(() => new Progress(0)).toThrow(RangeError);
+  });
+
+  it("runWithProgress steps a world and calls back every N steps", async () => {
+    const world = new World({ timeStep: 1e-4 });
+    world.addGranularParticles({ positions: [[0, 0, 0.05]], radii: 0.01 });
+    const seen: number[] = [];
+    await runWithProgress(world, 25, { every: 10, onEvery: (k) => seen.push(k), mode: "none" });
+    expect(world.stepCount).toBe(25);
+    expect(seen).toEqual([10, 20, 25]);
+    await expect(runWithProgress(world, -1)).rejects.toThrow(RangeError);
+  });
+});
