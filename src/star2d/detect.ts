@@ -38,9 +38,10 @@ export interface DetectorSettings {
  * import { StarSystem, StarShape } from "@grainlab/grainlab/star2d";
  * const s = new StarSystem({ gravity: [0, 0] });
  * const cross = s.addShape(StarShape.preset("cross", { rMax: 0.005 }));
- * s.addGrains({ shape: cross, positions: [[0, 0], [0.0095, 0]] });
+ * // Lobes at ±45° and ±135°: two arms of each cross meet, two distinct contacts.
+ * s.addGrains({ shape: cross, positions: [[0, 0], [0.0068, 0]], angles: Math.PI / 8 });
  * s.step();
- * console.assert(s.lastStepStats.nodeTests > 0 && s.contacts.count >= 1);
+ * console.assert(s.lastStepStats.nodeTests > 0 && s.contacts.count === 2);
  * ```
  */
 export class StarDetector {

@@ -12,7 +12,7 @@
  */
 
 import { Rng } from "../math/rng.ts";
-import { type GrainSystemOptions } from "./body.ts";
+import type { GrainSystemOptions } from "./body.ts";
 import { approximateByDisks, ClumpSystem, DiskSystem } from "./clump.ts";
 import { type StarPresetName, StarShape } from "./shape.ts";
 import { StarSystem, type StarSystemOptions } from "./system.ts";
