@@ -67,6 +67,7 @@ export function pairForces(
   stats: StepStats,
 ): void {
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
+  const roll = ps.roll;
   const rad = ps.radius, id = ps.id, mid = ps.materialId, invI = ps.invInertia;
   const fr = mat.friction, rr = mat.rolling, xi = hist.xi;
   const kn = p.kn, cn = p.cn, kt = p.kt, ct = p.ct, hertz = p.hertz, kc = p.kc, dmax = p.dmax;
@@ -168,8 +169,8 @@ export function pairForces(
         const ta = mra * fn * ra, tb = mrb * fn * rb;
         const sc = rollingScale(ta * invI[a] + tb * invI[b], dt, w) / w;
         const qa = ta * sc, qb = tb * sc;
-        torque[oa] -= qa * rx, torque[oa + 1] -= qa * ry, torque[oa + 2] -= qa * rz;
-        torque[ob] += qb * rx, torque[ob + 1] += qb * ry, torque[ob + 2] += qb * rz;
+        roll[oa] -= qa * rx, roll[oa + 1] -= qa * ry, roll[oa + 2] -= qa * rz;
+        roll[ob] += qb * rx, roll[ob + 1] += qb * ry, roll[ob + 2] += qb * rz;
       }
     }
     contactsN++;
@@ -242,6 +243,7 @@ export function planeForces(
   const np = planes.count;
   if (np === 0) return;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
+  const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
   const fr = mat.friction, rr = mat.rolling, xi = hist.xi;
   const kn = p.kn, cn = p.cn, kt = p.kt, ct = p.ct, hertz = p.hertz;
@@ -307,7 +309,7 @@ export function planeForces(
         if (w > 0) {
           const t = mr * fn * r;
           const sc = (t * rollingScale(t * invI[i], dt, w)) / w;
-          torque[o] -= sc * rx, torque[o + 1] -= sc * ry, torque[o + 2] -= sc * rz;
+          roll[o] -= sc * rx, roll[o + 1] -= sc * ry, roll[o + 2] -= sc * rz;
         }
       }
       nContacts++;
@@ -316,6 +318,27 @@ export function planeForces(
   }
   stats.boundaryContacts += nContacts;
   stats.maxPenetration = maxPen;
+}
+
+/**
+ * Add the accumulated rolling torques to the particle torques, each capped so that over one
+ * substep it can at most stop the particle's spin component it opposes: with several contacts
+ * the per-contact limits alone could add up to a reversal (and feed a spin oscillation).
+ */
+export function applyRolling(ps: ParticleStore, dt: number): void {
+  const n = ps.count, roll = ps.roll, torque = ps.torque, ang = ps.ang, invI = ps.invInertia;
+  for (let i = 0, o = 0; i < n; i++, o += 3) {
+    const tx = roll[o], ty = roll[o + 1], tz = roll[o + 2];
+    const t2 = tx * tx + ty * ty + tz * tz;
+    if (t2 === 0) continue;
+    roll[o] = roll[o + 1] = roll[o + 2] = 0;
+    const t = Math.sqrt(t2);
+    // Spin component the torque opposes, and the torque that would just stop it in dt.
+    const opp = -(ang[o] * tx + ang[o + 1] * ty + ang[o + 2] * tz) / t;
+    const stop = opp > 0 ? opp / (invI[i] * dt) : 0;
+    const k = t <= stop ? 1 : stop / t;
+    torque[o] += k * tx, torque[o + 1] += k * ty, torque[o + 2] += k * tz;
+  }
 }
 
 function record(

@@ -7,6 +7,7 @@
 import { CellGrid3, type GridAxisPeriod, PairList } from "../math/grid.ts";
 import { ContactColumns, ContactKind } from "./contacts.ts";
 import {
+  applyRolling,
   type ForceParams,
   type FrictionTables,
   pairForces,
@@ -783,6 +784,7 @@ export class GranularSystem {
       this.#contacts,
       st,
     );
+    if (this.#rolling()) applyRolling(ps, h);
     // 4. histories: drop the ones whose contact ended
     st.activeContactHistories = this.#hist.sweep(ps.count, p.stamp);
     st.staleContactHistoriesRemoved += this.#hist.lastRemoved;
@@ -937,6 +939,13 @@ export class GranularSystem {
   }
 
   // ---- internals -----------------------------------------------------------------------
+
+  #rolling(): boolean {
+    const t = this.#tables.rolling;
+    if (this.#boundary.rollingFriction > 0) return true;
+    for (let k = 0; k < this.#tableSize; k++) if (t[k] > 0) return true;
+    return false;
+  }
 
   #invalidate(): void {
     this.#forcesValid = false;

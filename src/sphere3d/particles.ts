@@ -22,6 +22,8 @@ export class ParticleStore {
   force: Float64Array = new Float64Array(0);
   /** Total torque of the last evaluation (N·m), stride 3. */
   torque: Float64Array = new Float64Array(0);
+  /** Rolling-resistance torque of the current evaluation (N·m), stride 3, capped per particle. */
+  roll: Float64Array = new Float64Array(0);
   /** User external force (N), stride 3. */
   extForce: Float64Array = new Float64Array(0);
   /** User external torque (N·m), stride 3. */
@@ -52,6 +54,7 @@ export class ParticleStore {
     this.ang = g3(this.ang);
     this.force = g3(this.force);
     this.torque = g3(this.torque);
+    this.roll = g3(this.roll);
     this.extForce = g3(this.extForce);
     this.extTorque = g3(this.extTorque);
     this.radius = grow(this.radius, cap);
