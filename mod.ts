@@ -6,6 +6,8 @@
  *
  * - `@grainlab/grainlab/sphere3d` — 3D spherical grains (linear/Hertz contact, tangential
  *   history friction, rolling friction, cohesion, boundaries, emission and removal).
+ * - `@grainlab/grainlab/ipc1d` — the elastic-bar contact benchmarks: incremental potential
+ *   contact (barrier) against penalty and DEM spring–dashpot contact and the exact solutions.
  *
  * The root module re-exports the shared building blocks (seeded random numbers, cell grids,
  * contact laws) and each simulator as a namespace.
@@ -25,4 +27,5 @@
 export * from "./src/math/mod.ts";
 export * from "./src/contact/mod.ts";
 export * as sphere3d from "./src/sphere3d/mod.ts";
+export * as ipc1d from "./src/ipc1d/mod.ts";
 export { VERSION } from "./src/version.ts";

@@ -1,0 +1,28 @@
+/**
+ * `deno task bench`: every benchmark in turn (sphere3d settle with the LAMMPS peer when
+ * installed, star2d collision handling, ipc1d bar runs). Each prints its own table.
+ *
+ * @module
+ */
+const deno = Deno.execPath();
+const benches: [string, string[]][] = [
+  ["bench/settle_bench.ts", ["--lammps"]],
+  ["bench/star2d_bench.ts", []],
+  ["bench/ipc1d_bench.ts", []],
+];
+let failed = 0;
+for (const [file, args] of benches) {
+  try {
+    Deno.statSync(file);
+  } catch {
+    continue;
+  }
+  console.log(`\n### ${file}`);
+  const st = await new Deno.Command(deno, {
+    args: ["run", "--allow-all", file, ...args, ...Deno.args],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
+  if (!st.success) failed++;
+}
+Deno.exit(failed > 0 ? 1 : 0);
