@@ -63,3 +63,21 @@ describe("star2d distances", () => {
     expect(() => radialDistance(s, [NaN, 0])).toThrow(RangeError);
   });
 });
+
+describe("star2d implicit function", () => {
+  it("has the analytic gradient of f (checked by finite differences)", async () => {
+    const { implicitGradient } = await import("../src/star2d/mod.ts");
+    const s = StarShape.preset("butterfly", { rMax: 1 });
+    const pose = { x: 0.3, y: -0.2, angle: 1.1 };
+    for (const p of [[0.9, 0.4], [-0.2, 0.7], [0.1, -0.95]]) {
+      const g = implicitGradient(s, p, { pose });
+      const h = 1e-6;
+      const fx = (radialDistance(s, [p[0] + h, p[1]], { pose }) -
+        radialDistance(s, [p[0] - h, p[1]], { pose })) / (2 * h);
+      const fy = (radialDistance(s, [p[0], p[1] + h], { pose }) -
+        radialDistance(s, [p[0], p[1] - h], { pose })) / (2 * h);
+      expect(g[0]).toBeCloseTo(fx, 6);
+      expect(g[1]).toBeCloseTo(fy, 6);
+    }
+  });
+});

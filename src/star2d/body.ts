@@ -315,21 +315,24 @@ export abstract class GrainSystem2 {
   }
 
   /**
-   * Throw a RangeError when the time step exceeds the stability bound 2·√(m_eff / (2·kn)) of a
-   * contact between two such grains, with m* = 1/(1/m + ℓ²/I) the effective mass at a lever
-   * arm ℓ from the centre of mass.
+   * Throw a RangeError when the time step exceeds the stability bound of a contact between two
+   * such grains: Δt ≤ (2/ω)·(√(1 + ζ²) − ζ) with ω = √(k/m_eff), ζ = cn / (2√(k·m_eff)),
+   * m_eff = m* / 2 and m* = 1/(1/m + ℓ²/I) the effective grain mass at a lever arm ℓ from the
+   * centre of mass (explicit integration of a damped spring).
    */
   checkTimeStep(name: string, mass: number, inertia: number, lever: number): void {
     const mStar = 1 / (1 / mass + (lever * lever) / inertia);
-    const k = Math.max(this.kn, this.kt);
-    const bound = 2 * Math.sqrt(mStar / (2 * k));
+    const k = Math.max(this.kn, this.kt), mEff = mStar / 2;
+    const w = Math.sqrt(k / mEff), zeta = this.cn / (2 * Math.sqrt(k * mEff));
+    const bound = (2 / w) * (Math.sqrt(1 + zeta * zeta) - zeta);
     if (this.timeStep > bound) {
       throw new RangeError(
         `${name}: timeStep (${this.timeStep} s) exceeds the stability bound ${
           bound.toPrecision(3)
-        } s = 2·√(m*/(2·k)) for stiffness k = ${k} N/m and effective grain mass m* = ${
-          mStar.toPrecision(3)
-        } kg (mass ${mass.toPrecision(3)} kg); reduce timeStep or stiffness`,
+        } s = (2/ω)(√(1+ζ²) − ζ) for stiffness k = ${k} N/m, normal damping ${this.cn} N·s/m ` +
+          `(ζ = ${zeta.toPrecision(3)}) and effective grain mass m* = ${
+            mStar.toPrecision(3)
+          } kg (mass ${mass.toPrecision(3)} kg); reduce timeStep, stiffness or damping`,
       );
     }
   }

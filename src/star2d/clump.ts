@@ -141,15 +141,27 @@ export function approximateByDisks(shape: StarShape, n: number): ClumpTemplate {
     const per = new Array(lobes.length).fill(0);
     for (let k = 0; k < n - 1; k++) per[k % lobes.length]++;
     const p = new Float64Array(2);
+    const inscribed = (t: number, a: number) => {
+      p[0] = t * Math.cos(a);
+      p[1] = t * Math.sin(a);
+      return -exactDistance(shape, p);
+    };
     for (let l = 0; l < lobes.length; l++) {
       const a = lobes[l], rTip = shape.radiusAt(a);
+      // Outermost centre: the innermost point whose inscribed disk reaches the tip (about the
+      // tip's centre of curvature), so the last disk fills the tip instead of being a sliver.
+      let tEnd = 0.5 * (shape.rMin + rTip);
+      for (let t = 0.5 * shape.rMin; t < rTip; t += 0.005 * rTip) {
+        if (inscribed(t, a) >= 0.97 * (rTip - t)) {
+          tEnd = t;
+          break;
+        }
+      }
+      const tStart = Math.min(shape.rMin, tEnd);
       const m = per[l];
       for (let q = 0; q < m; q++) {
-        // Centres spread from just outside the core disk to near the tip.
-        const t = shape.rMin * 0.5 + ((q + 1) / (m + 0.5)) * (rTip - shape.rMin * 0.5) * 0.92;
-        p[0] = t * Math.cos(a);
-        p[1] = t * Math.sin(a);
-        const r = Math.max(-exactDistance(shape, p), 0.05 * shape.rMax);
+        const t = m === 1 ? 0.5 * (tStart + tEnd) : tStart + (q / (m - 1)) * (tEnd - tStart);
+        const r = Math.max(inscribed(t, a), 0.05 * shape.rMax);
         xs.push(p[0] - gx);
         ys.push(p[1] - gy);
         rs.push(r);

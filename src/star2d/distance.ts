@@ -82,6 +82,43 @@ export function radialDistance(
 }
 
 /**
+ * The analytic gradient ∇f = e_ρ − (r′/ρ)·e_α of the implicit function
+ * f(p) = ‖p − c‖ − r(α(p)) (whose value is {@linkcode radialDistance}), in the frame of `p`;
+ * not normalised: ‖∇f‖ = √(1 + (r′/ρ)²). Zero at the polar centre.
+ *
+ * @example
+ * ```ts
+ * import { implicitGradient, StarShape } from "@grainlab/grainlab/star2d";
+ * const g = implicitGradient(StarShape.preset("circle", { rMax: 1 }), [0, 3]);
+ * console.assert(Math.abs(g[0]) < 1e-15 && Math.abs(g[1] - 1) < 1e-15);
+ * ```
+ */
+export function implicitGradient(
+  shape: StarShape,
+  p: ArrayLike<number>,
+  options: NormalOptions = {},
+): Float64Array {
+  checkPoint("implicitGradient", p);
+  const out = options.out ?? new Float64Array(2);
+  local(p, options.pose, tmp);
+  const x = tmp[0], y = tmp[1];
+  const rho2 = x * x + y * y, rho = Math.sqrt(rho2);
+  if (rho === 0) {
+    out[0] = 0;
+    out[1] = 0;
+    return out;
+  }
+  const a = Math.atan2(y, x);
+  const dr = options.lookup ? shape.derivativeLut(a) : shape.derivativeAt(a);
+  const gx = x / rho + (dr * y) / rho2, gy = y / rho - (dr * x) / rho2;
+  const ang = options.pose?.angle ?? 0;
+  const c = Math.cos(ang), s = Math.sin(ang);
+  out[0] = c * gx - s * gy;
+  out[1] = s * gx + c * gy;
+  return out;
+}
+
+/**
  * The first-order (Taubin) distance d = f(p)/‖∇f(p)‖ (m), signed, with
  * ‖∇f‖ = √(1 + (r′/ρ)²).
  *

@@ -17,7 +17,10 @@ import { StarShape } from "./shape.ts";
 export interface StarSystemOptions extends GrainSystemOptions {
   /** Overlap estimate: the paper's first-order f/‖∇f‖ or the radial f. @default "first-order" */
   distance?: "first-order" | "radial";
-  /** Symmetric detection, or the one-sided variant of the paper's GPU code. @default "symmetric" */
+  /**
+   * Symmetric detection, or the one-sided variant of the paper's GPU code (only the nodes of
+   * S₁, the grain with the lower stable id, are tested). @default "symmetric"
+   */
   detection?: "symmetric" | "one-sided";
   /** One contact point per distinct contact (deepest node) or every inside node. @default "deepest" */
   contactPoints?: "deepest" | "all-nodes";
