@@ -10,7 +10,7 @@ import { type DomElement, escapeXml, SVG_NS } from "./dom.ts";
 import { type PngOptions, svgToPNG } from "./png.ts";
 
 /** SVG larger than this is shown in notebooks as PNG (keeps saved notebooks small). */
-const INLINE_SVG_LIMIT = 150_000;
+const INLINE_SVG_LIMIT = 350_000;
 
 /**
  * A finished figure: a standalone SVG document (with `xmlns`) and its pixel size.
@@ -92,7 +92,7 @@ export class Figure {
   /** Rich display in a Deno Jupyter cell: inline SVG, or PNG for large figures. */
   [Symbol.for("Jupyter.display")](): Record<string, string> {
     if (this.svg.length <= INLINE_SVG_LIMIT) return { "image/svg+xml": this.svg };
-    return { "image/png": base64(this.toPNG({ scale: 1.5 })) };
+    return { "image/png": base64(this.toPNG({ scale: 1 })) };
   }
 }
 
