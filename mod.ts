@@ -6,6 +6,9 @@
  *
  * - `@grainlab/grainlab/sphere3d` — 3D spherical grains (linear/Hertz contact, tangential
  *   history friction, rolling friction, cohesion, boundaries, emission and removal).
+ * - `@grainlab/grainlab/star2d` — star-shaped, non-convex 2D grains (StarDEM: nodes-to-surface
+ *   contacts, first-order distance, walls and drums, disk and clump baselines, the paper's four
+ *   scenes).
  * - `@grainlab/grainlab/ipc1d` — the elastic-bar contact benchmarks: incremental potential
  *   contact (barrier) against penalty and DEM spring–dashpot contact and the exact solutions.
  *
@@ -27,5 +30,6 @@
 export * from "./src/math/mod.ts";
 export * from "./src/contact/mod.ts";
 export * as sphere3d from "./src/sphere3d/mod.ts";
+export * as star2d from "./src/star2d/mod.ts";
 export * as ipc1d from "./src/ipc1d/mod.ts";
 export { VERSION } from "./src/version.ts";

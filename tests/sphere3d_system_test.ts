@@ -229,4 +229,4 @@ describe("sphere3d: conservation and invariants", () => {
   });
 });
 
-const RECORDED = "bbf73632909ec12d87efdafe1db46099a0a89c3cc1fc2e8e5785f228a24094ef";
+const RECORDED = "c981b75fc2d7367fd922787d622deaa88e30c91043d5ab08697ea693c2d80892";

@@ -761,7 +761,7 @@ export class GranularSystem {
   }
 
   #computeForces(h: number, histDt: number): void {
-    const ps = this.#ps, st = this.#stats, p = this.#params, m = this.#material;
+    const ps = this.#ps, st = this.#stats, p = this.#params;
     this.#prepareParams(h, histDt);
     // 1. candidate pairs: rebuild the cell grid when the neighbour list is stale
     const skin = this.neighborSkin;
