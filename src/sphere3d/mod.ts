@@ -30,7 +30,7 @@ export type {
   ParticleOptions,
   PeriodicAxes,
   Vec3,
-} from "./granular_system.ts";
+} from "./options.ts";
 export { DEFAULT_MATERIAL, resolveMaterial, resolveParticleMaterial } from "./material.ts";
 export type { Material, NormalContactModel, ParticleMaterial } from "./material.ts";
 export { emptyStats } from "./stats.ts";

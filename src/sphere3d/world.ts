@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { GranularSystem, type Vec3 } from "./granular_system.ts";
+import { GranularSystem } from "./granular_system.ts";
+import type { Vec3 } from "./options.ts";
 import type { Material } from "./material.ts";
 import { regularPacking } from "./emit.ts";
 import { bool, corners, finite, integerIn, positive, vec3 } from "./validate.ts";

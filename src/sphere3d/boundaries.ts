@@ -1,0 +1,163 @@
+/**
+ * Planar boundaries of a granular system — the ground plane and the five faces of the open-top
+ * container — as typed arrays, and their contact forces. Grains meet a plane with the same
+ * normal, tangential and rolling laws as a neighbour grain (R_eff = the grain's radius), with
+ * the boundary material mixed into the friction coefficients.
+ *
+ * @module
+ */
+import { hertzNormalForce, linearNormalForce } from "../contact/normal.ts";
+import { rollingScale } from "../contact/rolling.ts";
+import { tangentialHistory3 } from "../contact/tangential.ts";
+import { type ContactColumns, ContactKind } from "./contacts.ts";
+import { type ForceParams, type FrictionTables, record } from "./forces.ts";
+import { boundaryPartner, type HistoryTable } from "./history.ts";
+import type { ParticleStore } from "./particles.ts";
+import type { StepStats } from "./stats.ts";
+
+const ft = new Float64Array(3);
+const spare = new Float64Array(3);
+
+/** Planar boundaries in typed-array form (built when boundaries change). */
+export class PlaneSet {
+  /** Number of planes. */
+  count = 0;
+  /** Axis of each plane's normal (0, 1, 2). */
+  axis: Uint8Array = new Uint8Array(8);
+  /** +1 when the domain is above the plane along its axis, -1 when below. */
+  sign: Float64Array = new Float64Array(8);
+  /** Plane offset along its axis (m). */
+  offset: Float64Array = new Float64Array(8);
+  /** Boundary index used for history partner ids. */
+  index: Uint8Array = new Uint8Array(8);
+  /** Contact kind recorded. */
+  kind: Uint8Array = new Uint8Array(8);
+
+  /** Remove every plane. */
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** Add one plane. */
+  add(axis: number, sign: number, offset: number, index: number, kind: number): void {
+    const k = this.count++;
+    this.axis[k] = axis;
+    this.sign[k] = sign;
+    this.offset[k] = offset;
+    this.index[k] = index;
+    this.kind[k] = kind;
+  }
+}
+
+/** Add the forces of every particle touching a plane of `planes`. */
+export function planeForces(
+  ps: ParticleStore,
+  planes: PlaneSet,
+  hist: HistoryTable,
+  mat: FrictionTables,
+  boundaryFriction: number,
+  boundaryRolling: number,
+  p: ForceParams,
+  contacts: ContactColumns,
+  stats: StepStats,
+): void {
+  const np = planes.count;
+  if (np === 0) return;
+  const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
+  const roll = ps.roll;
+  const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
+  const fr = mat.friction, rr = mat.rolling, xi = hist.xi;
+  const kn = p.kn, cn = p.cn, kt = p.kt, ct = p.ct, hertz = p.hertz;
+  const dt = p.dt, histDt = p.histDt, stamp = p.stamp;
+  let nContacts = 0, maxPen = stats.maxPenetration;
+  const count = ps.count;
+  for (let q = 0; q < np; q++) {
+    const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
+    const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q];
+    const nx = ax === 0 ? sg : 0, ny = ax === 1 ? sg : 0, nz = ax === 2 ? sg : 0;
+    for (let i = 0; i < count; i++) {
+      const o = 3 * i;
+      const r = rad[i];
+      const dist = sg * (pos[o + ax] - off);
+      const delta = r - dist;
+      if (delta <= 0 || fixed[i] !== 0) continue;
+      if (delta > maxPen) maxPen = delta;
+      const c = r - 0.5 * delta;
+      const wx = ang[o], wy = ang[o + 1], wz = ang[o + 2];
+      // v + w x (-c n)
+      const vx = vel[o] - c * (wy * nz - wz * ny);
+      const vy = vel[o + 1] - c * (wz * nx - wx * nz);
+      const vz = vel[o + 2] - c * (wx * ny - wy * nx);
+      const vn = vx * nx + vy * ny + vz * nz;
+      const fn = hertz
+        ? hertzNormalForce(kn, cn, r, delta, vn)
+        : linearNormalForce(kn, cn, delta, vn);
+      const m = mid[i];
+      const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
+      const e = hist.find(i, partner, stamp);
+      let state = xi, s = 3 * e;
+      if (e < 0) {
+        spare[0] = spare[1] = spare[2] = 0;
+        state = spare;
+        s = 0;
+      }
+      tangentialHistory3(
+        state,
+        s,
+        nx,
+        ny,
+        nz,
+        vx - vn * nx,
+        vy - vn * ny,
+        vz - vn * nz,
+        histDt,
+        kt,
+        ct,
+        mu * fn,
+        ft,
+      );
+      force[o] += fn * nx + ft[0], force[o + 1] += fn * ny + ft[1], force[o + 2] += fn * nz + ft[2];
+      const cx = ny * ft[2] - nz * ft[1],
+        cy = nz * ft[0] - nx * ft[2],
+        cz = nx * ft[1] - ny * ft[0];
+      torque[o] -= c * cx, torque[o + 1] -= c * cy, torque[o + 2] -= c * cz;
+      const rm = rr[m], mr = rm === boundaryRolling ? rm : Math.sqrt(rm * boundaryRolling);
+      if (mr > 0 && fn > 0) {
+        let rx = wx, ry = wy, rz = wz;
+        const rn = rx * nx + ry * ny + rz * nz;
+        rx -= rn * nx, ry -= rn * ny, rz -= rn * nz;
+        const w = Math.sqrt(rx * rx + ry * ry + rz * rz);
+        if (w > 0) {
+          const t = mr * fn * r;
+          const sc = (t * rollingScale(t * invI[i], dt, w)) / w;
+          roll[o] -= sc * rx, roll[o + 1] -= sc * ry, roll[o + 2] -= sc * rz;
+        }
+      }
+      nContacts++;
+      record(contacts, i, -1, kind, pos, o, c, delta, nx, ny, nz, fn, ft[0], ft[1], ft[2]);
+    }
+  }
+  stats.boundaryContacts += nContacts;
+  stats.maxPenetration = maxPen;
+}
+
+/**
+ * Fill `planes` from the boundary settings: the ground plane (index 0) and the container's
+ * floor and four side walls (indices 1–5).
+ */
+export function buildPlanes(
+  planes: PlaneSet,
+  ground: number | null,
+  container: readonly [readonly number[], readonly number[]] | null,
+): void {
+  planes.clear();
+  if (ground !== null) planes.add(2, 1, ground, 0, ContactKind.ground);
+  if (container) {
+    const [lo, hi] = container;
+    planes.add(2, 1, lo[2], 1, ContactKind.wall);
+    planes.add(0, 1, lo[0], 2, ContactKind.wall);
+    planes.add(0, -1, hi[0], 3, ContactKind.wall);
+    planes.add(1, 1, lo[1], 4, ContactKind.wall);
+    planes.add(1, -1, hi[1], 5, ContactKind.wall);
+  }
+}

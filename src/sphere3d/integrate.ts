@@ -1,0 +1,134 @@
+/**
+ * Time integration of a particle store: body forces, velocity-Verlet half kicks and drifts,
+ * periodic wrapping, speed clamps and the end-of-step check for non-finite states. Each
+ * function is one pass over the typed-array columns and allocates nothing.
+ *
+ * @module
+ */
+import type { GridAxisPeriod } from "../math/grid.ts";
+import type { ParticleStore } from "./particles.ts";
+
+/** Reset forces to gravity plus the external forces, torques to the external torques. */
+export function bodyForces(ps: ParticleStore, g: ArrayLike<number>): void {
+  const n = 3 * ps.count;
+  const f = ps.force, t = ps.torque, ef = ps.extForce, et = ps.extTorque, m = ps.mass;
+  const fixed = ps.fixed;
+  const gx = g[0], gy = g[1], gz = g[2];
+  for (let o = 0, i = 0; o < n; o += 3, i++) {
+    if (fixed[i]) {
+      f[o] = f[o + 1] = f[o + 2] = 0;
+      t[o] = t[o + 1] = t[o + 2] = 0;
+      continue;
+    }
+    const mi = m[i];
+    f[o] = mi * gx + ef[o];
+    f[o + 1] = mi * gy + ef[o + 1];
+    f[o + 2] = mi * gz + ef[o + 2];
+    t[o] = et[o];
+    t[o + 1] = et[o + 1];
+    t[o + 2] = et[o + 2];
+  }
+}
+
+/**
+ * Half kick `v += h·F/m`, `ω += h·τ/I` (fixed particles have 1/m = 1/I = 0), then the speed
+ * clamps (0 = off). Returns the number of clamps applied.
+ */
+export function kick(ps: ParticleStore, h: number, maxSpeed: number, maxAngular: number): number {
+  const n = ps.count;
+  const v = ps.vel, w = ps.ang, f = ps.force, t = ps.torque, im = ps.invMass, ii = ps.invInertia;
+  for (let i = 0, o = 0; i < n; i++, o += 3) {
+    const a = h * im[i], b = h * ii[i];
+    v[o] += a * f[o];
+    v[o + 1] += a * f[o + 1];
+    v[o + 2] += a * f[o + 2];
+    w[o] += b * t[o];
+    w[o + 1] += b * t[o + 1];
+    w[o + 2] += b * t[o + 2];
+  }
+  let clamps = 0;
+  if (maxSpeed > 0) clamps += clamp(v, n, maxSpeed);
+  if (maxAngular > 0) clamps += clamp(w, n, maxAngular);
+  return clamps;
+}
+
+/**
+ * Drift `x += h·v`; returns the largest squared displacement from `ref` (the positions of the
+ * last neighbour-list build).
+ */
+export function drift(ps: ParticleStore, h: number, ref: Float64Array): number {
+  const n = 3 * ps.count, x = ps.pos, v = ps.vel;
+  let max2 = 0;
+  for (let o = 0; o < n; o += 3) {
+    const a = (x[o] += h * v[o]) - ref[o];
+    const b = (x[o + 1] += h * v[o + 1]) - ref[o + 1];
+    const c = (x[o + 2] += h * v[o + 2]) - ref[o + 2];
+    const d2 = a * a + b * b + c * c;
+    if (d2 > max2) max2 = d2;
+  }
+  return max2;
+}
+
+/** Wrap centres into the periodic cell on its enabled axes; returns the number of wraps. */
+export function wrap(
+  ps: ParticleStore,
+  per: readonly [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod],
+): number {
+  const x = ps.pos, n = ps.count;
+  let wraps = 0;
+  for (let k = 0; k < 3; k++) {
+    const L = per[k].length;
+    if (L === 0) continue;
+    const lo = per[k].lo, hi = lo + L;
+    for (let i = 0, o = k; i < n; i++, o += 3) {
+      const c = x[o];
+      if (c < lo || c >= hi) {
+        let y = c - L * Math.floor((c - lo) / L);
+        if (y >= hi) y = lo;
+        x[o] = y;
+        wraps++;
+      }
+    }
+  }
+  return wraps;
+}
+
+/**
+ * The largest speed of the step, or -1 if some particle's state is non-finite (then call
+ * {@link firstNonFinite}).
+ */
+export function maxSpeedOrInvalid(ps: ParticleStore): number {
+  const n = ps.count, v = ps.vel, x = ps.pos, w = ps.ang;
+  let max2 = 0, acc = 0;
+  for (let i = 0, o = 0; i < n; i++, o += 3) {
+    const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
+    if (s2 > max2) max2 = s2;
+    acc += s2 + x[o] + x[o + 1] + x[o + 2] + w[o] + w[o + 1] + w[o + 2];
+  }
+  return Number.isFinite(acc) ? Math.sqrt(max2) : -1;
+}
+
+/** Index of the first particle with a non-finite position, velocity or spin, or -1. */
+export function firstNonFinite(ps: ParticleStore): number {
+  const x = ps.pos, v = ps.vel, w = ps.ang;
+  for (let i = 0, o = 0; i < ps.count; i++, o += 3) {
+    const s = x[o] + x[o + 1] + x[o + 2] + v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2] +
+      w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2];
+    if (!Number.isFinite(s)) return i;
+  }
+  return -1;
+}
+
+function clamp(v: Float64Array, n: number, max: number): number {
+  let c = 0;
+  const m2 = max * max;
+  for (let o = 0; o < 3 * n; o += 3) {
+    const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
+    if (s2 > m2) {
+      const k = max / Math.sqrt(s2);
+      v[o] *= k, v[o + 1] *= k, v[o + 2] *= k;
+      c++;
+    }
+  }
+  return c;
+}

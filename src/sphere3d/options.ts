@@ -1,0 +1,86 @@
+/**
+ * Option and result types of the granular system API.
+ *
+ * @module
+ */
+
+/** A 3-vector given by the user: `[x, y, z]` or any array-like of three numbers. */
+export type Vec3 = ArrayLike<number>;
+
+/** Options of {@link GranularSystem.addParticle}. */
+export interface ParticleOptions {
+  /** Centre in the world frame (m). */
+  position: Vec3;
+  /** Radius (m), > 0. */
+  radius: number;
+  /** Initial velocity (m/s). @default [0, 0, 0] */
+  velocity?: Vec3;
+  /** Initial angular velocity (rad/s). @default [0, 0, 0] */
+  angularVelocity?: Vec3;
+  /** Material id in [0, 65535]. @default 0 */
+  materialId?: number;
+  /** Create a fixed (static) particle. @default false */
+  fixed?: boolean;
+}
+
+/** Options shared by the emitters. */
+export interface EmitCommon {
+  /** Minimum box corner (m). */
+  min: Vec3;
+  /** Maximum box corner (m); above `min` on every axis. */
+  max: Vec3;
+  /** Grid spacing between centres (m), > 0. */
+  spacing: number;
+  /** Most particles this call emits; 0 emits none. */
+  maxParticles: number;
+  /** Initial velocity (m/s). @default [0, 0, 0] */
+  velocity?: Vec3;
+  /** Initial angular velocity (rad/s). @default [0, 0, 0] */
+  angularVelocity?: Vec3;
+  /** Material id. @default 0 */
+  materialId?: number;
+  /** Emit fixed particles. @default false */
+  fixed?: boolean;
+}
+
+/** Options of {@link GranularSystem.emitBox}: a regular grid of equal spheres. */
+export interface EmitBoxOptions extends EmitCommon {
+  /** Particle radius (m), > 0. */
+  radius: number;
+}
+
+/** Options of {@link GranularSystem.emitBoxRandom}: a seeded jittered grid. */
+export interface EmitBoxRandomOptions extends EmitCommon {
+  /** Smallest radius (m), > 0. */
+  minRadius: number;
+  /** Largest radius (m), ≥ minRadius; spacing must be ≥ 2·maxRadius. */
+  maxRadius: number;
+  /** Random seed: the same seed and options give the same particles. */
+  seed: number | bigint;
+}
+
+/** Which axes a periodic boundary wraps. */
+export interface PeriodicAxes {
+  /** Wrap along x. @default false */
+  x?: boolean;
+  /** Wrap along y. @default false */
+  y?: boolean;
+  /** Wrap along z. @default false */
+  z?: boolean;
+}
+
+/** Body type of a particle: fixed particles are static. */
+export type BodyType = "static" | "dynamic";
+
+/** Energies of a system (J). */
+export interface Energies {
+  /** Translational kinetic energy Σ ½mv². */
+  kinetic: number;
+  /** Rotational kinetic energy Σ ½Iω². */
+  rotational: number;
+  /** Gravitational potential energy −Σ m g·x (zero at the origin). */
+  potential: number;
+}
+
+/** The largest material id (ids are 16-bit). */
+export const MAX_MATERIAL_ID = 65535;
