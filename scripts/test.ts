@@ -19,6 +19,10 @@ const deno = Deno.execPath();
 const config = JSON.parse(Deno.readTextFileSync("deno.json"));
 const entries = Object.values(config.exports as Record<string, string>).filter(exists);
 const exampleSmoke = listDir("examples").filter((f) => f.endsWith(".ts"));
+// The LAMMPS peer tests need Debian's `lammps` (CI installs it); elsewhere they are left out
+// with a notice rather than failing a machine that lacks the peer.
+const lammps = canRun("lmp", ["-h"]);
+if (!lammps) console.log("note: LAMMPS (`lmp`) not found: tests/peer are left out of this run");
 
 const stages: Stage[] = [
   { name: "fmt", args: ["fmt", "--check"] },
@@ -29,7 +33,11 @@ const stages: Stage[] = [
   },
   { name: "doc-lint", args: ["doc", "--lint", ...entries] },
   { name: "publish-dry-run", args: ["publish", "--dry-run", "--allow-dirty"] },
-  { name: "unit tests", args: ["test", "--allow-all", "tests/"], tests: true },
+  {
+    name: "unit tests",
+    args: ["test", "--allow-all", ...(lammps ? [] : ["--ignore=tests/peer"]), "tests/"],
+    tests: true,
+  },
   { name: "doc examples", args: ["test", "--allow-all", "--doc", "mod.ts", "src/"], tests: true },
   ...exampleSmoke.map((f) => ({
     name: `example ${f}`,
@@ -76,6 +84,15 @@ for (const s of stages) {
       continue;
     }
   }
+  const counted = text.match(/(\d+) passed, (\d+) failed\s*$/);
+  if (counted) {
+    passed += Number(counted[1]);
+    failed += Number(counted[2]) + (out.success || Number(counted[2]) > 0 ? 0 : 1);
+    if (!out.success) failures.push(s.name);
+    console.log(tail(text, out.success ? 3 : 80));
+    console.log(`--- ${s.name}: ${out.success ? "ok" : "FAILED"} (${secs} s)`);
+    continue;
+  }
   if (out.success) {
     passed++;
     console.log(tail(text, 3));
@@ -90,6 +107,15 @@ for (const s of stages) {
 if (failures.length > 0) console.log(`\nfailed stages: ${failures.join(", ")}`);
 console.log(`${passed} passed, ${failed} failed`);
 Deno.exit(failed > 0 ? 1 : 0);
+
+function canRun(cmd: string, args: string[]): boolean {
+  try {
+    new Deno.Command(cmd, { args, stdout: "null", stderr: "null" }).outputSync();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function exists(p: string): boolean {
   try {
