@@ -8,6 +8,7 @@
 import { Table } from "apache-arrow";
 import { dimensionOf, type ParticleSystemLike } from "../arrow/types.ts";
 import { escapeXml } from "../plot/dom.ts";
+import { base64 } from "../plot/figure.ts";
 import { bed3d, particles2d } from "../plot/particles.ts";
 import type { MediaBundle } from "./kernel.ts";
 
@@ -132,7 +133,9 @@ export function systemBundle(
     const f = s.kind === "sphere3d"
       ? bed3d(system, { views: ["side", "top"], width: 320, height: 300 })
       : particles2d(system, { width: 420, height: 360 });
-    fig = f.svg.length < 400_000 ? f.svg : "";
+    fig = f.svg.length < 350_000
+      ? f.svg
+      : `<img width="${f.width}" src="data:image/png;base64,${base64(f.toPNG({ scale: 1 }))}"/>`;
   }
   const html = `<div style="display:flex;gap:16px;align-items:flex-start;font-family:sans-serif">` +
     `<table style="font-size:12px"><caption style="font-weight:bold;text-align:left">${s.kind}</caption>` +

@@ -69,5 +69,6 @@ export {
   timeSeries,
   type TimeSeriesOptions,
 } from "./series.ts";
+export { wallsLayer, type WallsLike, wallsOf, withWalls } from "./walls.ts";
 export { encodeGif, type GifOptions, type RgbaImage } from "./gif.ts";
 export { animate, type AnimateOptions, Animation } from "./animation.ts";

@@ -14,6 +14,7 @@ import { compose, type Figure } from "./figure.ts";
 import { equalAspectSize, plotPanel, px, type RawLayer } from "./panel.ts";
 import { systemOutline } from "./particles.ts";
 import { bounds, particleColumns } from "./source.ts";
+import { wallsLayer, type WallsLike, wallsOf, withWalls } from "./walls.ts";
 
 /** A system with contacts, or a pair of tables from `particlesTable` and `contactsTable`. */
 export type NetworkSource = ParticleSystemLike | { particles: Table; contacts: Table };
@@ -36,6 +37,8 @@ export interface ForceNetworkOptions {
   maxContacts?: number;
   /** Body-frame outline of grain `i` for star grains (see `particles2d`). */
   outline?: (i: number) => ArrayLike<number> | undefined;
+  /** Walls to draw in 2D (star2d `Walls`), or false. @default `source.walls` when present */
+  walls?: WallsLike | false;
   /** Title above the figure. */
   title?: string;
   /** Subtitle. */
@@ -128,7 +131,10 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
     label: "normal force (N)",
   });
   const wMax = options.maxWidth ?? 6, wMin = options.minWidth ?? 0.4;
-  const dom = bounds(A, B, R, cols.n);
+  const walls = cols.dim === 2 && options.walls !== false
+    ? (options.walls ?? wallsOf(source))
+    : undefined;
+  const dom = withWalls(walls, bounds(A, B, R, cols.n));
   const size = equalAspectSize(dom.x, dom.y, {
     maxWidth: options.width ?? 560,
     maxHeight: options.height ?? 480,
@@ -143,7 +149,8 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
         const world = poly ? undefined : worldOutline?.(i);
         if (world && world.length >= 6) {
           let d = "";
-          for (let v = 0; v < world.length; v += 2) {
+          const step = 2 * Math.max(1, Math.ceil(world.length / 100));
+          for (let v = 0; v < world.length; v += step) {
             d += `${v ? "L" : "M"}${px(sx(world[v]))},${px(sy(world[v + 1]))}`;
           }
           out.push(`<path d="${d}Z"/>`);
@@ -186,7 +193,7 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
     height: size.height,
     xLabel: `${an} (m)`,
     yLabel: `${bn} (m)`,
-    marks: [grains, chains],
+    marks: walls ? [wallsLayer(walls, dom), grains, chains] : [grains, chains],
   });
   return compose([panel], {
     title: options.title,

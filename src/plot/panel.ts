@@ -38,6 +38,8 @@ export interface PanelOptions {
   yLabel?: string;
   /** y scale type. @default "linear" */
   yType?: "linear" | "log";
+  /** x scale type. @default "linear" */
+  xType?: "linear" | "log";
   /** Draw grid lines. @default false */
   grid?: boolean;
   /** Marks in drawing order: Plot marks and raw layers. */
@@ -146,12 +148,19 @@ export function plotPanel(options: PanelOptions): Panel {
     marginBottom: MARGIN.bottom,
     marginLeft: MARGIN.left,
     style: { fontFamily: "DejaVu Sans, sans-serif", fontSize: "10px", background: "white" },
-    x: { domain: options.xDomain, label: options.xLabel ?? null, grid: options.grid },
+    x: {
+      domain: options.xDomain,
+      label: options.xLabel ?? null,
+      grid: options.grid,
+      type: options.xType ?? "linear",
+      ...(options.xType === "log" ? { tickFormat: logTick } : {}),
+    },
     y: {
       domain: options.yDomain,
       label: options.yLabel ?? null,
       type: options.yType ?? "linear",
       grid: options.grid,
+      ...(options.yType === "log" ? { tickFormat: logTick } : {}),
     },
     marks: marks as Plot.Markish[],
   }) as unknown as DomElement;
@@ -173,4 +182,11 @@ function isRaw(m: unknown): m is RawLayer {
 /** Formats a pixel coordinate compactly. */
 export function px(v: number): string {
   return (Math.round(v * 100) / 100).toString();
+}
+
+/** Log-axis tick labels: 1, 2 and 5 × 10ⁿ, others (3, 4, 6 … × 10ⁿ) left blank. */
+function logTick(v: number): string {
+  const n = Math.floor(Math.log10(v) + 1e-9), m = Math.round(v / 10 ** n);
+  if (Math.abs(v / 10 ** n - m) > 1e-6 || ![1, 2, 5].includes(m)) return "";
+  return n >= -3 && n <= 4 ? String(Number(v.toPrecision(1))) : `${m}e${n}`;
 }

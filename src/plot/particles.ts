@@ -8,6 +8,7 @@
 import { colorScale, type ColorScaleOptions } from "./color.ts";
 import { compose, type Figure, type Panel } from "./figure.ts";
 import { equalAspectSize, plotPanel, px, type RawLayer } from "./panel.ts";
+import { wallsLayer, type WallsLike, wallsOf, withWalls } from "./walls.ts";
 import {
   bounds,
   labelOf,
@@ -50,9 +51,14 @@ export interface Particles2dOptions extends ParticleFigureOptions {
    * @default `source.outline(i)` when the source is a star2d `StarSystem`
    */
   worldOutline?: (i: number) => ArrayLike<number> | undefined;
+  /** Walls to draw (star2d `Walls`), or false. @default `source.walls` when present */
+  walls?: WallsLike | false;
   /** Draw a line from the centre along the orientation (shows rotation). @default false */
   orientation?: boolean;
 }
+
+/** Outlines are drawn with at most this many vertices (keeps figures of many grains small). */
+const MAX_VERTICES = 50;
 
 /** One planar view of the particles: which coordinates go across, up, and along depth. */
 interface View {
@@ -104,14 +110,16 @@ function grainsLayer(
         const c = color(i);
         if (world && world.length >= 6) {
           let d = "";
-          for (let v = 0; v < world.length; v += 2) {
+          const step = 2 * Math.max(1, Math.ceil(world.length / 2 / MAX_VERTICES));
+          for (let v = 0; v < world.length; v += step) {
             d += `${v === 0 ? "M" : "L"}${px(sx(world[v]))},${px(sy(world[v + 1]))}`;
           }
           out.push(`<path d="${d}Z" fill="${c}" stroke="${stroke}" stroke-width="0.4"/>`);
         } else if (poly && poly.length >= 6) {
           const th = ang ? ang[i] : 0, cs = Math.cos(th), sn = Math.sin(th);
           let d = "";
-          for (let v = 0; v < poly.length; v += 2) {
+          const step = 2 * Math.max(1, Math.ceil(poly.length / 2 / MAX_VERTICES));
+          for (let v = 0; v < poly.length; v += step) {
             const x = A[i] + cs * poly[v] - sn * poly[v + 1];
             const y = B[i] + sn * poly[v] + cs * poly[v + 1];
             d += `${v === 0 ? "M" : "L"}${px(sx(x))},${px(sy(y))}`;
@@ -194,7 +202,10 @@ function viewPanel(
 ): { panel: Panel; legend?: Panel; drawn: number; density: boolean } {
   const A = cols.get(view.a), B = cols.get(view.b);
   const R = cols.has("radius") ? cols.get("radius") : undefined;
-  const dom = options.domain ?? bounds(A, B, R, cols.n);
+  const walls = view.name === "plane" && options.walls !== false
+    ? (options.walls ?? undefined)
+    : undefined;
+  const dom = options.domain ?? withWalls(walls, bounds(A, B, R, cols.n));
   const size = equalAspectSize(dom.x, dom.y, { maxWidth: maxW, maxHeight: maxH });
   const maxP = options.maxParticles ?? 4000;
   let layer: RawLayer, legend: Panel | undefined, drawn: number;
@@ -225,7 +236,7 @@ function viewPanel(
     xLabel: labelOf(cols, view.a),
     yLabel: labelOf(cols, view.b),
     title: view.name === "plane" ? undefined : `${view.name} view`,
-    marks: [layer],
+    marks: walls ? [wallsLayer(walls, dom), layer] : [layer],
   });
   return { panel, legend, drawn, density };
 }
@@ -254,7 +265,7 @@ export function particles2d(source: ParticleSource, options: Particles2dOptions 
   const r = viewPanel(
     cols,
     { a: "x", b: "y", name: "plane" },
-    { worldOutline: systemOutline(source), ...options },
+    { worldOutline: systemOutline(source), walls: wallsOf(source), ...options },
     options.width ?? 560,
     options.height ?? 480,
   );

@@ -35,6 +35,8 @@ export interface LinesOptions {
   yLabel?: string;
   /** y scale. @default "linear" */
   yType?: "linear" | "log";
+  /** x scale. @default "linear" */
+  xType?: "linear" | "log";
   /** Title. */
   title?: string;
   /** Subtitle. */
@@ -95,6 +97,7 @@ export function lines(series: readonly Series[], options: LinesOptions = {}): Fi
       const x = s.x[i], y = s.y[i];
       if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
       if (options.yType === "log" && !(y > 0)) continue;
+      if (options.xType === "log" && !(x > 0)) continue;
       rows.push({ x, y, s: k });
       x0 = Math.min(x0, x);
       x1 = Math.max(x1, x);
@@ -103,8 +106,10 @@ export function lines(series: readonly Series[], options: LinesOptions = {}): Fi
     }
   });
   if (!Number.isFinite(x0)) [x0, x1, y0, y1] = [0, 1, 0, 1];
-  if (!(x1 > x0)) x1 = x0 + 1;
+  if (!(x1 > x0)) x1 = options.xType === "log" ? x0 * 10 : x0 + 1;
   if (!(y1 > y0)) [y0, y1] = [y0 - 0.5 * (Math.abs(y0) || 1), y1 + 0.5 * (Math.abs(y1) || 1)];
+  if (options.yType === "log") [y0, y1] = [y0 / 1.4, y1 * 1.4];
+  if (options.xType === "log") [x0, x1] = [x0 / 1.15, x1 * 1.15];
   const padY = options.yType === "log" ? 0 : 0.04 * (y1 - y0);
   const color = (k: number) => series[k].color ?? PALETTE[k % PALETTE.length];
   const marks: Plot.Mark[] = [];
@@ -128,6 +133,7 @@ export function lines(series: readonly Series[], options: LinesOptions = {}): Fi
     xDomain: [x0, x1],
     yDomain: options.yDomain ?? [y0 - padY, y1 + padY],
     yType: options.yType,
+    xType: options.xType,
     width: options.width ?? 600,
     height: options.height ?? 320,
     xLabel: options.xLabel,

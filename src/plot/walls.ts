@@ -1,0 +1,170 @@
+/**
+ * Walls of 2D scenes (star2d `Walls`: planes, thick segments, drums) drawn under the grains.
+ *
+ * @module
+ */
+
+import { px, type RawLayer } from "./panel.ts";
+
+/** The shape of star2d's `Walls`: flat geometry arrays, stride 8. */
+export interface WallsLike {
+  /** Number of walls. */
+  readonly count: number;
+  /** 0 plane, 1 segment, 2 drum. */
+  readonly kind: ArrayLike<number>;
+  /** 1 when the wall is active. */
+  readonly enabled: ArrayLike<number>;
+  /** Plane (px, py, nx, ny); segment (ax, ay, bx, by, h, …); drum (cx, cy, R), stride 8. */
+  readonly geom: ArrayLike<number>;
+}
+
+/**
+ * The walls of a source, if it has star2d-style walls.
+ *
+ * @param source anything
+ * @returns its walls or undefined
+ * @example
+ * ```ts
+ * import { wallsOf } from "@grainlab/grainlab/plot";
+ * console.assert(wallsOf({}) === undefined);
+ * ```
+ */
+export function wallsOf(source: unknown): WallsLike | undefined {
+  const w = (source as { walls?: WallsLike })?.walls;
+  if (w && typeof w.count === "number" && w.geom && w.kind && w.enabled) return w;
+  return undefined;
+}
+
+/**
+ * Grows a domain to include the finite walls (segments, drums) and the lines of planes.
+ *
+ * @param walls the walls
+ * @param dom the domain to grow
+ * @returns the grown domain
+ * @example
+ * ```ts
+ * import { withWalls } from "@grainlab/grainlab/plot";
+ * const drum = { count: 1, kind: [2], enabled: [1], geom: [0, 0, 1, 0, 0, 0, 0, 0] };
+ * console.assert(withWalls(drum, { x: [-0.5, 0.5], y: [-0.5, 0.5] }).x[0] < -1);
+ * ```
+ */
+export function withWalls(
+  walls: WallsLike | undefined,
+  dom: { x: [number, number]; y: [number, number] },
+): { x: [number, number]; y: [number, number] } {
+  if (!walls) return dom;
+  let [x0, x1] = dom.x, [y0, y1] = dom.y;
+  const g = walls.geom;
+  for (let w = 0; w < walls.count; w++) {
+    if (!walls.enabled[w]) continue;
+    const o = 8 * w;
+    if (walls.kind[w] === 0) {
+      if (Math.abs(g[o + 2]) > 0.5) [x0, x1] = [Math.min(x0, g[o]), Math.max(x1, g[o])];
+      if (Math.abs(g[o + 3]) > 0.5) [y0, y1] = [Math.min(y0, g[o + 1]), Math.max(y1, g[o + 1])];
+    } else if (walls.kind[w] === 1) {
+      const h = g[o + 4] / 2;
+      x0 = Math.min(x0, g[o] - h, g[o + 2] - h);
+      x1 = Math.max(x1, g[o] + h, g[o + 2] + h);
+      y0 = Math.min(y0, g[o + 1] - h, g[o + 3] - h);
+      y1 = Math.max(y1, g[o + 1] + h, g[o + 3] + h);
+    } else if (walls.kind[w] === 2) {
+      x0 = Math.min(x0, g[o] - g[o + 2]);
+      x1 = Math.max(x1, g[o] + g[o + 2]);
+      y0 = Math.min(y0, g[o + 1] - g[o + 2]);
+      y1 = Math.max(y1, g[o + 1] + g[o + 2]);
+    }
+  }
+  const pad = 0.02 * Math.max(x1 - x0, y1 - y0);
+  return { x: [x0 - pad, x1 + pad], y: [y0 - pad, y1 + pad] };
+}
+
+/**
+ * A raw layer drawing the enabled walls in dark grey: planes as lines across the domain,
+ * segments at their thickness, drums as circles.
+ *
+ * @param walls the walls
+ * @param dom the panel's domain (planes are clipped to it)
+ * @returns the layer
+ * @example
+ * ```ts
+ * import { wallsLayer } from "@grainlab/grainlab/plot";
+ * const floor = { count: 1, kind: [0], enabled: [1], geom: [0, 0, 0, 1, 0, 0, 0, 0] };
+ * const svg = wallsLayer(floor, { x: [-1, 1], y: [-1, 1] }).raw((x) => x, (y) => -y, 1);
+ * console.assert(svg.includes("<line"));
+ * ```
+ */
+export function wallsLayer(
+  walls: WallsLike,
+  dom: { x: [number, number]; y: [number, number] },
+): RawLayer {
+  return {
+    raw(sx, sy, k) {
+      const g = walls.geom, out: string[] = [];
+      const span = 2 * Math.hypot(dom.x[1] - dom.x[0], dom.y[1] - dom.y[0]);
+      for (let w = 0; w < walls.count; w++) {
+        if (!walls.enabled[w]) continue;
+        const o = 8 * w;
+        if (walls.kind[w] === 0) {
+          // the line through (px, py) along the tangent (−ny, nx), clipped to the domain
+          const tx = -g[o + 3], ty = g[o + 2];
+          const seg = clip(
+            g[o] - span * tx,
+            g[o + 1] - span * ty,
+            g[o] + span * tx,
+            g[o + 1] + span * ty,
+            dom,
+          );
+          if (!seg) continue;
+          out.push(
+            `<line x1="${px(sx(seg[0]))}" y1="${px(sy(seg[1]))}" x2="${px(sx(seg[2]))}" y2="${
+              px(sy(seg[3]))
+            }" stroke="#555" stroke-width="2"/>`,
+          );
+        } else if (walls.kind[w] === 1) {
+          out.push(
+            `<line x1="${px(sx(g[o]))}" y1="${px(sy(g[o + 1]))}" x2="${px(sx(g[o + 2]))}" y2="${
+              px(sy(g[o + 3]))
+            }" stroke="#555" stroke-width="${
+              px(Math.max(1.5, g[o + 4] * k))
+            }" stroke-linecap="round"/>`,
+          );
+        } else if (walls.kind[w] === 2) {
+          out.push(
+            `<circle cx="${px(sx(g[o]))}" cy="${px(sy(g[o + 1]))}" r="${px(g[o + 2] * k)}" ` +
+              `fill="none" stroke="#555" stroke-width="2"/>`,
+          );
+        }
+      }
+      return out.join("");
+    },
+  };
+}
+
+/** Liang–Barsky clipping of a segment to a rectangle; null when it misses. */
+function clip(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  dom: { x: [number, number]; y: [number, number] },
+): [number, number, number, number] | null {
+  let t0 = 0, t1 = 1;
+  const dx = x1 - x0, dy = y1 - y0;
+  const edges: [number, number][] = [
+    [-dx, x0 - dom.x[0]],
+    [dx, dom.x[1] - x0],
+    [-dy, y0 - dom.y[0]],
+    [dy, dom.y[1] - y0],
+  ];
+  for (const [p, q] of edges) {
+    if (p === 0) {
+      if (q < 0) return null;
+    } else {
+      const t = q / p;
+      if (p < 0) t0 = Math.max(t0, t);
+      else t1 = Math.min(t1, t);
+    }
+  }
+  if (t0 > t1) return null;
+  return [x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy];
+}
