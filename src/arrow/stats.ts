@@ -131,7 +131,7 @@ export class StatsRecorder {
    */
   record(
     world: { readonly time: number; readonly stepCount?: number },
-    system: { readonly lastStepStats?: Readonly<Record<string, unknown>> },
+    system: { readonly lastStepStats?: object },
     extra: Record<string, number> = {},
   ): void {
     this.entries.push({

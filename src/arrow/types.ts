@@ -56,8 +56,8 @@ export interface ParticleSystemLike {
   readonly dimension?: number;
   /** Resolved material fields. */
   readonly material?: unknown;
-  /** Counters of the last step. */
-  readonly lastStepStats?: Readonly<Record<string, unknown>>;
+  /** Counters of the last step (an object of numbers). */
+  readonly lastStepStats?: object;
   /** Force network of the last step. */
   readonly contacts?: ContactsLike;
   /** Simulated time (s), for systems that keep their own clock (star2d). */
@@ -146,7 +146,13 @@ export function snapshotStamp(
   const w = options.world ?? system?.world;
   const num = (...v: unknown[]) => v.find((x): x is number => typeof x === "number");
   return {
-    time: num(options.time, w?.time, system?.time, system?.lastStepStats?.time),
-    step: num(options.step, w?.stepCount, system?.stepCount, system?.lastStepStats?.step),
+    time: num(options.time, w?.time, system?.time, statsField(system, "time")),
+    step: num(options.step, w?.stepCount, system?.stepCount, statsField(system, "step")),
   };
+}
+
+/** A field of `lastStepStats`, when present. */
+function statsField(system: ParticleSystemLike | undefined, key: string): unknown {
+  const st = system?.lastStepStats as Record<string, unknown> | undefined;
+  return st?.[key];
 }

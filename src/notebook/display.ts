@@ -70,11 +70,12 @@ export function systemSummary(
     mSum += system.masses?.[i] ?? 0;
   }
   const w = world ?? system.world;
+  const stats = system.lastStepStats as Record<string, unknown> | undefined;
   return {
     kind: d === 3 ? "sphere3d" : "star2d",
     count: n,
-    time: w?.time ?? system.time ?? (system.lastStepStats?.time as number | undefined),
-    step: w?.stepCount ?? system.stepCount ?? (system.lastStepStats?.step as number | undefined),
+    time: w?.time ?? system.time ?? (stats?.time as number | undefined),
+    step: w?.stepCount ?? system.stepCount ?? (stats?.step as number | undefined),
     maxSpeed,
     meanRadius: n ? rSum / n : 0,
     totalMass: mSum,

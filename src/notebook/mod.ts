@@ -35,5 +35,12 @@ export {
   tableBundle,
 } from "./display.ts";
 export { Progress, type ProgressOptions, runWithProgress, type Steppable } from "./progress.ts";
+export {
+  type HeadlineOptions,
+  type SettledPacking,
+  starPacking,
+  type StarPackingOptions,
+  writeHeadlineFigures,
+} from "./headline.ts";
 
 registerDisplay([World, GranularSystem, StarSystem, ClumpSystem, DiskSystem, Table]);
