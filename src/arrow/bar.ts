@@ -32,7 +32,10 @@ const BAR_COLUMNS: Record<string, [string, string]> = {
 };
 
 /** Something that looks like an ipc1d run: equal-length numeric columns, one named `time`. */
-export type BarRunLike = { readonly time: ArrayLike<number> } & Readonly<Record<string, unknown>>;
+export interface BarRunLike {
+  /** Times (s); every other numeric array of this length becomes a column. */
+  readonly time: ArrayLike<number>;
+}
 
 function isNumericArray(v: unknown): v is ArrayLike<number> {
   return (ArrayBuffer.isView(v) && !(v instanceof DataView)) ||
@@ -66,7 +69,7 @@ export function barTable(
   const n = run.time.length;
   const cols: ColumnSpec[] = [];
   const extra: Record<string, string | number> = {};
-  for (const [k, v] of Object.entries(run)) {
+  for (const [k, v] of Object.entries(run as object)) {
     if (isNumericArray(v) && v.length === n) {
       const [unit, description] = BAR_COLUMNS[k] ?? ["", `run.${k}`];
       cols.push({

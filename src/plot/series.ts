@@ -234,7 +234,7 @@ export interface BarComparisonOptions extends LinesOptions {
   /** Column to compare. @default "endPosition" */
   y?: string;
   /** The analytic curve: a run-like object with `time` and the `y` column. */
-  analytic?: { time: ArrayLike<number> } & Record<string, unknown>;
+  analytic?: { readonly time: ArrayLike<number> };
 }
 
 /**
@@ -256,7 +256,7 @@ export interface BarComparisonOptions extends LinesOptions {
  * ```
  */
 export function barComparison(
-  runs: Record<string, { time: ArrayLike<number> } & Record<string, unknown>>,
+  runs: Record<string, { readonly time: ArrayLike<number> }>,
   options: BarComparisonOptions = {},
 ): Figure {
   const y = options.y ?? "endPosition";
@@ -266,8 +266,8 @@ export function barComparison(
     energy: "J",
     endVelocity: "m/s",
   };
-  const get = (label: string, r: Record<string, unknown>): ArrayLike<number> => {
-    const v = r[y];
+  const get = (label: string, r: object): ArrayLike<number> => {
+    const v = (r as Record<string, unknown>)[y];
     if (!(ArrayBuffer.isView(v) || Array.isArray(v))) {
       throw new RangeError(`barComparison: run "${label}" has no numeric column "${y}"`);
     }
