@@ -88,6 +88,32 @@ describe("sphere3d: tangential friction and rolling", () => {
   });
 });
 
+describe("sphere3d: friction mixing between material ids", () => {
+  /** Ratio |ft|/fn of a sliding contact between particle materials a and b. */
+  function slidingRatio(a: number, b: number): number {
+    const w = new World({ timeStep: 1e-4, gravity: [0, 0, 0] });
+    const g = w.addGranularParticles(
+      { positions: [[0, 0, 0], [0.0399, 0, 0]], radii: 0.02, materialIds: [a, b] },
+      { normalDamping: 0, friction: 0.5 },
+    );
+    g.setParticleMaterial(1, { friction: 0.1 });
+    g.setParticleMaterial(2, { friction: 0.9 });
+    g.setVelocity(1, [0, 20, 0]); // fast tangential slip: the Coulomb cap is active
+    w.step();
+    const c = g.contacts, t = c.tangentialForce;
+    return Math.hypot(t[0], t[1], t[2]) / c.normalForce[0];
+  }
+
+  it("uses the geometric mean for different ids and the material itself for equal ids", () => {
+    expect(slidingRatio(1, 2)).toBeCloseTo(Math.sqrt(0.1 * 0.9), 12);
+    expect(slidingRatio(2, 2)).toBeCloseTo(0.9, 12);
+    expect(slidingRatio(1, 1)).toBeCloseTo(0.1, 12);
+    // Ids never defined take the global friction (0.5).
+    expect(slidingRatio(7, 7)).toBeCloseTo(0.5, 12);
+    expect(slidingRatio(7, 2)).toBeCloseTo(Math.sqrt(0.5 * 0.9), 12);
+  });
+});
+
 describe("sphere3d: cohesion", () => {
   function pair(pull: number) {
     const w = new World({ timeStep: 2e-5, gravity: [0, 0, 0] });
