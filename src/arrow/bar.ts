@@ -47,6 +47,7 @@ function isNumericArray(v: unknown): v is ArrayLike<number> {
  * values as `time` becomes a Float64 column (`time`, `endPosition`, `contactForce`, `energy`, …);
  * scalar numeric and string properties (method, problem, parameters) go to the schema metadata.
  *
+ * @typeParam R the run's type (any object with a numeric `time` array)
  * @param run the result of `simulateBar` (or any object with equal-length numeric columns)
  * @param options simulator label and extra schema metadata
  * @returns an Arrow table
@@ -58,8 +59,8 @@ function isNumericArray(v: unknown): v is ArrayLike<number> {
  * console.assert(t.numRows === 2 && t.schema.metadata.get("grainlab.run.method") === "ipc");
  * ```
  */
-export function barTable(
-  run: BarRunLike,
+export function barTable<R extends BarRunLike>(
+  run: R,
   options: { simulator?: string; extra?: Record<string, string | number> } = {},
 ): A.Table {
   const where = "barTable";

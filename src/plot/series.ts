@@ -234,13 +234,14 @@ export interface BarComparisonOptions extends LinesOptions {
   /** Column to compare. @default "endPosition" */
   y?: string;
   /** The analytic curve: a run-like object with `time` and the `y` column. */
-  analytic?: { readonly time: ArrayLike<number> };
+  analytic?: { readonly time: ArrayLike<number>; readonly [column: string]: unknown };
 }
 
 /**
  * ipc1d bar runs against the analytic solution: one curve per run (e.g. IPC, penalty) and
  * the analytic curve dashed.
  *
+ * @typeParam R the runs' type (labels → runs with a numeric `time` array)
  * @param runs runs by label, each with `time` and the compared column
  * @param options compared column, analytic curve, labels
  * @returns the figure
@@ -255,8 +256,8 @@ export interface BarComparisonOptions extends LinesOptions {
  * console.assert(fig.info.series === 2);
  * ```
  */
-export function barComparison(
-  runs: Record<string, { readonly time: ArrayLike<number> }>,
+export function barComparison<R extends Record<string, { readonly time: ArrayLike<number> }>>(
+  runs: R,
   options: BarComparisonOptions = {},
 ): Figure {
   const y = options.y ?? "endPosition";
