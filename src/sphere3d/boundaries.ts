@@ -8,15 +8,13 @@
  */
 import { hertzNormalForce, linearNormalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
-import { tangentialHistory3 } from "../contact/tangential.ts";
 import { type ContactColumns, ContactKind } from "./contacts.ts";
-import { type ForceParams, type FrictionTables, record } from "./forces.ts";
+import { type ForceParams, type FrictionTables, historyForce, record } from "./forces.ts";
 import { boundaryPartner, type HistoryTable } from "./history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
 
 const ft = new Float64Array(3);
-const spare = new Float64Array(3);
 
 /** Planar boundaries in typed-array form (built when boundaries change). */
 export class PlaneSet {
@@ -66,9 +64,9 @@ export function planeForces(
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
-  const fr = mat.friction, rr = mat.rolling, xi = hist.xi;
-  const kn = p.kn, cn = p.cn, kt = p.kt, ct = p.ct, hertz = p.hertz;
-  const dt = p.dt, histDt = p.histDt, stamp = p.stamp;
+  const fr = mat.friction, rr = mat.rolling;
+  const kn = p.kn, cn = p.cn, hertz = p.hertz;
+  const dt = p.dt;
   let nContacts = 0, maxPen = stats.maxPenetration;
   const count = ps.count;
   for (let q = 0; q < np; q++) {
@@ -94,25 +92,17 @@ export function planeForces(
         : linearNormalForce(kn, cn, delta, vn);
       const m = mid[i];
       const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
-      const e = hist.find(i, partner, stamp);
-      let state = xi, s = 3 * e;
-      if (e < 0) {
-        spare[0] = spare[1] = spare[2] = 0;
-        state = spare;
-        s = 0;
-      }
-      tangentialHistory3(
-        state,
-        s,
+      historyForce(
+        hist,
+        i,
+        partner,
+        p,
         nx,
         ny,
         nz,
         vx - vn * nx,
         vy - vn * ny,
         vz - vn * nz,
-        histDt,
-        kt,
-        ct,
         mu * fn,
         ft,
       );

@@ -17,6 +17,26 @@ import { emptyStats, type StepStats } from "./stats.ts";
 import { bool, corners, integerIn, nonNegative, positive, vec3 } from "./validate.ts";
 import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
 
+/** Validated settings shared by the emitters. */
+export interface EmitSettings {
+  /** Box corners. */
+  lo: number[];
+  /** Upper corner. */
+  hi: number[];
+  /** Grid spacing (m). */
+  spacing: number;
+  /** Most particles to emit. */
+  max: number;
+  /** Initial velocity. */
+  v: number[];
+  /** Initial angular velocity. */
+  a: number[];
+  /** Material id. */
+  mid: number;
+  /** Fixed flag. */
+  fx: boolean;
+}
+
 /**
  * The state and the step of a granular system. Internal: {@link GranularSystem} owns one and
  * exposes the validated public API.
@@ -392,7 +412,19 @@ export class GranularCore {
   }
 
   /** Internal state or stage (emitCommon); internal. */
-  emitCommon(w: string, o: EmitCommon) {
+  /** Append emitted particles (centres stride 3; one radius or one per particle). */
+  emit(centres: Float64Array, radii: number | Float64Array, c: EmitSettings): number {
+    const n = centres.length / 3;
+    this.reserve(this.ps.count + n);
+    for (let k = 0; k < n; k++) {
+      const r = typeof radii === "number" ? radii : radii[k];
+      this.append(centres[3 * k], centres[3 * k + 1], centres[3 * k + 2], r, c.v, c.a, c.mid, c.fx);
+    }
+    this.pending.emitted += n;
+    return n;
+  }
+
+  emitCommon(w: string, o: EmitCommon): EmitSettings {
     if (o === null || typeof o !== "object") {
       throw new TypeError(`${w}: options (${String(o)}) must be an object`);
     }

@@ -69,9 +69,9 @@ export function pairForces(
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, id = ps.id, mid = ps.materialId, invI = ps.invInertia;
-  const fr = mat.friction, rr = mat.rolling, xi = hist.xi;
-  const kn = p.kn, cn = p.cn, kt = p.kt, ct = p.ct, hertz = p.hertz, kc = p.kc, dmax = p.dmax;
-  const dt = p.dt, histDt = p.histDt, stamp = p.stamp, px = p.px, py = p.py, pz = p.pz;
+  const fr = mat.friction, rr = mat.rolling;
+  const kn = p.kn, cn = p.cn, hertz = p.hertz, kc = p.kc, dmax = p.dmax;
+  const dt = p.dt, px = p.px, py = p.py, pz = p.pz;
   const fixed = ps.fixed;
   const pa = pairs.a, pb = pairs.b, n = pairs.count;
   let contactsN = 0, cohesive = 0, maxPen = stats.maxPenetration;
@@ -128,25 +128,17 @@ export function pairForces(
       : linearNormalForce(kn, cn, delta, vn);
     const ma = mid[a], mb = mid[b];
     const mu = ma === mb ? fr[ma] : Math.sqrt(fr[ma] * fr[mb]);
-    const e = hist.find(a, id[b], stamp);
-    let state = xi, s = 3 * e;
-    if (e < 0) {
-      spare[0] = spare[1] = spare[2] = 0;
-      state = spare;
-      s = 0;
-    }
-    tangentialHistory3(
-      state,
-      s,
+    historyForce(
+      hist,
+      a,
+      id[b],
+      p,
       nx,
       ny,
       nz,
       vx - vn * nx,
       vy - vn * ny,
       vz - vn * nz,
-      histDt,
-      kt,
-      ct,
       mu * fn,
       ft,
     );
@@ -195,6 +187,35 @@ export function pairForces(
   stats.particleContacts += contactsN;
   stats.cohesiveContacts += cohesive;
   stats.maxPenetration = maxPen;
+}
+
+/**
+ * The tangential force of one contact from its history spring (owned by `owner`, keyed by the
+ * partner's stable id) into `out[0..2]`. When the owner's history entries are full the contact
+ * gets a fresh spring for this step (the table widens after the step).
+ */
+export function historyForce(
+  hist: HistoryTable,
+  owner: number,
+  partner: number,
+  p: ForceParams,
+  nx: number,
+  ny: number,
+  nz: number,
+  vtx: number,
+  vty: number,
+  vtz: number,
+  muFn: number,
+  out: Float64Array,
+): void {
+  const e = hist.find(owner, partner, p.stamp);
+  let state = hist.xi, s = 3 * e;
+  if (e < 0) {
+    spare[0] = spare[1] = spare[2] = 0;
+    state = spare;
+    s = 0;
+  }
+  tangentialHistory3(state, s, nx, ny, nz, vtx, vty, vtz, p.histDt, p.kt, p.ct, muFn, out);
 }
 
 /**

@@ -220,22 +220,7 @@ export class GranularSystem {
     const r = positive(w, "radius", options.radius);
     if (c.max === 0) return 0;
     const centres = regularPacking(c.lo, c.hi, r, c.spacing, c.max);
-    const n = centres.length / 3;
-    this.#c.reserve(this.#c.ps.count + n);
-    for (let k = 0; k < n; k++) {
-      this.#c.append(
-        centres[3 * k],
-        centres[3 * k + 1],
-        centres[3 * k + 2],
-        r,
-        c.v,
-        c.a,
-        c.mid,
-        c.fx,
-      );
-    }
-    this.#c.pending.emitted += n;
-    return n;
+    return this.#c.emit(centres, r, c);
   }
 
   /**
@@ -266,22 +251,7 @@ export class GranularSystem {
     if (typeof seed !== "bigint") finite(w, "seed", seed);
     if (c.max === 0) return 0;
     const { positions, radii } = jitteredPacking(c.lo, c.hi, r0, r1, c.spacing, c.max, seed);
-    const n = radii.length;
-    this.#c.reserve(this.#c.ps.count + n);
-    for (let k = 0; k < n; k++) {
-      this.#c.append(
-        positions[3 * k],
-        positions[3 * k + 1],
-        positions[3 * k + 2],
-        radii[k],
-        c.v,
-        c.a,
-        c.mid,
-        c.fx,
-      );
-    }
-    this.#c.pending.emitted += n;
-    return n;
+    return this.#c.emit(positions, radii, c);
   }
 
   /**
