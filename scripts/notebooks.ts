@@ -4,7 +4,10 @@
  * temporary folder, leaving the committed notebooks untouched; `--inplace` writes the fresh
  * outputs back into `notebooks/` (do that before committing a changed notebook).
  *
- * Usage: `deno run -A scripts/notebooks.ts [--inplace] [name-filter…]`
+ * With `--figures`, it also writes the first image output of each notebook's cell tagged
+ * `readme-figure` to `notebooks/figures/<notebook>.png` (the README's figures).
+ *
+ * Usage: `deno run -A scripts/notebooks.ts [--inplace] [--figures] [name-filter…]`
  * Needs `scripts/setup_jupyter.sh` (Debian jupyter-nbconvert, python3-nbclient, the Deno kernel).
  *
  * Prints one line per notebook and a last line `notebooks: N passed, N failed`.
@@ -14,6 +17,7 @@
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const inplace = Deno.args.includes("--inplace");
+const figures = Deno.args.includes("--figures");
 const timeout = Number(Deno.env.get("NOTEBOOK_TIMEOUT") ?? 900);
 const root = new URL("..", import.meta.url).pathname;
 const dir = `${root}notebooks`;
@@ -46,7 +50,43 @@ const outDir = inplace ? dir : await Deno.makeTempDir({ prefix: "grainlab-notebo
 let passed = 0, failed = 0;
 for (const nb of notebooks) {
   const t0 = performance.now();
-  const r = await new Deno.Command("jupyter-nbconvert", {
+  let r = await execute(nb);
+  // The Deno kernel occasionally drops a cell's display output; when refreshing the committed
+  // notebooks, run again until every displaying cell has its output.
+  for (let attempt = 1; inplace && r.success && attempt < 4; attempt++) {
+    const missing = missingDisplays(`${outDir}/${nb}`);
+    if (missing.length === 0) break;
+    console.log(`       ${nb}: no display output in cell(s) ${missing.join(", ")}; running again`);
+    r = await execute(nb);
+  }
+  const secs = ((performance.now() - t0) / 1000).toFixed(1);
+  const errors = r.success ? cellErrors(`${outDir}/${nb}`) : [];
+  if (r.success && errors.length === 0) {
+    passed++;
+    console.log(`ok     ${nb} (${secs} s)`);
+    if (figures) {
+      const png = await readmeFigure(`${outDir}/${nb}`);
+      if (png) {
+        const path = `${dir}/figures/${nb.replace(/\.ipynb$/, ".png")}`;
+        await Deno.mkdir(`${dir}/figures`, { recursive: true });
+        await Deno.writeFile(path, png);
+        console.log(`       figure → notebooks/figures/${nb.replace(/\.ipynb$/, ".png")}`);
+      }
+    }
+  } else {
+    failed++;
+    console.log(`FAILED ${nb} (${secs} s)`);
+    const text = new TextDecoder().decode(r.stderr);
+    console.log(errors.join("\n") || text.split("\n").slice(-40).join("\n"));
+  }
+}
+if (!inplace) await Deno.remove(outDir, { recursive: true }).catch(() => {});
+console.log(`notebooks: ${passed} passed, ${failed} failed`);
+if (failed > 0 || notebooks.length === 0) Deno.exit(1);
+
+/** Executes one notebook with nbconvert into `outDir`. */
+function execute(nb: string): Promise<Deno.CommandOutput> {
+  return new Deno.Command("jupyter-nbconvert", {
     args: [
       "--to",
       "notebook",
@@ -61,21 +101,21 @@ for (const nb of notebooks) {
     stderr: "piped",
     env: { NO_COLOR: "1" },
   }).output();
-  const secs = ((performance.now() - t0) / 1000).toFixed(1);
-  const errors = r.success ? cellErrors(`${outDir}/${nb}`) : [];
-  if (r.success && errors.length === 0) {
-    passed++;
-    console.log(`ok     ${nb} (${secs} s)`);
-  } else {
-    failed++;
-    console.log(`FAILED ${nb} (${secs} s)`);
-    const text = new TextDecoder().decode(r.stderr);
-    console.log(errors.join("\n") || text.split("\n").slice(-40).join("\n"));
-  }
 }
-if (!inplace) await Deno.remove(outDir, { recursive: true }).catch(() => {});
-console.log(`notebooks: ${passed} passed, ${failed} failed`);
-if (failed > 0 || notebooks.length === 0) Deno.exit(1);
+
+/** Indices of code cells that call `Deno.jupyter.display` but have no display output. */
+function missingDisplays(path: string): number[] {
+  const nb = JSON.parse(Deno.readTextFileSync(path)) as {
+    cells: { cell_type: string; source: string | string[]; outputs?: { output_type: string }[] }[];
+  };
+  const out: number[] = [];
+  nb.cells.forEach((c, k) => {
+    const src = Array.isArray(c.source) ? c.source.join("") : c.source;
+    if (c.cell_type !== "code" || !src.includes("Deno.jupyter.display(")) return;
+    if (!(c.outputs ?? []).some((o) => o.output_type === "display_data")) out.push(k);
+  });
+  return out;
+}
 
 /** Error outputs left in an executed notebook (nbconvert normally stops at the first). */
 function cellErrors(path: string): string[] {
@@ -91,4 +131,32 @@ function cellErrors(path: string): string[] {
   } catch (e) {
     return [`cannot read ${path}: ${(e as Error).message}`];
   }
+}
+
+/** PNG of the first image output of the cell tagged `readme-figure`, if any. */
+async function readmeFigure(path: string): Promise<Uint8Array | null> {
+  const nb = JSON.parse(await Deno.readTextFile(path)) as {
+    cells: {
+      metadata?: { tags?: string[] };
+      outputs?: { data?: Record<string, string | string[]> }[];
+    }[];
+  };
+  const text = (v: string | string[]) => (Array.isArray(v) ? v.join("") : v);
+  for (const c of nb.cells) {
+    if (!c.metadata?.tags?.includes("readme-figure")) continue;
+    for (const o of c.outputs ?? []) {
+      const d = o.data ?? {};
+      if (d["image/png"]) {
+        return Uint8Array.from(
+          atob(text(d["image/png"]).replace(/\s/g, "")),
+          (ch) => ch.charCodeAt(0),
+        );
+      }
+      if (d["image/svg+xml"]) {
+        const { svgToPNG } = await import("../src/plot/png.ts");
+        return svgToPNG(text(d["image/svg+xml"]), { scale: 1.5 });
+      }
+    }
+  }
+  return null;
 }
