@@ -100,3 +100,24 @@ describe("FrameWriter / readFrames", () => {
     await expect(drain(`${dir}/cut.arrows`)).rejects.toThrow(/truncated or corrupt/);
   });
 });
+
+describe("FrameWriter queueing", () => {
+  it("keeps frames in order when writes are not awaited (snapshot taken at call time)", async () => {
+    const dir = await Deno.makeTempDir();
+    const s = fakeSystem3d();
+    const w = await FrameWriter.create(`${dir}/q.arrows`);
+    for (let k = 0; k < 20; k++) {
+      s.positions[2] = k;
+      w.write(s, { time: k }); // not awaited, like an onStep callback
+    }
+    const info = await w.close();
+    expect(info.frames).toBe(20);
+    const zs: number[] = [], frames: number[] = [];
+    for await (const f of readFrames(`${dir}/q.arrows`)) {
+      zs.push(f.table.getChild("z")!.get(0));
+      frames.push(f.frame);
+    }
+    expect(zs).toEqual(Array.from({ length: 20 }, (_, k) => k));
+    expect(frames).toEqual(Array.from({ length: 20 }, (_, k) => k));
+  });
+});

@@ -59,6 +59,7 @@ export class FrameWriter {
   #frames = 0;
   #bytes = 0;
   #closed = false;
+  #queue: Promise<void> = Promise.resolve();
 
   private constructor(file: Deno.FsFile, path: string, tmp: string, options: FrameWriterOptions) {
     this.#file = file;
@@ -95,14 +96,35 @@ export class FrameWriter {
 
   /**
    * Appends one frame: a particle snapshot of `system` stamped with `frame` and `time`.
-   * Every frame must have the same columns as the first.
+   * Every frame must have the same columns as the first. The snapshot is taken at once; the
+   * disk write is queued (frames stay in order), so a simulation callback may call `write`
+   * without awaiting it — {@link close} waits for every queued write.
    *
    * @param system the particle system
    * @param stamp the frame's time
    * @throws {Error} after {@link close}
    * @throws {RangeError} when the frame's columns differ from the first frame's
    */
-  async write(system: ParticleSystemLike, stamp: FrameStamp = {}): Promise<void> {
+  write(system: ParticleSystemLike, stamp: FrameStamp = {}): Promise<void> {
+    if (this.#closed) {
+      return Promise.reject(new Error(`FrameWriter.write: ${this.#path} is already closed`));
+    }
+    let chunk: Uint8Array;
+    try {
+      chunk = this.#encode(system, stamp);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    this.#frames++;
+    this.#queue = this.#queue.then(async () => {
+      await writeAll(this.#file, chunk);
+      this.#bytes += chunk.length;
+    });
+    return this.#queue;
+  }
+
+  /** Snapshots and serialises one frame (synchronously, so the caller may step on at once). */
+  #encode(system: ParticleSystemLike, stamp: FrameStamp): Uint8Array {
     if (this.#closed) throw new Error(`FrameWriter.write: ${this.#path} is already closed`);
     const time = stamp.time ?? stamp.world?.time ?? system.world?.time ?? NaN;
     const snap = particlesTable(system, { time });
@@ -163,12 +185,9 @@ export class FrameWriter {
     const bytes = A.tableToIPC(new A.Table(schema, [batch]), "stream");
     // A one-batch stream is: schema message, record batch message, end-of-stream marker.
     const schemaLen = A.tableToIPC(new A.Table(schema), "stream").length - EOS.length;
-    const chunk = first
+    return first
       ? bytes.subarray(0, bytes.length - EOS.length)
       : bytes.subarray(schemaLen, bytes.length - EOS.length);
-    await writeAll(this.#file, chunk);
-    this.#bytes += chunk.length;
-    this.#frames++;
   }
 
   /**
@@ -180,6 +199,7 @@ export class FrameWriter {
     if (this.#closed) return { frames: this.#frames, bytes: this.#bytes, path: this.#path };
     this.#closed = true;
     try {
+      await this.#queue;
       if (this.#schema === undefined) {
         throw new Error(`FrameWriter.close: no frame was written to ${this.#path}`);
       }
