@@ -30,12 +30,12 @@ describe("sphere3d: bad input throws a clear error and changes nothing", () => {
     [
       "NaN position",
       () => new World().addGranularParticles({ positions: [[0, NaN, 0]], radii: 1 }),
-      /positions\[0\]\[1\] \(NaN\) must be finite/,
+      /positions\[0\]\[1\] \(NaN\) must be a finite number/,
     ],
     [
       "infinite radius",
       () => new World().addGranularParticles({ positions: [[0, 0, 0]], radii: [Infinity] }),
-      /radii\[0\] \(Infinity\) must be finite/,
+      /radii\[0\] \(Infinity\) must be a finite number/,
     ],
     [
       "non-positive density",

@@ -8,7 +8,7 @@
  */
 
 import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-import { finite, nonNegative, oneOf } from "./validate.ts";
+import { finite, nonNegative, oneOf } from "../math/validate.ts";
 
 /**
  * Derived constants of a benchmark problem.

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { nonNegative, positive } from "./validate.ts";
+import { nonNegative, positive } from "../math/validate.ts";
 
 /**
  * Original IPC barrier b(d, d̂) = −(d − d̂)² ln(d/d̂) on (0, d̂), 0 beyond, +∞ for d ≤ 0.

@@ -7,7 +7,7 @@
  */
 
 import { type BarParameters, resolveBarParameters } from "./params.ts";
-import { positiveInteger } from "./validate.ts";
+import { positiveInteger } from "../math/validate.ts";
 
 /**
  * A symmetric tridiagonal matrix: `diag` (length n) and `off` (length n − 1, entry (i, i+1)).

@@ -12,7 +12,7 @@
 
 import { analyticSolution } from "./analytic.ts";
 import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-import { objectOrEmpty, oneOf, positive, positiveInteger } from "./validate.ts";
+import { objectOrEmpty, oneOf, positive, positiveInteger } from "../math/validate.ts";
 
 /**
  * Options of {@link characteristicLattice}.

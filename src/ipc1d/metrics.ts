@@ -6,7 +6,7 @@
  */
 
 import type { AnalyticBarSolution } from "./analytic.ts";
-import { finite, objectOrEmpty, positive } from "./validate.ts";
+import { finite, objectOrEmpty, positive } from "../math/validate.ts";
 
 /**
  * The columns a metric needs (any run result or trajectory provides them).

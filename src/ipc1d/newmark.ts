@@ -24,7 +24,7 @@ import {
   tridiagonalQuadraticForm,
 } from "./fem.ts";
 import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-import { finite, objectOrEmpty, oneOf, positive, positiveInteger } from "./validate.ts";
+import { finite, objectOrEmpty, oneOf, positive, positiveInteger } from "../math/validate.ts";
 
 /**
  * Implicit time integrator: Newmark (β, γ) (default β = ¼, γ = ½, the trapezoidal rule,

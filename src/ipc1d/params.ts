@@ -4,7 +4,7 @@
  * @module
  */
 
-import { objectOrEmpty, positive } from "./validate.ts";
+import { objectOrEmpty, positive } from "../math/validate.ts";
 
 /**
  * Physical parameters of the bar benchmarks. Defaults are the Doyen–Ern–Piperno set:

@@ -11,7 +11,7 @@ import type { EndContactPotential } from "./barrier.ts";
 import { barMatrices, elasticEnergy } from "./fem.ts";
 import type { BarTrajectory } from "./newmark.ts";
 import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-import { nonNegative, objectOrEmpty, oneOf, positive, positiveInteger } from "./validate.ts";
+import { nonNegative, objectOrEmpty, oneOf, positive, positiveInteger } from "../math/validate.ts";
 
 /**
  * Options of {@link penaltyPotential}.

@@ -25,7 +25,7 @@ import {
   oneOf,
   positive,
   positiveInteger,
-} from "./validate.ts";
+} from "../math/validate.ts";
 
 /**
  * Contact model of the bar end against the ground.

@@ -8,7 +8,7 @@
 import type { BarMetrics } from "./metrics.ts";
 import { convergenceOrders } from "./metrics.ts";
 import { type ContactOptions, simulateBar, type SimulateBarOptions } from "./simulate.ts";
-import { objectOrEmpty, positiveInteger } from "./validate.ts";
+import { objectOrEmpty, positiveInteger } from "../math/validate.ts";
 
 /**
  * One configuration of a comparison: a contact model plus optional overrides.

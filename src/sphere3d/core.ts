@@ -14,7 +14,7 @@ import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
 import { bodyForces, drift, firstNonFinite, kick, maxSpeedOrInvalid, wrap } from "./integrate.ts";
 import { emptyStats, type StepStats } from "./stats.ts";
-import { bool, corners, integerIn, nonNegative, positive, vec3 } from "./validate.ts";
+import { bool, corners, integerIn, nonNegative, positive, vec3 } from "../math/validate.ts";
 import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
 
 /** Validated settings shared by the emitters. */

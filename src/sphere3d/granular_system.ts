@@ -12,7 +12,7 @@ import type { HistoryColumns } from "./history.ts";
 import { type Material, type ParticleMaterial, resolveParticleMaterial } from "./material.ts";
 import type { StepStats } from "./stats.ts";
 import type { GridAxisPeriod } from "../math/grid.ts";
-import { bool, corners, finite, integerIn, positive, vec3 } from "./validate.ts";
+import { bool, corners, finite, integerIn, positive, vec3 } from "../math/validate.ts";
 import { jitteredPacking, regularPacking } from "./emit.ts";
 import type {
   BodyType,

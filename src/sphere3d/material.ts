@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { integerIn, nonNegative, positive } from "./validate.ts";
+import { integerIn, nonNegative, positive } from "../math/validate.ts";
 
 /** The normal elastic force law. */
 export type NormalContactModel = "linear" | "hertz";

@@ -7,7 +7,7 @@ import { GranularSystem } from "./granular_system.ts";
 import type { Vec3 } from "./options.ts";
 import type { Material } from "./material.ts";
 import { regularPacking } from "./emit.ts";
-import { bool, corners, finite, integerIn, positive, vec3 } from "./validate.ts";
+import { bool, corners, finite, integerIn, positive, vec3 } from "../math/validate.ts";
 
 /** Options of {@link World}. */
 export interface WorldOptions {

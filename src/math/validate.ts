@@ -1,6 +1,7 @@
 /**
- * Boundary validation helpers: each throws a RangeError/TypeError that names the parameter,
- * the value and the rule.
+ * Boundary validation helpers shared by the simulators: each throws a RangeError/TypeError
+ * whose message names the caller, the parameter, the value and the rule, e.g.
+ * `World: timeStep (-1) must be > 0`. Internal (not re-exported from the package root).
  *
  * @module
  */
@@ -10,7 +11,9 @@ export function finite(where: string, name: string, v: unknown): number {
   if (typeof v !== "number") {
     throw new TypeError(`${where}: ${name} (${String(v)}) must be a number`);
   }
-  if (!Number.isFinite(v)) throw new RangeError(`${where}: ${name} (${v}) must be finite`);
+  if (!Number.isFinite(v)) {
+    throw new RangeError(`${where}: ${name} (${v}) must be a finite number`);
+  }
   return v;
 }
 
@@ -85,4 +88,43 @@ export function corners(
     }
   }
   return [lo, hi];
+}
+
+/** An integer >= `min` (default 1). */
+export function positiveInteger(where: string, name: string, value: unknown, min = 1): number {
+  const v = finite(where, name, value);
+  if (!Number.isInteger(v) || v < min) {
+    throw new RangeError(
+      `${where}: ${name} (${v}) must be ${
+        min === 1 ? "a positive integer" : `an integer >= ${min}`
+      }`,
+    );
+  }
+  return v;
+}
+
+/** One of the allowed string values. */
+export function oneOf<T extends string>(
+  where: string,
+  name: string,
+  value: unknown,
+  allowed: readonly T[],
+): T {
+  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) {
+    throw new TypeError(
+      `${where}: ${name} (${JSON.stringify(value)}) must be one of ${
+        allowed.map((a) => JSON.stringify(a)).join(", ")
+      }`,
+    );
+  }
+  return value as T;
+}
+
+/** An object (or undefined, which yields `{}`). */
+export function objectOrEmpty<T extends object>(where: string, name: string, value: unknown): T {
+  if (value === undefined) return {} as T;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new TypeError(`${where}: ${name} (${String(value)}) must be an options object`);
+  }
+  return value as T;
 }
