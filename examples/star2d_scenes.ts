@@ -1,10 +1,10 @@
 /**
- * star2d example: build the paper's four scenes (smoke-sized with --quick), run them for a
+ * star2d example: build the paper's four scenes (smoke-sized with --quick or --smoke), run them for a
  * while and print a summary of each: grains, contacts, distinct contacts per pair, maximum
  * overlap, kinetic energy and time per step; then the distance-error comparison of the paper
  * (radial vs first-order within 0.01·r_max of the boundary of the flower 2 + sin 6α).
  *
- * Run: deno run -A examples/star2d_scenes.ts [--quick]
+ * Run: deno run -A examples/star2d_scenes.ts [--quick | --smoke]
  */
 import {
   archesScene,
@@ -16,7 +16,7 @@ import {
   StarShape,
 } from "../src/star2d/mod.ts";
 
-const quick = Deno.args.includes("--quick");
+const quick = Deno.args.includes("--quick") || Deno.args.includes("--smoke");
 const scenes: [StarScene, number][] = [
   [packingScene({ count: quick ? 200 : 3154 }), quick ? 200 : 2000],
   [drumScene({ count: quick ? 100 : 900 }), quick ? 200 : 2000],
