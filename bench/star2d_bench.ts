@@ -24,6 +24,7 @@ const N = 3154;
 const WARM = quick ? 30 : 100, TIMED = quick ? 60 : 300;
 
 interface Bed {
+  system: StarSystem;
   positions: Float64Array;
   angles: Float64Array;
   steps: number;
@@ -31,13 +32,13 @@ interface Bed {
   ke: number;
 }
 
-function settle(name: "circle" | "cross"): Bed {
+function settle(name: "circle" | "cross", count = N, width = 0.56): Bed {
   const shape = StarShape.preset(name, { area: 30e-6 });
-  const R = shape.rMax, sp = 2.02 * R, x0 = 0.02 + 1.05 * R, x1 = 0.58 - 1.05 * R;
+  const R = shape.rMax, sp = 2.02 * R, x0 = 0.02 + 1.05 * R, x1 = 0.02 + width - 1.05 * R;
   const perRow = Math.floor((x1 - x0 - 0.5 * sp) / sp) + 1;
   const rng = new Rng(7);
   const pos: number[] = [], ang: number[] = [];
-  for (let k = 0; k < N; k++) {
+  for (let k = 0; k < count; k++) {
     const row = Math.floor(k / perRow), col = k % perRow;
     pos.push(x0 + col * sp + (row % 2) * 0.5 * sp, 0.01 + 1.05 * R + row * sp * 0.9);
     ang.push(rng.uniform(0, 2 * Math.PI));
@@ -45,15 +46,16 @@ function settle(name: "circle" | "cross"): Bed {
   // Rows 0.9·sp apart on a staggered lattice never overlap for 2·r_max ≤ sp·√(0.25 + 0.81).
   const sys = new StarSystem({ normalDamping: 0.1, rotationalDamping: 1e-7, friction: 0.5 });
   sys.addGrains({ shape, positions: pos, angles: ang });
-  sys.walls.addBox({ min: [0.02, 0.01], max: [0.58, 2], friction: 0.5 });
+  sys.walls.addBox({ min: [0.02, 0.01], max: [0.02 + width, 2], friction: 0.5 });
   const t = performance.now();
   let steps = 0;
   const maxSteps = quick ? 800 : 5000;
   for (; steps < maxSteps; steps++) {
     sys.step();
-    if (steps > 600 && steps % 100 === 0 && sys.lastStepStats.kineticEnergy < N * 2e-10) break;
+    if (steps > 600 && steps % 100 === 0 && sys.lastStepStats.kineticEnergy < count * 2e-10) break;
   }
   return {
+    system: sys,
     positions: sys.positions.slice(),
     angles: sys.angles.slice(),
     steps,
@@ -154,11 +156,28 @@ for (const r of rows) {
 }
 
 // Linearity in the number of grains (cross, lowest grains of the settled bed).
-console.log("\nscaling, StarDEM cross: grains, collide ms, step ms, µs per grain-step");
-for (const n of [Math.floor(N / 4), Math.floor(N / 2), N]) {
-  const r = n === N ? rows[2] : time("cross", crossBed, { method: "star", shape: "cross" }, n);
+// Linearity: beds of the same depth in boxes of width 0.14, 0.28 and 0.56 m (N/4, N/2 and
+// N grains), each settled and then timed as it is.
+console.log(
+  "\nscaling, StarDEM cross, same bed depth, box width ∝ grains: grains, collide ms, step ms, " +
+    "µs per grain-step, node tests per grain",
+);
+for (const k of [4, 2, 1]) {
+  const n = Math.floor(N / k);
+  const bed = n === N ? crossBed : settle("cross", n, 0.56 / k);
+  const s = bed.system;
+  s.run(WARM);
+  const col: number[] = [], stp: number[] = [];
+  let tests = 0;
+  for (let t = 0; t < TIMED; t++) {
+    s.step();
+    col.push(s.lastStepStats.collisionMs);
+    stp.push(s.lastStepStats.stepMs);
+    tests += s.lastStepStats.nodeTests;
+  }
+  const c = median(col), st = median(stp);
   console.log(
-    `${String(n).padStart(6)} ${f(r.collision)} ${f(r.step)} ${f((1e3 * r.step) / n, 3)}`,
+    `${String(n).padStart(6)} ${f(c)} ${f(st)} ${f((1e3 * st) / n, 3)} ${f(tests / TIMED / n, 1)}`,
   );
 }
 console.log(`\ntotal ${((performance.now() - t0) / 1e3).toFixed(1)} s`);
