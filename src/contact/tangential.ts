@@ -9,42 +9,48 @@
  */
 
 /**
- * One step of the 3D tangential history spring. Updates ξ in `state[s..s+2]` and writes the
- * tangential force on the first body into `out[0..2]`.
+ * Layout of the `io` array of {@link tangentialSpring3}: the unit normal at 0–2, the relative
+ * tangential velocity at 3–5, then dt, kt, ct and μ·fn.
+ */
+export const SPRING_IO = {
+  /** Unit normal, x (y, z follow). */
+  normal: 0,
+  /** Relative tangential velocity, x (y, z follow). */
+  velocity: 3,
+  /** Time step (s). */
+  dt: 6,
+  /** Tangential stiffness (N/m). */
+  kt: 7,
+  /** Tangential damping (N·s/m). */
+  ct: 8,
+  /** Coulomb limit μ·fn (N). */
+  muFn: 9,
+} as const;
+
+/**
+ * One step of the 3D tangential history spring, in the form hot loops call: every scalar input
+ * is read from `io` (layout {@link SPRING_IO}), so that no floating-point argument is passed
+ * (V8 boxes doubles passed to functions it does not inline). Updates ξ in `state[s..s+2]`
+ * and writes the tangential force on the first body into `out[0..2]`.
  *
- * @param state history storage; ξ (m) at `s`, `s+1`, `s+2`
- * @param nx unit contact normal, x (the y and z components follow)
- * @param vtx relative tangential velocity of the first body with respect to the second (m/s)
- * @param dt time step (s)
- * @param kt tangential spring stiffness (N/m)
- * @param ct tangential damping (N·s/m)
- * @param muFn Coulomb limit μ·fn (N)
- * @param out receives the force (N) at `out[0..2]`
  * @returns 1 when the contact slides (Coulomb cap active), else 0
  * @example
  * ```ts
- * import { tangentialHistory3 } from "@grainlab/grainlab";
- * const xi = new Float64Array(3), f = new Float64Array(3);
- * // Sticking: the spring force opposes the accumulated displacement.
- * tangentialHistory3(xi, 0, 0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10, f);
- * console.assert(Math.abs(f[0] + 1) < 1e-12 && xi[0] === 1e-3);
+ * import { SPRING_IO, tangentialSpring3 } from "@grainlab/grainlab";
+ * const xi = new Float64Array(3), f = new Float64Array(3), io = new Float64Array(10);
+ * io.set([0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10]); // normal z, slip 1 m/s along x for 1 ms
+ * tangentialSpring3(xi, 0, io, f);
+ * console.assert(Math.abs(f[0] + 1) < 1e-12 && xi[0] === 1e-3 && io[SPRING_IO.kt] === 1000);
  * ```
  */
-export function tangentialHistory3(
+export function tangentialSpring3(
   state: Float64Array,
   s: number,
-  nx: number,
-  ny: number,
-  nz: number,
-  vtx: number,
-  vty: number,
-  vtz: number,
-  dt: number,
-  kt: number,
-  ct: number,
-  muFn: number,
+  io: Float64Array,
   out: Float64Array,
 ): number {
+  const nx = io[0], ny = io[1], nz = io[2], vtx = io[3], vty = io[4], vtz = io[5];
+  const dt = io[6], kt = io[7], ct = io[8], muFn = io[9];
   let x = state[s], y = state[s + 1], z = state[s + 2];
   const old2 = x * x + y * y + z * z;
   if (old2 > 0) {
@@ -87,6 +93,51 @@ export function tangentialHistory3(
   out[1] = fy;
   out[2] = fz;
   return sliding;
+}
+
+const IO = new Float64Array(10);
+
+/**
+ * One step of the 3D tangential history spring (the same law as {@link tangentialSpring3},
+ * with scalar arguments). Updates ξ in `state[s..s+2]` and writes the tangential force on the
+ * first body into `out[0..2]`.
+ *
+ * @param state history storage; ξ (m) at `s`, `s+1`, `s+2`
+ * @param nx unit contact normal, x (the y and z components follow)
+ * @param vtx relative tangential velocity of the first body with respect to the second (m/s)
+ * @param dt time step (s)
+ * @param kt tangential spring stiffness (N/m)
+ * @param ct tangential damping (N·s/m)
+ * @param muFn Coulomb limit μ·fn (N)
+ * @param out receives the force (N) at `out[0..2]`
+ * @returns 1 when the contact slides (Coulomb cap active), else 0
+ * @example
+ * ```ts
+ * import { tangentialHistory3 } from "@grainlab/grainlab";
+ * const xi = new Float64Array(3), f = new Float64Array(3);
+ * // Sticking: the spring force opposes the accumulated displacement.
+ * tangentialHistory3(xi, 0, 0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10, f);
+ * console.assert(Math.abs(f[0] + 1) < 1e-12 && xi[0] === 1e-3);
+ * ```
+ */
+export function tangentialHistory3(
+  state: Float64Array,
+  s: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  vtx: number,
+  vty: number,
+  vtz: number,
+  dt: number,
+  kt: number,
+  ct: number,
+  muFn: number,
+  out: Float64Array,
+): number {
+  IO[0] = nx, IO[1] = ny, IO[2] = nz, IO[3] = vtx, IO[4] = vty, IO[5] = vtz;
+  IO[6] = dt, IO[7] = kt, IO[8] = ct, IO[9] = muFn;
+  return tangentialSpring3(state, s, IO, out);
 }
 
 /**

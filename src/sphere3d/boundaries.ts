@@ -9,7 +9,15 @@
 import { hertzNormalForce, linearNormalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import { type ContactColumns, ContactKind } from "./contacts.ts";
-import { type ForceParams, type FrictionTables, historyForce, record } from "./forces.ts";
+import {
+  fillRecord,
+  type ForceParams,
+  type FrictionTables,
+  historyForce,
+  io,
+  rec,
+  record,
+} from "./forces.ts";
 import { boundaryPartner, type HistoryTable } from "./history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
@@ -66,7 +74,8 @@ export function planeForces(
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
   const fr = mat.friction, rr = mat.rolling;
   const kn = p.kn, cn = p.cn, hertz = p.hertz;
-  const dt = p.dt;
+  const dt = p.dt, stamp = p.stamp;
+  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
   let nContacts = 0, maxPen = stats.maxPenetration;
   const count = ps.count;
   for (let q = 0; q < np; q++) {
@@ -92,20 +101,10 @@ export function planeForces(
         : linearNormalForce(kn, cn, delta, vn);
       const m = mid[i];
       const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
-      historyForce(
-        hist,
-        i,
-        partner,
-        p,
-        nx,
-        ny,
-        nz,
-        vx - vn * nx,
-        vy - vn * ny,
-        vz - vn * nz,
-        mu * fn,
-        ft,
-      );
+      io[0] = nx, io[1] = ny, io[2] = nz;
+      io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
+      io[9] = mu * fn;
+      historyForce(hist, i, partner, stamp, io, ft);
       force[o] += fn * nx + ft[0], force[o + 1] += fn * ny + ft[1], force[o + 2] += fn * nz + ft[2];
       const cx = ny * ft[2] - nz * ft[1],
         cy = nz * ft[0] - nx * ft[2],
@@ -124,7 +123,9 @@ export function planeForces(
         }
       }
       nContacts++;
-      record(contacts, i, -1, kind, pos, o, c, delta, nx, ny, nz, fn, ft[0], ft[1], ft[2]);
+      fillRecord(pos, o, c, delta, nx, ny, nz, fn);
+      rec[8] = ft[0], rec[9] = ft[1], rec[10] = ft[2];
+      record(contacts, i, -1, kind, rec);
     }
   }
   stats.boundaryContacts += nContacts;

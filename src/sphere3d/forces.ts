@@ -8,7 +8,7 @@
 import { cohesionForce } from "../contact/cohesion.ts";
 import { hertzNormalForce, linearNormalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
-import { tangentialHistory3 } from "../contact/tangential.ts";
+import { tangentialSpring3 } from "../contact/tangential.ts";
 import type { PairList } from "../math/grid.ts";
 import { type ContactColumns, ContactKind } from "./contacts.ts";
 import type { HistoryTable } from "./history.ts";
@@ -55,6 +55,10 @@ export interface FrictionTables {
 
 const ft = new Float64Array(3);
 const spare = new Float64Array(3);
+/** Scratch of the tangential spring inputs (layout SPRING_IO of src/contact/tangential.ts). */
+export const io: Float64Array = new Float64Array(10);
+/** Scratch of one contact record (see {@link record}). */
+export const rec: Float64Array = new Float64Array(11);
 
 /** Add the forces of every touching (or cohesive) pair in `pairs`; update stats and contacts. */
 export function pairForces(
@@ -73,7 +77,8 @@ export function pairForces(
   const kn = p.kn, cn = p.cn, hertz = p.hertz, kc = p.kc, dmax = p.dmax;
   const dt = p.dt, px = p.px, py = p.py, pz = p.pz;
   const fixed = ps.fixed;
-  const pa = pairs.a, pb = pairs.b, n = pairs.count;
+  const pa = pairs.a, pb = pairs.b, n = pairs.count, stamp = p.stamp;
+  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
   let contactsN = 0, cohesive = 0, maxPen = stats.maxPenetration;
   for (let k = 0; k < n; k++) {
     let a = pa[k], b = pb[k];
@@ -110,7 +115,9 @@ export function pairForces(
       force[ob] += fc * nx, force[ob + 1] += fc * ny, force[ob + 2] += fc * nz;
       cohesive++;
       contactsN++;
-      record(contacts, a, b, ContactKind.particle, pos, oa, ra, delta, nx, ny, nz, -fc, 0, 0, 0);
+      fillRecord(pos, oa, ra, delta, nx, ny, nz, -fc);
+      rec[8] = rec[9] = rec[10] = 0;
+      record(contacts, a, b, ContactKind.particle, rec);
       continue;
     }
     if (delta > maxPen) maxPen = delta;
@@ -128,20 +135,10 @@ export function pairForces(
       : linearNormalForce(kn, cn, delta, vn);
     const ma = mid[a], mb = mid[b];
     const mu = ma === mb ? fr[ma] : Math.sqrt(fr[ma] * fr[mb]);
-    historyForce(
-      hist,
-      a,
-      id[b],
-      p,
-      nx,
-      ny,
-      nz,
-      vx - vn * nx,
-      vy - vn * ny,
-      vz - vn * nz,
-      mu * fn,
-      ft,
-    );
+    io[0] = nx, io[1] = ny, io[2] = nz;
+    io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
+    io[9] = mu * fn;
+    historyForce(hist, a, id[b], stamp, io, ft);
     const fnet = fn - fc;
     if (fc > 0) cohesive++;
     const fx = fnet * nx + ft[0], fy = fnet * ny + ft[1], fz = fnet * nz + ft[2];
@@ -166,23 +163,9 @@ export function pairForces(
       }
     }
     contactsN++;
-    record(
-      contacts,
-      a,
-      b,
-      ContactKind.particle,
-      pos,
-      oa,
-      ca,
-      delta,
-      nx,
-      ny,
-      nz,
-      fnet,
-      ft[0],
-      ft[1],
-      ft[2],
-    );
+    fillRecord(pos, oa, ca, delta, nx, ny, nz, fnet);
+    rec[8] = ft[0], rec[9] = ft[1], rec[10] = ft[2];
+    record(contacts, a, b, ContactKind.particle, rec);
   }
   stats.particleContacts += contactsN;
   stats.cohesiveContacts += cohesive;
@@ -191,31 +174,25 @@ export function pairForces(
 
 /**
  * The tangential force of one contact from its history spring (owned by `owner`, keyed by the
- * partner's stable id) into `out[0..2]`. When the owner's history entries are full the contact
- * gets a fresh spring for this step (the table widens after the step).
+ * partner's stable id) into `out[0..2]`; the spring inputs are in `spring` (layout SPRING_IO of
+ * `src/contact/tangential.ts`). When the owner's history entries are full the contact gets a
+ * fresh spring for this step (the table widens after the step).
  */
 export function historyForce(
   hist: HistoryTable,
   owner: number,
   partner: number,
-  p: ForceParams,
-  nx: number,
-  ny: number,
-  nz: number,
-  vtx: number,
-  vty: number,
-  vtz: number,
-  muFn: number,
+  stamp: number,
+  spring: Float64Array,
   out: Float64Array,
 ): void {
-  const e = hist.find(owner, partner, p.stamp);
-  let state = hist.xi, s = 3 * e;
-  if (e < 0) {
+  const e = hist.find(owner, partner, stamp);
+  if (e >= 0) {
+    tangentialSpring3(hist.xi, 3 * e, spring, out);
+  } else {
     spare[0] = spare[1] = spare[2] = 0;
-    state = spare;
-    s = 0;
+    tangentialSpring3(spare, 0, spring, out);
   }
-  tangentialHistory3(state, s, nx, ny, nz, vtx, vty, vtz, p.histDt, p.kt, p.ct, muFn, out);
 }
 
 /**
@@ -239,12 +216,11 @@ export function applyRolling(ps: ParticleStore, dt: number): void {
   }
 }
 
-/** Append one contact to the columns (internal). */
-export function record(
-  c: ContactColumns,
-  i: number,
-  j: number,
-  kind: number,
+/**
+ * Fill the contact record scratch: the contact point at `reach` from the centre at `pos[oi]`
+ * against the normal, the normal, the overlap and the normal force.
+ */
+export function fillRecord(
   pos: Float64Array,
   oi: number,
   reach: number,
@@ -253,9 +229,25 @@ export function record(
   ny: number,
   nz: number,
   fn: number,
-  tx: number,
-  ty: number,
-  tz: number,
+): void {
+  rec[0] = pos[oi] - reach * nx;
+  rec[1] = pos[oi + 1] - reach * ny;
+  rec[2] = pos[oi + 2] - reach * nz;
+  rec[3] = nx, rec[4] = ny, rec[5] = nz;
+  rec[6] = overlap;
+  rec[7] = fn;
+}
+
+/**
+ * Append one contact to the columns (internal): `r` holds the point (0–2), the normal (3–5), the
+ * overlap (6), the normal force (7) and the tangential force (8–10).
+ */
+export function record(
+  c: ContactColumns,
+  i: number,
+  j: number,
+  kind: number,
+  r: Float64Array,
 ): void {
   const k = c.next();
   c.i[k] = i;
@@ -263,15 +255,9 @@ export function record(
   c.kind[k] = kind;
   const k3 = 3 * k;
   const pt = c.point, nm = c.normal, tf = c.tangentialForce;
-  pt[k3] = pos[oi] - reach * nx;
-  pt[k3 + 1] = pos[oi + 1] - reach * ny;
-  pt[k3 + 2] = pos[oi + 2] - reach * nz;
-  nm[k3] = nx;
-  nm[k3 + 1] = ny;
-  nm[k3 + 2] = nz;
-  c.overlap[k] = overlap;
-  c.normalForce[k] = fn;
-  tf[k3] = tx;
-  tf[k3 + 1] = ty;
-  tf[k3 + 2] = tz;
+  pt[k3] = r[0], pt[k3 + 1] = r[1], pt[k3 + 2] = r[2];
+  nm[k3] = r[3], nm[k3 + 1] = r[4], nm[k3 + 2] = r[5];
+  c.overlap[k] = r[6];
+  c.normalForce[k] = r[7];
+  tf[k3] = r[8], tf[k3 + 1] = r[9], tf[k3 + 2] = r[10];
 }

@@ -9,12 +9,16 @@
  * @module
  */
 
-/** Partner id meaning "empty". */
-export const NO_PARTNER = 0xffffffff;
+/** Partner id meaning "empty" (partner ids are stored as int32). */
+export const NO_PARTNER = -1;
 
-/** Reserved partner id of boundary `k` (0 ground, 1–5 container faces, 6+ bodies). */
+/**
+ * Reserved partner id of boundary `k` (0 ground, 1–5 container faces, 6+ bodies): 0xffffff00 + k
+ * as an int32 (negative, so it stays a small integer in hot loops). Exported columns show it
+ * as the unsigned value.
+ */
 export function boundaryPartner(k: number): number {
-  return 0xffffff00 + k;
+  return (0xffffff00 + k) | 0;
 }
 
 /**
@@ -39,8 +43,8 @@ export class HistoryTable {
   capacity = 0;
   /** Live entries per particle. */
   used: Uint8Array = new Uint8Array(0);
-  /** Partner stable id of each entry. */
-  partner: Uint32Array = new Uint32Array(0);
+  /** Partner stable id of each entry (int32; boundaries are negative). */
+  partner: Int32Array = new Int32Array(0);
   /** Step stamp of the last use of each entry. */
   stamp: Uint32Array = new Uint32Array(0);
   /** Spring displacement ξ (m), stride 3 per entry. */
@@ -64,7 +68,7 @@ export class HistoryTable {
 
   #relayout(cap: number, slots: number): void {
     const used = new Uint8Array(cap);
-    const partner = new Uint32Array(cap * slots).fill(NO_PARTNER);
+    const partner = new Int32Array(cap * slots).fill(NO_PARTNER);
     const stamp = new Uint32Array(cap * slots);
     const xi = new Float64Array(cap * slots * 3);
     const S = this.slots;
@@ -183,7 +187,7 @@ export class HistoryTable {
       let w = base;
       for (let e = base; e < base + u; e++) {
         const q = this.partner[e];
-        if (q < 0xffffff00 && dead(q)) {
+        if (q >= 0 && dead(q)) {
           removed++;
           continue;
         }
@@ -210,7 +214,7 @@ export class HistoryTable {
     for (let p = 0; p < count; p++) {
       for (let e = p * S; e < p * S + this.used[p]; e++, k++) {
         owner[k] = ids[p];
-        partner[k] = this.partner[e];
+        partner[k] = this.partner[e] >>> 0;
         displacement[3 * k] = this.xi[3 * e];
         displacement[3 * k + 1] = this.xi[3 * e + 1];
         displacement[3 * k + 2] = this.xi[3 * e + 2];
