@@ -21,8 +21,13 @@ const entries = Object.values(config.exports as Record<string, string>).filter(e
 const exampleSmoke = listDir("examples").filter((f) => f.endsWith(".ts"));
 // The LAMMPS peer tests need Debian's `lammps` (CI installs it); elsewhere they are left out
 // with a notice rather than failing a machine that lacks the peer.
-const lammps = canRun("lmp", ["-h"]);
-if (!lammps) console.log("note: LAMMPS (`lmp`) not found: tests/peer are left out of this run");
+// In CI (CI=true, where .ci/run installs both) a missing peer or Jupyter is a failure.
+const ci = Deno.env.get("CI") === "true";
+const lammps = ci || canRun("lmp", ["-h"]);
+if (!lammps) {
+  console.log("note: LAMMPS (`lmp`) not found: tests/peer are left out (apt-get install lammps)");
+}
+const jupyter = ci || canRun("jupyter-nbconvert", ["--version"]);
 
 const stages: Stage[] = [
   { name: "fmt", args: ["fmt", "--check"] },
@@ -46,7 +51,14 @@ const stages: Stage[] = [
   {
     name: "notebooks",
     args: ["run", "--allow-all", "scripts/notebooks.ts"],
-    when: () => exists("scripts/notebooks.ts"),
+    when: () => {
+      if (!jupyter) {
+        console.log(
+          "note: jupyter-nbconvert not found: notebooks left out (bash scripts/setup_jupyter.sh)",
+        );
+      }
+      return jupyter && exists("scripts/notebooks.ts");
+    },
   },
 ];
 
