@@ -129,8 +129,8 @@ export interface BarTrajectory {
 
 const ARMIJO = 1e-4;
 
-/** The energy columns written by {@link recordState}. */
-interface EnergyColumns {
+/** The per-step columns of a bar run (written by {@link recordState} and the DEM loop). */
+export interface EnergyColumns {
   time: Float64Array;
   endPosition: Float64Array;
   endVelocity: Float64Array;
@@ -140,6 +140,22 @@ interface EnergyColumns {
   potential: Float64Array;
   contactEnergy: Float64Array;
   energy: Float64Array;
+}
+
+/** Allocates the per-step columns of a run of `steps` steps (steps + 1 samples each). */
+export function energyColumns(steps: number): EnergyColumns {
+  const col = () => new Float64Array(steps + 1);
+  return {
+    time: col(),
+    endPosition: col(),
+    endVelocity: col(),
+    contactForce: col(),
+    kinetic: col(),
+    elastic: col(),
+    potential: col(),
+    contactEnergy: col(),
+    energy: col(),
+  };
 }
 
 /** Writes the state of step k into the columns (module-level: keeps the hot loop closure-free). */
@@ -270,30 +286,11 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
   if (pot) tmp[0] -= pot.gradient(y[0]);
   solveTridiagonal(M, tmp, a, tmp2);
 
-  const time = new Float64Array(steps + 1);
-  const endPosition = new Float64Array(steps + 1);
-  const endVelocity = new Float64Array(steps + 1);
-  const contactForce = new Float64Array(steps + 1);
-  const kinetic = new Float64Array(steps + 1);
-  const elastic = new Float64Array(steps + 1);
-  const potential = new Float64Array(steps + 1);
-  const contactEnergy = new Float64Array(steps + 1);
-  const energy = new Float64Array(steps + 1);
   const newtonIterations = new Uint16Array(steps);
   let minGap = y[0];
   let unconverged = 0;
 
-  const cols = {
-    time,
-    endPosition,
-    endVelocity,
-    contactForce,
-    kinetic,
-    elastic,
-    potential,
-    contactEnergy,
-    energy,
-  };
+  const cols = energyColumns(steps);
   recordState(cols, 0, h, y, v, M, mats, G, pot);
 
   const filtered = pot !== null && pot.filtered;
@@ -419,15 +416,7 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
   finite(where, "minIterateGap", minGap);
   return {
     timeStep: h,
-    time,
-    endPosition,
-    endVelocity,
-    contactForce,
-    kinetic,
-    elastic,
-    potential,
-    contactEnergy,
-    energy,
+    ...cols,
     newtonIterations,
     minIterateGap: minGap,
     unconvergedSteps: unconverged,

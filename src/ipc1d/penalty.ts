@@ -9,7 +9,7 @@
 
 import type { EndContactPotential } from "./barrier.ts";
 import { barMatrices, elasticEnergy } from "./fem.ts";
-import type { BarTrajectory } from "./newmark.ts";
+import { type BarTrajectory, energyColumns } from "./newmark.ts";
 import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
 import { nonNegative, objectOrEmpty, oneOf, positive, positiveInteger } from "../math/validate.ts";
 
@@ -150,15 +150,7 @@ export function integrateDem(options: DemIntegrationOptions): BarTrajectory {
     for (let i = 0; i < n; i++) acc[i] /= m[i];
   };
 
-  const time = new Float64Array(steps + 1);
-  const endPosition = new Float64Array(steps + 1);
-  const endVelocity = new Float64Array(steps + 1);
-  const contactForce = new Float64Array(steps + 1);
-  const kinetic = new Float64Array(steps + 1);
-  const elastic = new Float64Array(steps + 1);
-  const potential = new Float64Array(steps + 1);
-  const contactEnergy = new Float64Array(steps + 1);
-  const energy = new Float64Array(steps + 1);
+  const cols = energyColumns(steps);
   let minGap = y[0];
   const record = (k: number): void => {
     let kin = 0;
@@ -168,16 +160,16 @@ export function integrateDem(options: DemIntegrationOptions): BarTrajectory {
       pe += m[i] * y[i];
     }
     const delta = Math.max(0, -y[0]);
-    time[k] = k * h;
-    endPosition[k] = y[0];
-    endVelocity[k] = v[0];
-    contactForce[k] = fc;
-    kinetic[k] = 0.5 * kin;
-    elastic[k] = elasticEnergy(mats, y);
-    potential[k] = G * pe;
-    contactEnergy[k] = 0.5 * kn * A * delta * delta;
-    energy[k] = kinetic[k] + elastic[k] + potential[k] + contactEnergy[k];
-    if (!Number.isFinite(energy[k])) {
+    cols.time[k] = k * h;
+    cols.endPosition[k] = y[0];
+    cols.endVelocity[k] = v[0];
+    cols.contactForce[k] = fc;
+    cols.kinetic[k] = 0.5 * kin;
+    cols.elastic[k] = elasticEnergy(mats, y);
+    cols.potential[k] = G * pe;
+    cols.contactEnergy[k] = 0.5 * kn * A * delta * delta;
+    cols.energy[k] = cols.kinetic[k] + cols.elastic[k] + cols.potential[k] + cols.contactEnergy[k];
+    if (!Number.isFinite(cols.energy[k])) {
       throw new Error(`${where}: the run diverged at t = ${k * h} s (non-finite energy)`);
     }
   };
@@ -195,15 +187,7 @@ export function integrateDem(options: DemIntegrationOptions): BarTrajectory {
   }
   return {
     timeStep: h,
-    time,
-    endPosition,
-    endVelocity,
-    contactForce,
-    kinetic,
-    elastic,
-    potential,
-    contactEnergy,
-    energy,
+    ...cols,
     newtonIterations: new Uint16Array(0),
     minIterateGap: minGap,
     unconvergedSteps: 0,
