@@ -163,29 +163,12 @@ export function firstOrderNormal(
   options: NormalOptions = {},
 ): Float64Array {
   checkPoint("firstOrderNormal", p);
-  const out = options.out ?? new Float64Array(2);
-  local(p, options.pose, tmp);
-  const x = tmp[0], y = tmp[1];
-  const rho2 = x * x + y * y, rho = Math.sqrt(rho2);
-  if (rho === 0) {
-    out[0] = 0;
-    out[1] = 0;
-    return out;
-  }
-  const a = Math.atan2(y, x);
-  const dr = options.lookup ? shape.derivativeLut(a) : shape.derivativeAt(a);
-  let gx = x / rho + (dr * y) / rho2, gy = y / rho - (dr * x) / rho2;
-  const g = Math.sqrt(gx * gx + gy * gy);
-  gx /= g;
-  gy /= g;
-  const ang = options.pose?.angle ?? 0;
-  if (ang !== 0) {
-    const c = Math.cos(ang), s = Math.sin(ang);
-    out[0] = c * gx - s * gy;
-    out[1] = s * gx + c * gy;
-  } else {
-    out[0] = gx;
-    out[1] = gy;
+  // The gradient is rotated into the frame of p, which keeps its length: normalise after.
+  const out = implicitGradient(shape, p, options);
+  const g = Math.sqrt(out[0] * out[0] + out[1] * out[1]);
+  if (g > 0) {
+    out[0] /= g;
+    out[1] /= g;
   }
   return out;
 }
