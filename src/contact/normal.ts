@@ -23,8 +23,7 @@
  * ```
  */
 export function linearNormalForce(kn: number, cn: number, overlap: number, vn: number): number {
-  const f = kn * overlap - cn * vn;
-  return f > 0 ? f : 0;
+  return normalForce(false, kn, cn, 0, overlap, vn);
 }
 
 /**
@@ -49,7 +48,34 @@ export function hertzNormalForce(
   overlap: number,
   vn: number,
 ): number {
-  const f = kn * Math.sqrt(rEff * overlap) * overlap - cn * vn;
+  return normalForce(true, kn, cn, rEff, overlap, vn);
+}
+
+/**
+ * Either normal law, chosen by a flag: `max(0, kn·δ − cn·vn)` (linear) or
+ * `max(0, kn·√R_eff·δ^1.5 − cn·vn)` (Hertz). Hot loops call this one function, so that the
+ * choice costs a branch and both laws inline (two calls in a conditional expression can stay
+ * out of line, which boxes their floating-point arguments).
+ *
+ * @param hertz true for the Hertz law
+ * @param rEff effective radius (m); unused by the linear law
+ * @example
+ * ```ts
+ * import { normalForce } from "@grainlab/grainlab";
+ * console.assert(normalForce(false, 1e5, 0, 0, 1e-3, 0) === 100);
+ * console.assert(Math.abs(normalForce(true, 1e5, 0, 0.01, 1e-4, 0) - 0.1) < 1e-12);
+ * ```
+ */
+export function normalForce(
+  hertz: boolean,
+  kn: number,
+  cn: number,
+  rEff: number,
+  overlap: number,
+  vn: number,
+): number {
+  const elastic = hertz ? kn * Math.sqrt(rEff * overlap) * overlap : kn * overlap;
+  const f = elastic - cn * vn;
   return f > 0 ? f : 0;
 }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { hertzNormalForce, linearNormalForce } from "../contact/normal.ts";
+import { normalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import { type ContactColumns, ContactKind } from "./contacts.ts";
 import {
@@ -23,6 +23,8 @@ import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
 
 const ft = new Float64Array(3);
+/** Scratch: indices of the grains touching the current plane. */
+let touching = new Int32Array(1024);
 
 /** Planar boundaries in typed-array form (built when boundaries change). */
 export class PlaneSet {
@@ -67,66 +69,88 @@ export function planeForces(
   contacts: ContactColumns,
   stats: StepStats,
 ): void {
-  const np = planes.count;
-  if (np === 0) return;
+  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
+  // One call per plane: a single hot loop per function lets V8 optimise it from its entry
+  // (a plane loop around the particle loop kept falling out of on-stack-replaced code).
+  for (let q = 0; q < planes.count; q++) {
+    planeSweep(ps, planes, q, hist, mat, boundaryFriction, boundaryRolling, p, contacts, stats);
+  }
+}
+
+/** The contacts of every particle with plane `q`. */
+function planeSweep(
+  ps: ParticleStore,
+  planes: PlaneSet,
+  q: number,
+  hist: HistoryTable,
+  mat: FrictionTables,
+  boundaryFriction: number,
+  boundaryRolling: number,
+  p: ForceParams,
+  contacts: ContactColumns,
+  stats: StepStats,
+): void {
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
   const fr = mat.friction, rr = mat.rolling;
   const kn = p.kn, cn = p.cn, hertz = p.hertz;
   const dt = p.dt, stamp = p.stamp;
-  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
   let nContacts = 0, maxPen = stats.maxPenetration;
   const count = ps.count;
-  for (let q = 0; q < np; q++) {
-    const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
-    const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q];
-    const nx = ax === 0 ? sg : 0, ny = ax === 1 ? sg : 0, nz = ax === 2 ? sg : 0;
-    for (let i = 0; i < count; i++) {
-      const o = 3 * i;
-      const r = rad[i];
-      const dist = sg * (pos[o + ax] - off);
-      const delta = r - dist;
-      if (delta <= 0 || fixed[i] !== 0) continue;
-      if (delta > maxPen) maxPen = delta;
-      const c = r - 0.5 * delta;
-      const wx = ang[o], wy = ang[o + 1], wz = ang[o + 2];
-      // v + w x (-c n)
-      const vx = vel[o] - c * (wy * nz - wz * ny);
-      const vy = vel[o + 1] - c * (wz * nx - wx * nz);
-      const vz = vel[o + 2] - c * (wx * ny - wy * nx);
-      const vn = vx * nx + vy * ny + vz * nz;
-      const fn = hertz
-        ? hertzNormalForce(kn, cn, r, delta, vn)
-        : linearNormalForce(kn, cn, delta, vn);
-      const m = mid[i];
-      const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
-      io[0] = nx, io[1] = ny, io[2] = nz;
-      io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
-      io[9] = mu * fn;
-      historyForce(hist, i, partner, stamp, io, ft);
-      force[o] += fn * nx + ft[0], force[o + 1] += fn * ny + ft[1], force[o + 2] += fn * nz + ft[2];
-      const cx = ny * ft[2] - nz * ft[1],
-        cy = nz * ft[0] - nx * ft[2],
-        cz = nx * ft[1] - ny * ft[0];
-      torque[o] -= c * cx, torque[o + 1] -= c * cy, torque[o + 2] -= c * cz;
-      const rm = rr[m], mr = rm === boundaryRolling ? rm : Math.sqrt(rm * boundaryRolling);
-      if (mr > 0 && fn > 0) {
-        let rx = wx, ry = wy, rz = wz;
-        const rn = rx * nx + ry * ny + rz * nz;
-        rx -= rn * nx, ry -= rn * ny, rz -= rn * nz;
-        const w = Math.sqrt(rx * rx + ry * ry + rz * rz);
-        if (w > 0) {
-          const t = mr * fn * r;
-          const sc = (t * rollingScale(t * invI[i], dt, w)) / w;
-          roll[o] -= sc * rx, roll[o + 1] -= sc * ry, roll[o + 2] -= sc * rz;
-        }
+  const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
+  const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q];
+  const nx = ax === 0 ? sg : 0, ny = ax === 1 ? sg : 0, nz = ax === 2 ? sg : 0;
+  // Pass 1: the few grains that touch the plane. Pass 2 then runs the contact law on every
+  // entry, so that V8 sees hot call sites and inlines the scalar laws (a rarely taken branch
+  // of the full sweep would call them out of line, boxing their arguments).
+  if (touching.length < count) touching = new Int32Array(Math.max(2 * touching.length, count));
+  const list = touching;
+  let nt = 0;
+  for (let i = 0; i < count; i++) {
+    if (rad[i] - sg * (pos[3 * i + ax] - off) > 0 && fixed[i] === 0) list[nt++] = i;
+  }
+  for (let k = 0; k < nt; k++) {
+    const i = list[k];
+    const o = 3 * i;
+    const r = rad[i];
+    const delta = r - sg * (pos[o + ax] - off);
+    if (delta > maxPen) maxPen = delta;
+    const c = r - 0.5 * delta;
+    const wx = ang[o], wy = ang[o + 1], wz = ang[o + 2];
+    // v + w x (-c n)
+    const vx = vel[o] - c * (wy * nz - wz * ny);
+    const vy = vel[o + 1] - c * (wz * nx - wx * nz);
+    const vz = vel[o + 2] - c * (wx * ny - wy * nx);
+    const vn = vx * nx + vy * ny + vz * nz;
+    const fn = normalForce(hertz, kn, cn, r, delta, vn);
+    const m = mid[i];
+    const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
+    io[0] = nx, io[1] = ny, io[2] = nz;
+    io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
+    io[9] = mu * fn;
+    historyForce(hist, i, partner, stamp, io, ft);
+    force[o] += fn * nx + ft[0], force[o + 1] += fn * ny + ft[1], force[o + 2] += fn * nz + ft[2];
+    const cx = ny * ft[2] - nz * ft[1],
+      cy = nz * ft[0] - nx * ft[2],
+      cz = nx * ft[1] - ny * ft[0];
+    torque[o] -= c * cx, torque[o + 1] -= c * cy, torque[o + 2] -= c * cz;
+    const rm = rr[m], mr = rm === boundaryRolling ? rm : Math.sqrt(rm * boundaryRolling);
+    if (mr > 0 && fn > 0) {
+      let rx = wx, ry = wy, rz = wz;
+      const rn = rx * nx + ry * ny + rz * nz;
+      rx -= rn * nx, ry -= rn * ny, rz -= rn * nz;
+      const w = Math.sqrt(rx * rx + ry * ry + rz * rz);
+      if (w > 0) {
+        const t = mr * fn * r;
+        const sc = (t * rollingScale(t * invI[i], dt, w)) / w;
+        roll[o] -= sc * rx, roll[o + 1] -= sc * ry, roll[o + 2] -= sc * rz;
       }
-      nContacts++;
-      fillRecord(pos, o, c, delta, nx, ny, nz, fn);
-      rec[8] = ft[0], rec[9] = ft[1], rec[10] = ft[2];
-      record(contacts, i, -1, kind, rec);
     }
+    nContacts++;
+    fillRecord(pos, o, c, delta, nx, ny, nz, fn);
+    rec[8] = ft[0], rec[9] = ft[1], rec[10] = ft[2];
+    record(contacts, i, -1, kind, rec);
   }
   stats.boundaryContacts += nContacts;
   stats.maxPenetration = maxPen;

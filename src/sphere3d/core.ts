@@ -167,8 +167,7 @@ export class GranularCore {
     const ps = this.ps, m = this.material, vmax = m.maxSpeed, wmax = m.maxAngularSpeed;
     for (let s = 0; s < sub; s++) {
       st.velocityClamps += kick(ps, h * 0.5, vmax, wmax);
-      const skin = this.neighborSkin;
-      if (4 * drift(ps, h, this.refPos) >= skin * skin) this.needRebuild = true;
+      if (drift(ps, h, this.refPos, this.neighborSkin)) this.needRebuild = true;
       if (this.periodic) {
         const w = wrap(ps, this.periodic);
         st.wrappedParticles += w;

@@ -6,7 +6,7 @@
  * @module
  */
 import { cohesionForce } from "../contact/cohesion.ts";
-import { hertzNormalForce, linearNormalForce } from "../contact/normal.ts";
+import { normalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import { tangentialSpring3 } from "../contact/tangential.ts";
 import type { PairList } from "../math/grid.ts";
@@ -130,9 +130,7 @@ export function pairForces(
     const vy = vel[oa + 1] - vel[ob + 1] - (sz * nx - sx * nz);
     const vz = vel[oa + 2] - vel[ob + 2] - (sx * ny - sy * nx);
     const vn = vx * nx + vy * ny + vz * nz;
-    const fn = hertz
-      ? hertzNormalForce(kn, cn, (ra * rb) / rsum, delta, vn)
-      : linearNormalForce(kn, cn, delta, vn);
+    const fn = normalForce(hertz, kn, cn, (ra * rb) / rsum, delta, vn);
     const ma = mid[a], mb = mid[b];
     const mu = ma === mb ? fr[ma] : Math.sqrt(fr[ma] * fr[mb]);
     io[0] = nx, io[1] = ny, io[2] = nz;

@@ -53,10 +53,10 @@ export function kick(ps: ParticleStore, h: number, maxSpeed: number, maxAngular:
 }
 
 /**
- * Drift `x += h·v`; returns the largest squared displacement from `ref` (the positions of the
- * last neighbour-list build).
+ * Drift `x += h·v`; returns true when some particle has moved at least `skin / 2` from `ref`
+ * (the positions of the last neighbour-list build), i.e. when the list must be rebuilt.
  */
-export function drift(ps: ParticleStore, h: number, ref: Float64Array): number {
+export function drift(ps: ParticleStore, h: number, ref: Float64Array, skin: number): boolean {
   const n = 3 * ps.count, x = ps.pos, v = ps.vel;
   let max2 = 0;
   for (let o = 0; o < n; o += 3) {
@@ -66,7 +66,7 @@ export function drift(ps: ParticleStore, h: number, ref: Float64Array): number {
     const d2 = a * a + b * b + c * c;
     if (d2 > max2) max2 = d2;
   }
-  return max2;
+  return 4 * max2 >= skin * skin;
 }
 
 /** Wrap centres into the periodic cell on its enabled axes; returns the number of wraps. */

@@ -242,7 +242,8 @@ export class World {
 
   /** Advance every system by one time step. */
   step(): void {
-    for (const s of this.#systems) s.step(this.#dt, this.#gravity);
+    const systems = this.#systems;
+    for (let k = 0; k < systems.length; k++) systems[k].step(this.#dt, this.#gravity);
     this.#steps++;
     this.#time = this.#steps * this.#dt;
   }
