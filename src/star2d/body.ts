@@ -149,6 +149,8 @@ export abstract class GrainSystem2 {
   /** @internal */ _torque: Float64Array = new Float64Array(0);
   /** @internal */ _nextId = 0;
   /** @internal */ readonly _grid: CellGrid2 = new CellGrid2();
+  /** @internal Grid cell size: the largest bounding diameter 2·r_max added so far (m). */
+  _cell = 0;
   /** @internal */ readonly _pairs: PairList = new PairList();
   /** @internal */ readonly _history: ContactHistory = new ContactHistory();
   /** @internal */ _nodeTests = 0;
@@ -311,6 +313,7 @@ export abstract class GrainSystem2 {
       this._ids[i] = this._nextId++;
     }
     this.count += n;
+    if (2 * props.rmax > this._cell) this._cell = 2 * props.rmax;
     return first;
   }
 
@@ -366,10 +369,18 @@ export abstract class GrainSystem2 {
 
   /** Per-step geometry before detection (trig of angles, detection centres). */
   protected abstract prepare(): void;
-  /** Sort detection centres into the grid. */
-  protected abstract rebuildGrid(): void;
+  /** The centres (stride 2) that detection works from: centres of mass or polar centres. */
+  protected abstract detectionCentres(): Float64Array;
+
+  /** Sort detection centres into cells of the largest bounding diameter. */
+  protected rebuildGrid(): void {
+    this._grid.build(this.detectionCentres(), this.count, this._cell);
+  }
+
   /** Grid pairs whose bounding circles intersect. */
-  protected abstract findCandidates(): void;
+  protected findCandidates(): void {
+    this._grid.findPairs(this.detectionCentres(), this._rmax, 0, this._pairs);
+  }
   /** Grain–grain contacts into `contacts`, pairs oriented so that ids[i] < ids[j]. */
   protected abstract detectContacts(): void;
   /** Grain–wall contacts into `contacts`. */

@@ -206,8 +206,6 @@ export class ClumpSystem extends GrainSystem2 {
   /** @internal */ _dy: Float64Array = new Float64Array(0);
   /** @internal */ _cos: Float64Array = new Float64Array(0);
   /** @internal */ _sin: Float64Array = new Float64Array(0);
-  #cell = 0;
-
   /** Create an empty clump system. */
   constructor(options: GrainSystemOptions = {}) {
     super("ClumpSystem", options);
@@ -272,7 +270,6 @@ export class ClumpSystem extends GrainSystem2 {
       rmax: R,
       lever: R,
     });
-    if (2 * R > this.#cell) this.#cell = 2 * R;
     return first;
   }
 
@@ -292,14 +289,9 @@ export class ClumpSystem extends GrainSystem2 {
     }
   }
 
-  /** Sort centres of mass into cells of 2·r_max. */
-  protected rebuildGrid(): void {
-    this._grid.build(this._pos, this.count, this.#cell);
-  }
-
-  /** Clump pairs whose bounding circles intersect. */
-  protected findCandidates(): void {
-    this._grid.findPairs(this._pos, this._rmax, 0, this._pairs);
+  /** Clumps are found by their centres of mass and bounding circles. */
+  protected detectionCentres(): Float64Array {
+    return this._pos;
   }
 
   /** Disk–disk contacts of every candidate pair. */
@@ -400,8 +392,6 @@ export class DiskSystem extends GrainSystem2 {
     super("DiskSystem", options);
     this._keyTol = 0;
   }
-  #cell = 0;
-
   /**
    * Add disks; mass = arealDensity·πr², inertia = ½·m·r². Returns the first slot.
    *
@@ -424,7 +414,6 @@ export class DiskSystem extends GrainSystem2 {
         throw new RangeError(`DiskSystem.addGrains: radius (${r}) must be > 0`);
       }
       const m = rho * Math.PI * r * r;
-      if (2 * r > this.#cell) this.#cell = 2 * r;
       return this._append("DiskSystem.addGrains", options, {
         shape: 0,
         mass: m,
@@ -462,14 +451,9 @@ export class DiskSystem extends GrainSystem2 {
   /** Nothing to prepare for disks. */
   protected prepare(): void {}
 
-  /** Sort centres into cells of the largest diameter. */
-  protected rebuildGrid(): void {
-    this._grid.build(this._pos, this.count, this.#cell);
-  }
-
-  /** Overlapping disk pairs. */
-  protected findCandidates(): void {
-    this._grid.findPairs(this._pos, this._rmax, 0, this._pairs);
+  /** Disks are found by their centres and radii. */
+  protected detectionCentres(): Float64Array {
+    return this._pos;
   }
 
   /** One contact per overlapping pair. */

@@ -59,7 +59,6 @@ export class StarSystem extends GrainSystem2 {
   /** @internal */ _centre: Float64Array = new Float64Array(0);
   /** @internal */ _cos: Float64Array = new Float64Array(0);
   /** @internal */ _sin: Float64Array = new Float64Array(0);
-  #cell = 0;
 
   /** Create an empty system; see {@linkcode StarSystemOptions}. */
   constructor(options: StarSystemOptions = {}) {
@@ -149,7 +148,6 @@ export class StarSystem extends GrainSystem2 {
       rmax: sh.rMax,
       lever: sh.rMax + off,
     });
-    if (2 * sh.rMax > this.#cell) this.#cell = 2 * sh.rMax;
     this.prepare();
     return first;
   }
@@ -217,14 +215,9 @@ export class StarSystem extends GrainSystem2 {
     d.nodeTests = 0;
   }
 
-  /** Sort polar centres into cells of 2·r_max. */
-  protected rebuildGrid(): void {
-    this._grid.build(this._centre, this.count, this.#cell);
-  }
-
-  /** Pairs whose bounding circles intersect. */
-  protected findCandidates(): void {
-    this._grid.findPairs(this._centre, this._rmax, 0, this._pairs);
+  /** Star grains are found by their polar centres (bounding circles are centred there). */
+  protected detectionCentres(): Float64Array {
+    return this._centre;
   }
 
   /** Nodes-to-surface detection of every candidate pair. */
