@@ -40,32 +40,44 @@ describe("sphere3d: tangential friction and rolling", () => {
     expect(r.v - r.omega * R).toBeGreaterThan(0.1 * r.v); // slipping
   });
 
-  it("rolling friction stops a rolling sphere at the rate 5/7·μr·g and never reverses it", () => {
-    const dt = 2e-5, muR = 0.05, v0 = 0.3;
-    const w = new World({ timeStep: dt, gravity: [0, 0, -G] });
-    const g = w.addGranularParticles(
-      { positions: [[0, 0, R - 1e-5]], radii: R },
-      { normalStiffness: 1e5, normalDamping: 10, friction: 0.5, rollingFriction: muR },
-    );
-    g.setGroundPlane(0);
-    w.run(500);
-    g.setVelocity(0, [v0, 0, 0]);
-    g.setAngularVelocity(0, [0, v0 / R, 0]);
-    const decel = (5 / 7) * muR * G;
-    const tStop = v0 / decel;
-    let stoppedAt = -1, minV = Infinity;
-    const t0 = w.time;
-    w.run(Math.round((1.5 * tStop) / dt), {
-      onStep: () => {
-        const v = g.velocities[0];
-        minV = Math.min(minV, v);
-        if (stoppedAt < 0 && v < 1e-3 * v0) stoppedAt = w.time - t0;
-      },
+  for (const via of ["material", "setParticleMaterial"] as const) {
+    it(`rolling friction (${via}) stops a rolling sphere at the rate 5/7·μr·g and never reverses it`, () => {
+      const dt = 2e-5, muR = 0.05, v0 = 0.3;
+      const w = new World({ timeStep: dt, gravity: [0, 0, -G] });
+      const g = w.addGranularParticles(
+        { positions: [[0, 0, R - 1e-5]], radii: R },
+        {
+          normalStiffness: 1e5,
+          normalDamping: 10,
+          friction: 0.5,
+          rollingFriction: via === "material" ? muR : 0,
+        },
+      );
+      if (via === "setParticleMaterial") {
+        // Rolling friction switched on after construction, for material id 0 and the boundary.
+        g.setParticleMaterial(0, { friction: 0.5, rollingFriction: muR });
+        g.setBoundaryMaterial({ friction: 0.5, rollingFriction: muR });
+      }
+      g.setGroundPlane(0);
+      w.run(500);
+      g.setVelocity(0, [v0, 0, 0]);
+      g.setAngularVelocity(0, [0, v0 / R, 0]);
+      const decel = (5 / 7) * muR * G;
+      const tStop = v0 / decel;
+      let stoppedAt = -1, minV = Infinity;
+      const t0 = w.time;
+      w.run(Math.round((1.5 * tStop) / dt), {
+        onStep: () => {
+          const v = g.velocities[0];
+          minV = Math.min(minV, v);
+          if (stoppedAt < 0 && v < 1e-3 * v0) stoppedAt = w.time - t0;
+        },
+      });
+      expect(Math.abs(stoppedAt - tStop) / tStop).toBeLessThan(0.02);
+      expect(minV).toBeGreaterThan(-2e-3 * v0); // it stops, it does not roll back
+      expect(Math.abs(g.angularVelocities[1])).toBeLessThan(0.02);
     });
-    expect(Math.abs(stoppedAt - tStop) / tStop).toBeLessThan(0.02);
-    expect(minV).toBeGreaterThan(-2e-3 * v0); // it stops, it does not roll back
-    expect(Math.abs(g.angularVelocities[1])).toBeLessThan(0.02);
-  });
+  }
 
   it("friction uses the geometric mean of two material ids and the boundary material", () => {
     // A sphere sliding on the ground: deceleration μ_mix·g with μ_mix = √(μ_particle·μ_boundary).

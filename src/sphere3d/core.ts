@@ -143,6 +143,7 @@ export class GranularCore {
       rolling: new Float64Array([m.rollingFriction]),
     };
     this.boundary = { friction: m.friction, rollingFriction: m.rollingFriction };
+    this.materialsChanged();
   }
 
   // ---- stepping ------------------------------------------------------------------------
@@ -206,7 +207,7 @@ export class GranularCore {
       this.contacts,
       st,
     );
-    if (this.rolling()) applyRolling(ps, h);
+    if (this.hasRolling) applyRolling(ps, h);
     // 4. histories: drop the ones whose contact ended
     st.activeContactHistories = this.hist.sweep(ps.count, p.stamp);
     st.staleContactHistoriesRemoved += this.hist.lastRemoved;
@@ -264,12 +265,15 @@ export class GranularCore {
 
   // ---- internals -----------------------------------------------------------------------
 
-  /** Internal state or stage (rolling); internal. */
-  rolling(): boolean {
+  /** Whether some material id or the boundary has rolling friction (see materialsChanged). */
+  hasRolling = false;
+
+  /** Recompute {@link hasRolling} after the friction tables or the boundary changed. */
+  materialsChanged(): void {
     const t = this.tables.rolling;
-    if (this.boundary.rollingFriction > 0) return true;
-    for (let k = 0; k < this.tableSize; k++) if (t[k] > 0) return true;
-    return false;
+    let any = this.boundary.rollingFriction > 0;
+    for (let k = 0; k < this.tableSize && !any; k++) any = t[k] > 0;
+    this.hasRolling = any;
   }
 
   /** Internal state or stage (invalidate); internal. */
@@ -408,6 +412,7 @@ export class GranularCore {
       t.rolling[k] = m.rollingFriction;
     }
     this.tableSize = id + 1;
+    this.materialsChanged();
   }
 
   /** Internal state or stage (emitCommon); internal. */

@@ -425,6 +425,7 @@ export class GranularSystem {
     this.#c.ensureTable(id);
     this.#c.tables.friction[id] = m.friction;
     this.#c.tables.rolling[id] = m.rollingFriction;
+    this.#c.materialsChanged();
   }
 
   /** The friction parameters used for material id `id`. */
@@ -450,6 +451,7 @@ export class GranularSystem {
   /** Set the boundary material mixed (geometric mean) with particle materials at boundaries. */
   setBoundaryMaterial(material: ParticleMaterial): void {
     this.#c.boundary = resolveParticleMaterial(material, "setBoundaryMaterial");
+    this.#c.materialsChanged();
   }
 
   // ---- boundaries ----------------------------------------------------------------------
