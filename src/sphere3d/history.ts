@@ -125,7 +125,7 @@ export class HistoryTable {
   sweep(count: number, step: number): number {
     const S = this.slots;
     let kept = 0, removed = 0;
-    const used = this.used, partner = this.partner, stamp = this.stamp, xi = this.xi;
+    const used = this.used, partner = this.partner, stamp = this.stamp;
     for (let p = 0; p < count; p++) {
       const u = used[p];
       if (u === 0) continue;
@@ -133,13 +133,7 @@ export class HistoryTable {
       let w = base;
       for (let e = base, end = base + u; e < end; e++) {
         if (stamp[e] === step) {
-          if (w !== e) {
-            partner[w] = partner[e];
-            stamp[w] = stamp[e];
-            xi[3 * w] = xi[3 * e];
-            xi[3 * w + 1] = xi[3 * e + 1];
-            xi[3 * w + 2] = xi[3 * e + 2];
-          }
+          if (w !== e) this.#copyEntry(e, w);
           w++;
         } else removed++;
       }
@@ -160,16 +154,19 @@ export class HistoryTable {
     if (from === to) return;
     const S = this.slots;
     const u = this.used[from];
-    for (let e = 0; e < u; e++) {
-      const a = from * S + e, b = to * S + e;
-      this.partner[b] = this.partner[a];
-      this.stamp[b] = this.stamp[a];
-      this.xi[3 * b] = this.xi[3 * a];
-      this.xi[3 * b + 1] = this.xi[3 * a + 1];
-      this.xi[3 * b + 2] = this.xi[3 * a + 2];
-    }
+    for (let e = 0; e < u; e++) this.#copyEntry(from * S + e, to * S + e);
     this.used[to] = u;
     this.used[from] = 0;
+  }
+
+  /** Copy entry `from` over entry `to`. */
+  #copyEntry(from: number, to: number): void {
+    const xi = this.xi;
+    this.partner[to] = this.partner[from];
+    this.stamp[to] = this.stamp[from];
+    xi[3 * to] = xi[3 * from];
+    xi[3 * to + 1] = xi[3 * from + 1];
+    xi[3 * to + 2] = xi[3 * from + 2];
   }
 
   /** Forget every entry of slot `p`. */
@@ -191,13 +188,7 @@ export class HistoryTable {
           removed++;
           continue;
         }
-        if (w !== e) {
-          this.partner[w] = q;
-          this.stamp[w] = this.stamp[e];
-          this.xi[3 * w] = this.xi[3 * e];
-          this.xi[3 * w + 1] = this.xi[3 * e + 1];
-          this.xi[3 * w + 2] = this.xi[3 * e + 2];
-        }
+        if (w !== e) this.#copyEntry(e, w);
         w++;
       }
       this.used[p] = w - base;
