@@ -1,42 +1,9 @@
 /**
- * Small helpers for 3-vectors stored in typed arrays with stride 3, and for reading
- * user-supplied vectors at the API boundary.
+ * Small helpers for 3-vectors stored in typed arrays with stride 3. (User-supplied vectors are
+ * read and checked at the API boundary by `vec3` of `validate.ts`.)
  *
  * @module
  */
-
-/** A 3-vector as a user passes it: `[x, y, z]` or any array-like of three numbers. */
-export type Vec3Like = ArrayLike<number>;
-
-/**
- * Read a 3-vector from user input, checking length and finiteness.
- *
- * @param name the parameter name used in error messages.
- * @example
- * ```ts
- * import { readVec3 } from "@grainlab/grainlab";
- * const [x, y, z] = readVec3("gravity", [0, 0, -9.81]);
- * console.assert(z === -9.81 && x === 0 && y === 0);
- * ```
- */
-export function readVec3(name: string, v: unknown): [number, number, number] {
-  if (v === null || typeof v !== "object" || typeof (v as ArrayLike<number>).length !== "number") {
-    throw new TypeError(`${name} (${String(v)}) must be an array of 3 numbers`);
-  }
-  const a = v as ArrayLike<unknown>;
-  if (a.length !== 3) {
-    throw new RangeError(`${name} (length ${a.length}) must have exactly 3 components`);
-  }
-  const out: [number, number, number] = [0, 0, 0];
-  for (let k = 0; k < 3; k++) {
-    const x = a[k];
-    if (typeof x !== "number" || !Number.isFinite(x)) {
-      throw new RangeError(`${name}[${k}] (${String(x)}) must be a finite number`);
-    }
-    out[k] = x;
-  }
-  return out;
-}
 
 /**
  * Euclidean norm of the 3-vector at `a[o..o+2]`.
