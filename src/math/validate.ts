@@ -128,3 +128,74 @@ export function objectOrEmpty<T extends object>(where: string, name: string, val
   }
   return value as T;
 }
+
+/**
+ * Check an options object: `null`, arrays and non-objects throw a TypeError naming the
+ * parameter; a key outside `allowed` throws a RangeError naming the key and the nearest valid
+ * one (by edit distance), e.g. `World: unknown option "timeStp" in options; did you mean
+ * "timeStep"?`. `undefined` yields `{}`. Returns the object, typed.
+ */
+export function options<T extends object>(
+  where: string,
+  name: string,
+  value: unknown,
+  allowed: readonly string[],
+): T {
+  const o = objectOrEmpty<T>(where, name, value);
+  for (const key of Object.keys(o)) {
+    if (allowed.includes(key)) continue;
+    const near = nearest(key, allowed);
+    throw new RangeError(
+      `${where}: unknown option ${JSON.stringify(key)} in ${name}` +
+        (near ? `; did you mean ${JSON.stringify(near)}?` : "") +
+        ` (valid: ${allowed.join(", ")})`,
+    );
+  }
+  return o;
+}
+
+/** The entry of `candidates` nearest to `key` by edit distance, or undefined when none is close. */
+export function nearest(key: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined, bestD = Infinity;
+  const a = key.toLowerCase();
+  for (const c of candidates) {
+    const d = editDistance(a, c.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  return bestD <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+/** Levenshtein distance. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, k) => k);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const sub = prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      cur.push(Math.min(sub, prev[j] + 1, cur[j - 1] + 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Throw a RangeError when `bytes` exceeds what a run may allocate, stating the size. */
+export function sizeGuard(where: string, what: string, bytes: number, limit = 8 * 2 ** 30): void {
+  if (!(bytes <= limit)) {
+    throw new RangeError(
+      `${where}: ${what} would need ${formatBytes(bytes)} (limit ${formatBytes(limit)}); ` +
+        `reduce the size of the request`,
+    );
+  }
+}
+
+function formatBytes(b: number): string {
+  if (!Number.isFinite(b)) return String(b) + " bytes";
+  const u = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+  let k = 0;
+  while (b >= 1024 && k < u.length - 1) b /= 1024, k++;
+  return `${b.toFixed(k === 0 ? 0 : 1)} ${u[k]}`;
+}
