@@ -18,11 +18,12 @@
  * @example
  * ```ts
  * import { sphere3d } from "@grainlab/grainlab";
+ * import { expect } from "expect";
  * const world = new sphere3d.World({ timeStep: 1e-4 });
  * const g = world.addGranularParticles({ positions: [[0, 0, 0.05]], radii: 0.02 });
  * g.setGroundPlane(0);
  * world.run(100);
- * console.assert(g.count === 1);
+ * expect(g.count).toBe(1);
  * ```
  *
  * @module

@@ -85,6 +85,7 @@ function median(a: number[]): number {
 function time(label: string, bed: Bed, opts: SceneOptions, count = N): Row {
   const scene = packingScene({ ...opts, count });
   const s = scene.system;
+  s.profile = true;
   s.positions.set(bed.positions.subarray(0, 2 * count));
   s.angles.set(bed.angles.subarray(0, count));
   s.run(WARM);
@@ -93,14 +94,15 @@ function time(label: string, bed: Bed, opts: SceneOptions, count = N): Row {
   for (let k = 0; k < TIMED; k++) {
     s.step();
     const st = s.lastStepStats;
-    col.push(st.collisionMs);
-    stp.push(st.stepMs);
+    const pr = s.lastStepProfile;
+    col.push(pr.neighbors + pr.pairForces + pr.boundaryForces);
+    stp.push(pr.total);
     pairs += st.candidatePairs;
     hits += st.boundingHits;
     tests += st.nodeTests;
-    contacts += st.contacts;
+    contacts += st.particleContacts;
     perPair += st.contactsPerPair;
-    maxOv = Math.max(maxOv, st.maxOverlap);
+    maxOv = Math.max(maxOv, st.maxPenetration);
   }
   return {
     label,
@@ -166,13 +168,15 @@ for (const k of [4, 2, 1]) {
   const n = Math.floor(N / k);
   const bed = n === N ? crossBed : settle("cross", n, 0.56 / k);
   const s = bed.system;
+  s.profile = true;
   s.run(WARM);
   const col: number[] = [], stp: number[] = [];
   let tests = 0;
   for (let t = 0; t < TIMED; t++) {
     s.step();
-    col.push(s.lastStepStats.collisionMs);
-    stp.push(s.lastStepStats.stepMs);
+    const pr = s.lastStepProfile;
+    col.push(pr.neighbors + pr.pairForces + pr.boundaryForces);
+    stp.push(pr.total);
     tests += s.lastStepStats.nodeTests;
   }
   const c = median(col), st = median(stp);

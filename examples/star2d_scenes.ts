@@ -35,10 +35,10 @@ for (const [scene, steps] of scenes) {
   console.log(
     `${scene.name.padEnd(10)} ${String(scene.system.count).padStart(6)} ${
       String(steps).padStart(6)
-    } ${s.time.toFixed(2).padStart(6)} ${String(s.contacts).padStart(9)} ${
+    } ${s.time.toFixed(2).padStart(6)} ${String(s.particleContacts).padStart(9)} ${
       s.contactsPerPair.toFixed(2).padStart(6)
-    } ${String(s.wallContacts).padStart(5)} ${
-      (s.maxOverlap / scene.shape.rMax).toExponential(2).padStart(12)
+    } ${String(s.boundaryContacts).padStart(5)} ${
+      (s.maxPenetration / scene.shape.rMax).toExponential(2).padStart(12)
     } ${s.kineticEnergy.toExponential(2).padStart(9)} ${ms.toFixed(2).padStart(8)}`,
   );
 }

@@ -1,7 +1,7 @@
 /**
  * `deno task test`: everything CI checks, in order — formatting, lint, type check, doc lint,
- * publish dry run, unit tests, doc examples, smoke-sized examples and the notebooks. Prints a
- * last line `N passed, N failed` (test steps, plus one per check stage).
+ * publish dry run, unit tests, doc assertions, doc examples, smoke-sized examples and the
+ * notebooks. Prints a last line `N passed, N failed` (test steps, plus one per check stage).
  *
  * @module
  */
@@ -43,6 +43,8 @@ const stages: Stage[] = [
     args: ["test", "--allow-all", ...(lammps ? [] : ["--ignore=tests/peer"]), "tests/"],
     tests: true,
   },
+  // Every JSDoc example must assert with something that throws (not console.assert).
+  { name: "doc assertions", args: ["run", "--allow-read", "scripts/check_doc_examples.ts"] },
   { name: "doc examples", args: ["test", "--allow-all", "--doc", "mod.ts", "src/"], tests: true },
   ...exampleSmoke.map((f) => ({
     name: `example ${f}`,

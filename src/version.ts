@@ -4,7 +4,8 @@
  * @example
  * ```ts
  * import { VERSION } from "@grainlab/grainlab";
- * console.assert(/^\d+\.\d+\.\d+$/.test(VERSION));
+ * import { expect } from "expect";
+ * expect(VERSION).toMatch(/^\d+\.\d+\.\d+$/);
  * ```
  */
 export const VERSION = "0.1.0";

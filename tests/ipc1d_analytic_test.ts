@@ -46,16 +46,30 @@ describe("ipc1d analytic: impact (spec §2.2)", () => {
     close(w[0][1], 7 / 6);
   });
   it("has a consistent displacement field (u_X = ε, u_t = v) and the closed-form energies", () => {
+    // Without gravity strain and velocity are piecewise constant, so a point is off the
+    // (measure-zero) wave fronts when the field is the same a little way around it.
+    const d = 1e-5;
+    const offFront = (X: number, t: number): boolean => {
+      const f = s.field(X, t);
+      return [[X - d, t], [X + d, t], [X, t - d], [X, t + d]].every(([x, u]) => {
+        const g = s.field(x, u);
+        return Math.abs(g.strain - f.strain) < 1e-9 && Math.abs(g.velocity - f.velocity) < 1e-9;
+      });
+    };
+    let checked = 0;
     for (let k = 0; k < 200; k++) {
       const X = 0.05 + 9.9 * ((k * 0.618) % 1);
       const t = 0.01 + 1.98 * ((k * 0.414) % 1);
+      if (!offFront(X, t)) continue;
       const f = s.field(X, t);
       const h = 1e-6;
       const ux = (s.displacement(X + h, t) - s.displacement(X - h, t)) / (2 * h);
       const ut = (s.displacement(X, t + h) - s.displacement(X, t - h)) / (2 * h);
-      // skip the (measure-zero) fronts
-      if (Math.abs(ux - f.strain) < 1e-4) close(ut, f.velocity, 1e-4);
+      close(ux, f.strain, 1e-4);
+      close(ut, f.velocity, 1e-4);
+      checked++;
     }
+    expect(checked).toBeGreaterThan(190); // the rest sit on fronts
     for (const t of [0.3, 0.55, 0.7, 0.9, 1.1, 1.5]) close(s.energy(t).total, 500, 1e-9);
   });
 });

@@ -15,8 +15,9 @@
  * @example
  * ```ts
  * import { cohesionForce } from "@grainlab/grainlab";
- * console.assert(cohesionForce(100, 0.001, 0.0005) === 0.05);
- * console.assert(cohesionForce(100, 0.001, 0.002) === 0);
+ * import { expect } from "expect";
+ * expect(cohesionForce(100, 0.001, 0.0005)).toBe(0.05);
+ * expect(cohesionForce(100, 0.001, 0.002)).toBe(0);
  * ```
  */
 export function cohesionForce(kc: number, dmax: number, gap: number): number {

@@ -10,8 +10,9 @@
  * @example
  * ```ts
  * import { mixGeometric } from "@grainlab/grainlab";
- * console.assert(mixGeometric(0.5, 0.5) === 0.5);
- * console.assert(Math.abs(mixGeometric(0.25, 1) - 0.5) < 1e-15);
+ * import { expect } from "expect";
+ * expect(mixGeometric(0.5, 0.5)).toBe(0.5);
+ * expect(mixGeometric(0.25, 1)).toBeCloseTo(0.5, 15);
  * ```
  */
 export function mixGeometric(a: number, b: number): number {

@@ -18,8 +18,9 @@
  * @example
  * ```ts
  * import { linearNormalForce } from "@grainlab/grainlab";
- * console.assert(linearNormalForce(1e5, 0, 1e-3, 0) === 100);
- * console.assert(linearNormalForce(1e5, 1e6, 1e-3, 1) === 0); // clamped, never pulls
+ * import { expect } from "expect";
+ * expect(linearNormalForce(1e5, 0, 1e-3, 0)).toBe(100);
+ * expect(linearNormalForce(1e5, 1e6, 1e-3, 1)).toBe(0); // clamped, never pulls
  * ```
  */
 export function linearNormalForce(kn: number, cn: number, overlap: number, vn: number): number {
@@ -37,8 +38,9 @@ export function linearNormalForce(kn: number, cn: number, overlap: number, vn: n
  * @example
  * ```ts
  * import { hertzNormalForce } from "@grainlab/grainlab";
+ * import { expect } from "expect";
  * const f = hertzNormalForce(1e5, 0, 0.01, 1e-4, 0);
- * console.assert(Math.abs(f - 1e5 * Math.sqrt(0.01) * 1e-6) < 1e-12);
+ * expect(f).toBeCloseTo(0.01, 12); // 1e5 · √0.01 · (1e-4)^1.5 = 1e5 · 0.1 · 1e-6 N
  * ```
  */
 export function hertzNormalForce(
@@ -62,8 +64,10 @@ export function hertzNormalForce(
  * @example
  * ```ts
  * import { normalForce } from "@grainlab/grainlab";
- * console.assert(normalForce(false, 1e5, 0, 0, 1e-3, 0) === 100);
- * console.assert(Math.abs(normalForce(true, 1e5, 0, 0.01, 1e-4, 0) - 0.1) < 1e-12);
+ * import { expect } from "expect";
+ * expect(normalForce(false, 1e5, 0, 0, 1e-3, 0)).toBe(100);
+ * // Hertz: 1e5 · √(0.01 · 1e-4) · 1e-4 = 1e5 · 1e-3 · 1e-4 = 0.01 N
+ * expect(normalForce(true, 1e5, 0, 0.01, 1e-4, 0)).toBeCloseTo(0.01, 12);
  * ```
  */
 export function normalForce(
@@ -85,7 +89,8 @@ export function normalForce(
  * @example
  * ```ts
  * import { effectiveRadius } from "@grainlab/grainlab";
- * console.assert(effectiveRadius(0.02, 0.02) === 0.01);
+ * import { expect } from "expect";
+ * expect(effectiveRadius(0.02, 0.02)).toBe(0.01);
  * ```
  */
 export function effectiveRadius(r1: number, r2: number): number {
@@ -98,7 +103,8 @@ export function effectiveRadius(r1: number, r2: number): number {
  * @example
  * ```ts
  * import { dampingRatio } from "@grainlab/grainlab";
- * console.assert(Math.abs(dampingRatio(1e5, 0, 1) - 0) < 1e-15);
+ * import { expect } from "expect";
+ * expect(dampingRatio(1e5, 0, 1)).toBeCloseTo(0, 15);
  * ```
  */
 export function dampingRatio(kn: number, cn: number, effectiveMass: number): number {
@@ -112,7 +118,8 @@ export function dampingRatio(kn: number, cn: number, effectiveMass: number): num
  * @example
  * ```ts
  * import { linearRestitution } from "@grainlab/grainlab";
- * console.assert(linearRestitution(0) === 1);
+ * import { expect } from "expect";
+ * expect(linearRestitution(0)).toBe(1);
  * ```
  */
 export function linearRestitution(zeta: number): number {
@@ -127,7 +134,8 @@ export function linearRestitution(zeta: number): number {
  * @example
  * ```ts
  * import { linearContactDuration } from "@grainlab/grainlab";
- * console.assert(Math.abs(linearContactDuration(1, 0, 1) - Math.PI) < 1e-15);
+ * import { expect } from "expect";
+ * expect(linearContactDuration(1, 0, 1)).toBeCloseTo(Math.PI, 15);
  * ```
  */
 export function linearContactDuration(kn: number, cn: number, effectiveMass: number): number {

@@ -15,7 +15,8 @@
  * @example
  * ```ts
  * import { rollingTorque } from "@grainlab/grainlab";
- * console.assert(rollingTorque(0.1, 10, 0.02) === 0.020000000000000004);
+ * import { expect } from "expect";
+ * expect(rollingTorque(0.1, 10, 0.02)).toBeCloseTo(0.02, 15); // 0.1 · 10 N · 0.02 m
  * ```
  */
 export function rollingTorque(muR: number, fn: number, r: number): number {
@@ -31,8 +32,9 @@ export function rollingTorque(muR: number, fn: number, r: number): number {
  * @example
  * ```ts
  * import { rollingScale } from "@grainlab/grainlab";
- * console.assert(rollingScale(100, 1e-3, 1) === 1);
- * console.assert(rollingScale(100, 1e-3, 0.05) === 0.5);
+ * import { expect } from "expect";
+ * expect(rollingScale(100, 1e-3, 1)).toBe(1);
+ * expect(rollingScale(100, 1e-3, 0.05)).toBe(0.5);
  * ```
  */
 export function rollingScale(angularDecel: number, dt: number, omegaRel: number): number {

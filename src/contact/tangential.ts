@@ -37,10 +37,13 @@ export const SPRING_IO = {
  * @example
  * ```ts
  * import { SPRING_IO, tangentialSpring3 } from "@grainlab/grainlab";
+ * import { expect } from "expect";
  * const xi = new Float64Array(3), f = new Float64Array(3), io = new Float64Array(10);
  * io.set([0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10]); // normal z, slip 1 m/s along x for 1 ms
  * tangentialSpring3(xi, 0, io, f);
- * console.assert(Math.abs(f[0] + 1) < 1e-12 && xi[0] === 1e-3 && io[SPRING_IO.kt] === 1000);
+ * expect(f[0]).toBeCloseTo(-1, 12);
+ * expect(xi[0]).toBe(1e-3);
+ * expect(io[SPRING_IO.kt]).toBe(1000);
  * ```
  */
 export function tangentialSpring3(
@@ -114,10 +117,12 @@ const IO = new Float64Array(10);
  * @example
  * ```ts
  * import { tangentialHistory3 } from "@grainlab/grainlab";
+ * import { expect } from "expect";
  * const xi = new Float64Array(3), f = new Float64Array(3);
  * // Sticking: the spring force opposes the accumulated displacement.
  * tangentialHistory3(xi, 0, 0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10, f);
- * console.assert(Math.abs(f[0] + 1) < 1e-12 && xi[0] === 1e-3);
+ * expect(f[0]).toBeCloseTo(-1, 12);
+ * expect(xi[0]).toBe(1e-3);
  * ```
  */
 export function tangentialHistory3(
@@ -149,9 +154,11 @@ export function tangentialHistory3(
  * @example
  * ```ts
  * import { tangentialHistory1 } from "@grainlab/grainlab";
+ * import { expect } from "expect";
  * const xi = new Float64Array(1);
  * const f = tangentialHistory1(xi, 0, 1, 1, 500, 0, 0.2); // would be −500 N: capped
- * console.assert(f === -0.2 && Math.abs(xi[0] - 0.2 / 500) < 1e-15);
+ * expect(f).toBe(-0.2);
+ * expect(xi[0]).toBeCloseTo(0.2 / 500, 15);
  * ```
  */
 export function tangentialHistory1(

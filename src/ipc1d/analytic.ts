@@ -16,8 +16,9 @@ import { finite, nonNegative, oneOf } from "../math/validate.ts";
  * @example
  * ```ts
  * import { bounceSolution, type BarConstants } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const k: BarConstants = bounceSolution().constants;
- * console.assert(Math.abs(k.period - 16 / 3) < 1e-12);
+ * expect(k.period).toBeCloseTo(16 / 3, 12);
  * ```
  */
 export interface BarConstants {
@@ -49,8 +50,10 @@ export interface BarConstants {
  * @example
  * ```ts
  * import { impactSolution, type BarEnergy } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const e: BarEnergy = impactSolution().energy(0.6);
- * console.assert(Math.abs(e.kinetic - 350) < 1e-9 && Math.abs(e.elastic - 150) < 1e-9);
+ * expect(e.kinetic).toBeCloseTo(350, 9);
+ * expect(e.elastic).toBeCloseTo(150, 9);
  * ```
  */
 export interface BarEnergy {
@@ -70,8 +73,10 @@ export interface BarEnergy {
  * @example
  * ```ts
  * import { impactSolution, type BarFieldValue } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const f: BarFieldValue = impactSolution().field(5, 5 / 6 - 1e-9);
- * console.assert(Math.abs(f.strain + 1 / 3) < 1e-12 && f.velocity === 0);
+ * expect(f.strain).toBeCloseTo(-1 / 3, 12);
+ * expect(f.velocity).toBe(0);
  * ```
  */
 export interface BarFieldValue {
@@ -91,9 +96,12 @@ export interface BarFieldValue {
  * @example
  * ```ts
  * import { impactSolution } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const s = impactSolution();
- * console.assert(s.endPosition(0.25) === 2.5 && s.contactForce(0.6) === 300);
- * console.assert(Math.abs(s.endPosition(1.5) - 10 / 3) < 1e-12 && s.endVelocity(1.5) === 10);
+ * expect(s.endPosition(0.25)).toBe(2.5);
+ * expect(s.contactForce(0.6)).toBe(300);
+ * expect(s.endPosition(1.5)).toBeCloseTo(10 / 3, 12);
+ * expect(s.endVelocity(1.5)).toBe(10);
  * ```
  */
 export class AnalyticBarSolution {
@@ -118,8 +126,9 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { AnalyticBarSolution } from "@grainlab/grainlab/ipc1d";
+   * import { expect } from "expect";
    * const s = new AnalyticBarSolution("bounce");
-   * console.assert(s.contactForce(1) === 300);
+   * expect(s.contactForce(1)).toBe(300);
    * ```
    */
   constructor(problem: BarProblem, bar?: Partial<BarParameters>) {
@@ -181,7 +190,8 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
-   * console.assert(Math.abs(bounceSolution().endPosition(8 / 3) - 35 / 9) < 1e-12);
+   * import { expect } from "expect";
+   * expect(bounceSolution().endPosition(8 / 3)).toBeCloseTo(35 / 9, 12);
    * ```
    */
   endPosition(t: number): number {
@@ -196,7 +206,8 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
-   * console.assert(Math.abs(bounceSolution().endVelocity(2) - 20 / 3) < 1e-12);
+   * import { expect } from "expect";
+   * expect(bounceSolution().endVelocity(2)).toBeCloseTo(20 / 3, 12);
    * ```
    */
   endVelocity(t: number): number {
@@ -212,7 +223,9 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { impactSolution } from "@grainlab/grainlab/ipc1d";
-   * console.assert(impactSolution().inContact(0.5) && !impactSolution().inContact(1.2));
+   * import { expect } from "expect";
+   * expect(impactSolution().inContact(0.5)).toBe(true);
+   * expect(impactSolution().inContact(1.2)).toBe(false);
    * ```
    */
   inContact(t: number): boolean {
@@ -227,8 +240,10 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { expect } from "expect";
    * const s = bounceSolution();
-   * console.assert(s.contactForce(1) === 300 && Math.abs(s.contactForce(4) - 400) < 1e-9);
+   * expect(s.contactForce(1)).toBe(300);
+   * expect(s.contactForce(4)).toBeCloseTo(400, 9);
    * ```
    */
   contactForce(t: number): number {
@@ -245,8 +260,10 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { expect } from "expect";
    * const w = bounceSolution().contactWindows(8);
-   * console.assert(w.length === 3 && Math.abs(w[1][0] - 11 / 3) < 1e-12);
+   * expect(w).toHaveLength(3);
+   * expect(w[1][0]).toBeCloseTo(11 / 3, 12);
    * ```
    */
   contactWindows(tEnd: number): Array<[number, number]> {
@@ -277,9 +294,10 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { expect } from "expect";
    * // at the first release the whole bar moves up at V = 10 m/s
    * const f = bounceSolution().field(7, 5 / 3);
-   * console.assert(Math.abs(f.velocity - 10) < 1e-9);
+   * expect(f.velocity).toBeCloseTo(10, 9);
    * ```
    */
   field(X: number, t: number): BarFieldValue {
@@ -296,7 +314,8 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { impactSolution } from "@grainlab/grainlab/ipc1d";
-   * console.assert(impactSolution().displacement(0, 0.25) === -2.5);
+   * import { expect } from "expect";
+   * expect(impactSolution().displacement(0, 0.25)).toBe(-2.5);
    * ```
    */
   displacement(X: number, t: number): number {
@@ -312,8 +331,10 @@ export class AnalyticBarSolution {
    * @example
    * ```ts
    * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { expect } from "expect";
    * const e = bounceSolution().energy(5 / 3 + 1e-12);
-   * console.assert(Math.abs(e.elastic - 2000 / 27) < 1e-6 && Math.abs(e.total - 1000) < 1e-9);
+   * expect(e.elastic).toBeCloseTo(2000 / 27, 6);
+   * expect(e.total).toBeCloseTo(1000, 9);
    * ```
    */
   energy(t: number): BarEnergy {
@@ -498,8 +519,10 @@ const GL_W = [5 / 9, 8 / 9, 5 / 9];
  * @example
  * ```ts
  * import { impactSolution } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const s = impactSolution();
- * console.assert(s.constants.contactTime === 0.5 && Math.abs(s.constants.releaseTime - 7 / 6) < 1e-15);
+ * expect(s.constants.contactTime).toBe(0.5);
+ * expect(s.constants.releaseTime).toBeCloseTo(7 / 6, 15);
  * ```
  */
 export function impactSolution(bar?: Partial<BarParameters>): AnalyticBarSolution {
@@ -516,7 +539,8 @@ export function impactSolution(bar?: Partial<BarParameters>): AnalyticBarSolutio
  * @example
  * ```ts
  * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
- * console.assert(Math.abs(bounceSolution().energy(3).total - 1000) < 1e-9);
+ * import { expect } from "expect";
+ * expect(bounceSolution().energy(3).total).toBeCloseTo(1000, 9);
  * ```
  */
 export function bounceSolution(bar?: Partial<BarParameters>): AnalyticBarSolution {
@@ -532,7 +556,8 @@ export function bounceSolution(bar?: Partial<BarParameters>): AnalyticBarSolutio
  * @example
  * ```ts
  * import { analyticSolution } from "@grainlab/grainlab/ipc1d";
- * console.assert(analyticSolution("impact").constants.totalEnergy === 500);
+ * import { expect } from "expect";
+ * expect(analyticSolution("impact").constants.totalEnergy).toBe(500);
  * ```
  */
 export function analyticSolution(

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { nonNegative, positive } from "../math/validate.ts";
+import { nonNegative, options as checkOptions, positive } from "../math/validate.ts";
 
 /**
  * Original IPC barrier b(d, d̂) = −(d − d̂)² ln(d/d̂) on (0, d̂), 0 beyond, +∞ for d ≤ 0.
@@ -20,8 +20,10 @@ import { nonNegative, positive } from "../math/validate.ts";
  * @example
  * ```ts
  * import { barrier2020 } from "@grainlab/grainlab/ipc1d";
- * console.assert(barrier2020(1, 1) === 0 && barrier2020(0, 1) === Infinity);
- * console.assert(Math.abs(barrier2020(0.5, 1) - 0.25 * Math.LN2) < 1e-15);
+ * import { expect } from "expect";
+ * expect(barrier2020(1, 1)).toBe(0);
+ * expect(barrier2020(0, 1)).toBe(Infinity);
+ * expect(barrier2020(0.5, 1)).toBeCloseTo(0.25 * Math.LN2, 15);
  * ```
  */
 export function barrier2020(d: number, dHat: number): number {
@@ -40,7 +42,9 @@ export function barrier2020(d: number, dHat: number): number {
  * @example
  * ```ts
  * import { barrier2020Gradient } from "@grainlab/grainlab/ipc1d";
- * console.assert(barrier2020Gradient(0.5, 1) < 0 && barrier2020Gradient(2, 1) === 0);
+ * import { expect } from "expect";
+ * expect(barrier2020Gradient(0.5, 1)).toBeLessThan(0);
+ * expect(barrier2020Gradient(2, 1)).toBe(0);
  * ```
  */
 export function barrier2020Gradient(d: number, dHat: number): number {
@@ -58,7 +62,9 @@ export function barrier2020Gradient(d: number, dHat: number): number {
  * @example
  * ```ts
  * import { barrier2020Hessian } from "@grainlab/grainlab/ipc1d";
- * console.assert(barrier2020Hessian(0.5, 1) > 0 && barrier2020Hessian(1, 1) === 0);
+ * import { expect } from "expect";
+ * expect(barrier2020Hessian(0.5, 1)).toBeGreaterThan(0);
+ * expect(barrier2020Hessian(1, 1)).toBe(0);
  * ```
  */
 export function barrier2020Hessian(d: number, dHat: number): number {
@@ -77,7 +83,8 @@ export function barrier2020Hessian(d: number, dHat: number): number {
  * @example
  * ```ts
  * import { barrier2020, physicalBarrier } from "@grainlab/grainlab/ipc1d";
- * console.assert(Math.abs(physicalBarrier(0.3, 2) * 2 - barrier2020(0.3, 2)) < 1e-15);
+ * import { expect } from "expect";
+ * expect(physicalBarrier(0.3, 2) * 2).toBeCloseTo(barrier2020(0.3, 2), 15);
  * ```
  */
 export function physicalBarrier(d: number, dHat: number): number {
@@ -96,8 +103,11 @@ export function physicalBarrier(d: number, dHat: number): number {
  * @example
  * ```ts
  * import { physicalBarrierGradient } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * // the resting ratio at κ = 0.1E = 90 Pa under 300 Pa is s* ≈ 0.30
- * console.assert(Math.abs(-90 * physicalBarrierGradient(0.3, 1) - 300) < 30);
+ * const pressure = -90 * physicalBarrierGradient(0.3, 1); // 298.7 Pa
+ * expect(pressure).toBeGreaterThan(290);
+ * expect(pressure).toBeLessThan(310);
  * ```
  */
 export function physicalBarrierGradient(d: number, dHat: number): number {
@@ -116,7 +126,8 @@ export function physicalBarrierGradient(d: number, dHat: number): number {
  * @example
  * ```ts
  * import { physicalBarrierHessian } from "@grainlab/grainlab/ipc1d";
- * console.assert(physicalBarrierHessian(0.1, 1) > physicalBarrierHessian(0.5, 1));
+ * import { expect } from "expect";
+ * expect(physicalBarrierHessian(0.1, 1)).toBeGreaterThan(physicalBarrierHessian(0.5, 1));
  * ```
  */
 export function physicalBarrierHessian(d: number, dHat: number): number {
@@ -135,8 +146,11 @@ export function physicalBarrierHessian(d: number, dHat: number): number {
  * @example
  * ```ts
  * import { ipcPotential, type EndContactPotential } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const p: EndContactPotential = ipcPotential({ kappa: 90, dHat: 0.1 });
- * console.assert(p.force(0.05) > 0 && p.force(0.2) === 0 && p.filtered);
+ * expect(p.force(0.05)).toBeGreaterThan(0);
+ * expect(p.force(0.2)).toBe(0);
+ * expect(p.filtered).toBe(true);
  * ```
  */
 export interface EndContactPotential {
@@ -160,8 +174,9 @@ export interface EndContactPotential {
  * @example
  * ```ts
  * import type { IpcPotentialOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: IpcPotentialOptions = { kappa: 90, dHat: 0.1, form: "physical" };
- * console.assert(o.kappa === 90);
+ * expect(o.kappa).toBe(90);
  * ```
  */
 export interface IpcPotentialOptions {
@@ -186,20 +201,19 @@ export interface IpcPotentialOptions {
  * @example
  * ```ts
  * import { ipcPotential } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const a = ipcPotential({ kappa: 90, dHat: 0.1 });
  * const b = ipcPotential({ kappa: 900, dHat: 0.1, form: "2020" });
- * console.assert(Math.abs(a.energy(0.03) - b.energy(0.03)) < 1e-12);
+ * expect(a.energy(0.03)).toBeCloseTo(b.energy(0.03), 12);
  * ```
  */
 export function ipcPotential(options: IpcPotentialOptions): EndContactPotential {
   const where = "ipcPotential";
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
-  }
-  const kappa = nonNegative(where, "kappa", options.kappa);
-  const dHat = positive(where, "dHat", options.dHat);
-  const area = positive(where, "area", options.area ?? 1);
-  const form = options.form ?? "physical";
+  const o = checkOptions<IpcPotentialOptions>(where, "options", options, IPC_KEYS);
+  const kappa = nonNegative(where, "kappa", o.kappa);
+  const dHat = positive(where, "dHat", o.dHat);
+  const area = positive(where, "area", o.area ?? 1);
+  const form = o.form ?? "physical";
   if (form !== "physical" && form !== "2020") {
     throw new TypeError(`${where}: form (${JSON.stringify(form)}) must be "physical" or "2020"`);
   }
@@ -224,8 +238,9 @@ export function ipcPotential(options: IpcPotentialOptions): EndContactPotential 
  * @example
  * ```ts
  * import { barrierRestingRatio } from "@grainlab/grainlab/ipc1d";
- * console.assert(Math.abs(barrierRestingRatio(90, 300) - 0.30) < 0.01);
- * console.assert(Math.abs(barrierRestingRatio(900, 300) - 0.70) < 0.01);
+ * import { expect } from "expect";
+ * expect(barrierRestingRatio(90, 300)).toBeCloseTo(0.30, 2);
+ * expect(barrierRestingRatio(900, 300)).toBeCloseTo(0.70, 2);
  * ```
  */
 export function barrierRestingRatio(kappa: number, pressure: number): number {
@@ -248,8 +263,9 @@ export function barrierRestingRatio(kappa: number, pressure: number): number {
  * @example
  * ```ts
  * import type { ResolutionRatioOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: ResolutionRatioOptions = { kappa: 90, dHat: 0.1, dx: 0.1 };
- * console.assert(o.dx === 0.1);
+ * expect(o.dx).toBe(0.1);
  * ```
  */
 export interface ResolutionRatioOptions {
@@ -276,19 +292,26 @@ export interface ResolutionRatioOptions {
  * @example
  * ```ts
  * import { resolutionRatio } from "@grainlab/grainlab/ipc1d";
- * console.assert(Math.abs(resolutionRatio({ kappa: 90, dHat: 0.1, dx: 0.1 }) - 1.73) < 0.02);
+ * import { expect } from "expect";
+ * expect(resolutionRatio({ kappa: 90, dHat: 0.1, dx: 0.1 })).toBeCloseTo(1.73, 2);
  * ```
  */
 export function resolutionRatio(options: ResolutionRatioOptions): number {
   const where = "resolutionRatio";
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
-  }
-  const kappa = positive(where, "kappa", options.kappa);
-  const dHat = positive(where, "dHat", options.dHat);
-  const dx = positive(where, "dx", options.dx);
-  const e = positive(where, "youngsModulus", options.youngsModulus ?? 900);
-  const pressure = positive(where, "pressure", options.pressure ?? 300);
+  const o = checkOptions<ResolutionRatioOptions>(where, "options", options, [
+    "kappa",
+    "dHat",
+    "dx",
+    "youngsModulus",
+    "pressure",
+  ]);
+  const kappa = positive(where, "kappa", o.kappa);
+  const dHat = positive(where, "dHat", o.dHat);
+  const dx = positive(where, "dx", o.dx);
+  const e = positive(where, "youngsModulus", o.youngsModulus ?? 900);
+  const pressure = positive(where, "pressure", o.pressure ?? 300);
   const s = barrierRestingRatio(kappa, pressure);
   return (kappa * physicalBarrierHessian(s, 1) * dx) / (e * dHat);
 }
+
+const IPC_KEYS: readonly string[] = ["kappa", "dHat", "area", "form"];

@@ -7,7 +7,7 @@
  */
 
 import { type BarParameters, resolveBarParameters } from "./params.ts";
-import { positiveInteger } from "../math/validate.ts";
+import { positiveInteger, sizeGuard } from "../math/validate.ts";
 
 /**
  * A symmetric tridiagonal matrix: `diag` (length n) and `off` (length n − 1, entry (i, i+1)).
@@ -15,8 +15,9 @@ import { positiveInteger } from "../math/validate.ts";
  * @example
  * ```ts
  * import type { SymmetricTridiagonal } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const a: SymmetricTridiagonal = { diag: new Float64Array([2, 2]), off: new Float64Array([-1]) };
- * console.assert(a.off.length === a.diag.length - 1);
+ * expect(a.off.length).toBe(a.diag.length - 1);
  * ```
  */
 export interface SymmetricTridiagonal {
@@ -32,8 +33,10 @@ export interface SymmetricTridiagonal {
  * @example
  * ```ts
  * import { barMatrices, type BarMatrices } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const m: BarMatrices = barMatrices(10);
- * console.assert(m.dx === 1 && m.nodalMass.length === 11);
+ * expect(m.dx).toBe(1);
+ * expect(m.nodalMass).toHaveLength(11);
  * ```
  */
 export interface BarMatrices {
@@ -65,14 +68,16 @@ export interface BarMatrices {
  * @example
  * ```ts
  * import { barMatrices } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const m = barMatrices(100);
  * const total = m.nodalMass.reduce((a, b) => a + b, 0);
- * console.assert(Math.abs(total - 10) < 1e-12);
+ * expect(total).toBeCloseTo(10, 12);
  * ```
  */
 export function barMatrices(elements: number, bar?: Partial<BarParameters>): BarMatrices {
   const N = positiveInteger("barMatrices", "elements", elements);
   const p = resolveBarParameters(bar, "barMatrices");
+  sizeGuard("barMatrices", `the matrices of ${N} elements`, (N + 1) * 8 * 9);
   const dx = p.length / N;
   const rhoA = p.density * p.area;
   const EA = p.youngsModulus * p.area;
@@ -118,9 +123,12 @@ export function barMatrices(elements: number, bar?: Partial<BarParameters>): Bar
  * @example
  * ```ts
  * import { tridiagonalMultiply } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const a = { diag: new Float64Array([2, 2, 2]), off: new Float64Array([-1, -1]) };
  * const y = tridiagonalMultiply(a, new Float64Array([1, 1, 1]), new Float64Array(3));
- * console.assert(y[0] === 1 && y[1] === 0 && y[2] === 1);
+ * expect(y[0]).toBe(1);
+ * expect(y[1]).toBe(0);
+ * expect(y[2]).toBe(1);
  * ```
  */
 export function tridiagonalMultiply(
@@ -150,10 +158,11 @@ export function tridiagonalMultiply(
  * @example
  * ```ts
  * import { barMatrices, tridiagonalQuadraticForm } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const m = barMatrices(8);
  * // a rigid velocity of 10 m/s: ½·vᵀMv = ½·m·V² = 500 J
  * const v = new Float64Array(9).fill(10);
- * console.assert(Math.abs(0.5 * tridiagonalQuadraticForm(m.consistentMass, v) - 500) < 1e-9);
+ * expect(0.5 * tridiagonalQuadraticForm(m.consistentMass, v)).toBeCloseTo(500, 9);
  * ```
  */
 export function tridiagonalQuadraticForm(a: SymmetricTridiagonal, x: Float64Array): number {
@@ -177,9 +186,10 @@ export function tridiagonalQuadraticForm(a: SymmetricTridiagonal, x: Float64Arra
  * @example
  * ```ts
  * import { solveTridiagonal } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const a = { diag: new Float64Array([4, 4, 4]), off: new Float64Array([1, 1]) };
  * const x = solveTridiagonal(a, new Float64Array([5, 6, 5]), new Float64Array(3), new Float64Array(3));
- * console.assert(x.every((v) => Math.abs(v - 1) < 1e-15));
+ * expect([...x]).toEqual([1, 1, 1]);
  * ```
  */
 export function solveTridiagonal(
@@ -213,9 +223,10 @@ export function solveTridiagonal(
  * @example
  * ```ts
  * import { barMatrices, elasticEnergy } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const m = barMatrices(10);
  * const y = m.restPositions.map((x) => 5 + x * (1 - 1 / 3)); // uniform strain −1/3
- * console.assert(Math.abs(elasticEnergy(m, y) - 500) < 1e-9);
+ * expect(elasticEnergy(m, y)).toBeCloseTo(500, 9);
  * ```
  */
 export function elasticEnergy(m: BarMatrices, y: Float64Array): number {

@@ -11,8 +11,13 @@
  */
 
 import { analyticSolution } from "./analytic.ts";
-import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-import { objectOrEmpty, oneOf, positive, positiveInteger } from "../math/validate.ts";
+import {
+  type BarParameters,
+  type BarProblem,
+  guardBarRun,
+  resolveBarParameters,
+} from "./params.ts";
+import { oneOf, options as checkOptions, positive, positiveInteger } from "../math/validate.ts";
 
 /**
  * Options of {@link characteristicLattice}.
@@ -20,8 +25,9 @@ import { objectOrEmpty, oneOf, positive, positiveInteger } from "../math/validat
  * @example
  * ```ts
  * import type { LatticeOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: LatticeOptions = { problem: "bounce", cells: 30, tEnd: 6 };
- * console.assert(o.cells === 30);
+ * expect(o.cells).toBe(30);
  * ```
  */
 export interface LatticeOptions {
@@ -42,8 +48,9 @@ export interface LatticeOptions {
  * @example
  * ```ts
  * import { characteristicLattice, type LatticeResult } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const r: LatticeResult = characteristicLattice({ cells: 30, tEnd: 1 });
- * console.assert(r.time.length === r.endPosition.length);
+ * expect(r.time.length).toBe(r.endPosition.length);
  * ```
  */
 export interface LatticeResult {
@@ -78,14 +85,20 @@ export interface LatticeResult {
  * @example
  * ```ts
  * import { characteristicLattice } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const r = characteristicLattice({ problem: "impact", cells: 30, tEnd: 2 });
  * const i = r.halfTime.findIndex((t) => t > 0.6);
- * console.assert(Math.abs(r.contactForce[i] - 300) < 1e-8);
+ * expect(r.contactForce[i]).toBeCloseTo(300, 8);
  * ```
  */
 export function characteristicLattice(options?: LatticeOptions): LatticeResult {
   const where = "characteristicLattice";
-  const o = objectOrEmpty<LatticeOptions>(where, "options", options);
+  const o = checkOptions<LatticeOptions>(where, "options", options, [
+    "problem",
+    "cells",
+    "tEnd",
+    "bar",
+  ]);
   const problem = oneOf(where, "problem", o.problem ?? "impact", ["impact", "bounce"] as const);
   const N = positiveInteger(where, "cells", o.cells ?? 120);
   const tEnd = positive(where, "tEnd", o.tEnd ?? (problem === "impact" ? 2 : 16));
@@ -98,6 +111,7 @@ export function characteristicLattice(options?: LatticeOptions): LatticeResult {
   const dt = dx / c;
   const Z = k.impedance;
   const steps = Math.ceil(tEnd / dt - 1e-9);
+  guardBarRun(where, N, steps, 9 * 8);
   const v0 = problem === "impact" ? -k.impactSpeed : 0;
 
   const pm = new Float64Array(N).fill(v0); // R+ midpoint values

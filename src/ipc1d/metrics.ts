@@ -6,7 +6,7 @@
  */
 
 import type { AnalyticBarSolution } from "./analytic.ts";
-import { finite, objectOrEmpty, positive } from "../math/validate.ts";
+import { finite, options as checkOptions, positive } from "../math/validate.ts";
 
 /**
  * The columns a metric needs (any run result or trajectory provides them).
@@ -14,9 +14,10 @@ import { finite, objectOrEmpty, positive } from "../math/validate.ts";
  * @example
  * ```ts
  * import type { MetricColumns } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const t = new Float64Array([0, 1]);
  * const c: MetricColumns = { time: t, endPosition: t, endVelocity: t, contactForce: t, energy: t };
- * console.assert(c.time.length === 2);
+ * expect(c.time).toHaveLength(2);
  * ```
  */
 export interface MetricColumns {
@@ -41,8 +42,10 @@ export interface MetricColumns {
  * @example
  * ```ts
  * import { simulateBar, type BarMetrics } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const m: BarMetrics = simulateBar({ elements: 20 }).metrics;
- * console.assert(m.minGap > 0 && m.contactCyclesFirst === 1);
+ * expect(m.minGap).toBeGreaterThan(0);
+ * expect(m.contactCyclesFirst).toBe(1);
  * ```
  */
 export interface BarMetrics {
@@ -80,8 +83,9 @@ export interface BarMetrics {
  * @example
  * ```ts
  * import type { ContactIntervalOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: ContactIntervalOptions = { threshold: 3 };
- * console.assert(o.threshold === 3);
+ * expect(o.threshold).toBe(3);
  * ```
  */
 export interface ContactIntervalOptions {
@@ -95,10 +99,12 @@ export interface ContactIntervalOptions {
  * @example
  * ```ts
  * import { contactIntervals, type ContactIntervalList } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const l: ContactIntervalList = contactIntervals({
  *   time: new Float64Array([0, 1, 2]), contactForce: new Float64Array([0, 9, 0]),
  * });
- * console.assert(l.on[0] === 1 && l.off[0] === 2);
+ * expect(l.on[0]).toBe(1);
+ * expect(l.off[0]).toBe(2);
  * ```
  */
 export interface ContactIntervalList {
@@ -118,16 +124,20 @@ export interface ContactIntervalList {
  * @example
  * ```ts
  * import { contactIntervals, simulateBar } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const run = simulateBar({ problem: "bounce", elements: 30, tEnd: 6 });
  * const { on } = contactIntervals(run);
- * console.assert(on.length === 2 && Math.abs(on[0] - 1) < 0.05);
+ * expect(on).toHaveLength(2);
+ * expect(on[0]).toBeCloseTo(1, 1); // 0.972 s: within 0.05 s of the exact 1 s
  * ```
  */
 export function contactIntervals(
   columns: Pick<MetricColumns, "time" | "contactForce">,
   options?: ContactIntervalOptions,
 ): ContactIntervalList {
-  const o = objectOrEmpty<ContactIntervalOptions>("contactIntervals", "options", options);
+  const o = checkOptions<ContactIntervalOptions>("contactIntervals", "options", options, [
+    "threshold",
+  ]);
   const thr = finite("contactIntervals", "threshold", o.threshold ?? 3);
   const t = columns.time;
   const f = columns.contactForce;
@@ -153,9 +163,10 @@ export function contactIntervals(
  * @example
  * ```ts
  * import { barMetrics, impactSolution, simulateBar } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const run = simulateBar({ elements: 20 });
  * const m = barMetrics(run, impactSolution());
- * console.assert(m.l2ErrEndPosition === run.metrics.l2ErrEndPosition);
+ * expect(m.l2ErrEndPosition).toBe(run.metrics.l2ErrEndPosition);
  * ```
  */
 export function barMetrics(columns: MetricColumns, solution: AnalyticBarSolution): BarMetrics {
@@ -280,8 +291,9 @@ export function barMetrics(columns: MetricColumns, solution: AnalyticBarSolution
  * @example
  * ```ts
  * import { convergenceOrders } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const p = convergenceOrders([4e-2, 1e-2], [0.2, 0.1]);
- * console.assert(Math.abs(p[0] - 2) < 1e-12);
+ * expect(p[0]).toBeCloseTo(2, 12);
  * ```
  */
 export function convergenceOrders(

@@ -8,8 +8,9 @@
  * @example
  * ```ts
  * import { formatComparisonTable, compareBar, simulateBar } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const run = simulateBar({ problem: "impact", elements: 50 });
- * console.assert(run.metrics.minGap > 0);
+ * expect(run.metrics.minGap).toBeGreaterThan(0);
  * console.log(formatComparisonTable(compareBar({ elements: 20, cases: [{ contact: { kind: "ipc" } }] })));
  * ```
  *

@@ -23,8 +23,19 @@ import {
   tridiagonalMultiply,
   tridiagonalQuadraticForm,
 } from "./fem.ts";
-import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-import { finite, objectOrEmpty, oneOf, positive, positiveInteger } from "../math/validate.ts";
+import {
+  type BarParameters,
+  type BarProblem,
+  guardBarRun,
+  resolveBarParameters,
+} from "./params.ts";
+import {
+  finite,
+  oneOf,
+  options as checkOptions,
+  positive,
+  positiveInteger,
+} from "../math/validate.ts";
 
 /**
  * Implicit time integrator: Newmark (β, γ) (default β = ¼, γ = ½, the trapezoidal rule,
@@ -33,8 +44,9 @@ import { finite, objectOrEmpty, oneOf, positive, positiveInteger } from "../math
  * @example
  * ```ts
  * import type { IntegratorOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const i: IntegratorOptions = { kind: "newmark", beta: 0.3025, gamma: 0.6 };
- * console.assert(i.kind === "newmark");
+ * expect(i.kind).toBe("newmark");
  * ```
  */
 export type IntegratorOptions =
@@ -57,8 +69,9 @@ export type IntegratorOptions =
  * @example
  * ```ts
  * import type { ImplicitIntegrationOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: ImplicitIntegrationOptions = { elements: 50, timeStep: 1e-3, steps: 10 };
- * console.assert(o.steps === 10);
+ * expect(o.steps).toBe(10);
  * ```
  */
 export interface ImplicitIntegrationOptions {
@@ -90,8 +103,10 @@ export interface ImplicitIntegrationOptions {
  * @example
  * ```ts
  * import { integrateImplicit, type BarTrajectory } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const r: BarTrajectory = integrateImplicit({ elements: 10, timeStep: 0.01, steps: 5 });
- * console.assert(r.time.length === 6 && r.endPosition[5] < 5);
+ * expect(r.time).toHaveLength(6);
+ * expect(r.endPosition[5]).toBeLessThan(5);
  * ```
  */
 export interface BarTrajectory {
@@ -199,16 +214,92 @@ const GQ = 0.5 / Math.sqrt(3);
  * @example
  * ```ts
  * import { integrateImplicit, ipcPotential } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const r = integrateImplicit({
  *   elements: 20, timeStep: 0.5 * 0.5 / 30, steps: 1200,
  *   potential: ipcPotential({ kappa: 90, dHat: 0.5 }),
  * });
- * console.assert(r.minIterateGap > 0 && r.endVelocity[1200] > 9);
+ * expect(r.minIterateGap).toBeGreaterThan(0);
+ * expect(r.endVelocity[1200]).toBeGreaterThan(9);
  * ```
  */
 export function integrateImplicit(options: ImplicitIntegrationOptions): BarTrajectory {
-  const where = "integrateImplicit";
-  const o = objectOrEmpty<ImplicitIntegrationOptions>(where, "options", options);
+  const s = resolveImplicitSettings(options);
+  const sys = assembleNewtonSystem(s);
+  const st = initialState(s, sys);
+  const cols = energyColumns(s.steps);
+  recordState(cols, 0, s.h, st.y, st.v, sys.M, sys.mats, s.G, s.pot);
+  for (let step = 0; step < s.steps; step++) {
+    predict(s, sys, st);
+    newtonSolve(s, sys, st);
+    finishStep(st, step);
+    updateKinematics(s, sys, st);
+    recordState(cols, step + 1, s.h, st.y, st.v, sys.M, sys.mats, s.G, s.pot);
+  }
+  finite(WHERE, "minIterateGap", st.minGap);
+  return {
+    timeStep: s.h,
+    ...cols,
+    newtonIterations: st.newtonIterations,
+    minIterateGap: st.minGap,
+    unconvergedSteps: st.unconverged,
+    positions: st.y,
+    velocities: st.v,
+  };
+}
+
+const WHERE = "integrateImplicit";
+
+const IMPLICIT_KEYS: readonly string[] = [
+  "problem",
+  "elements",
+  "timeStep",
+  "steps",
+  "bar",
+  "mass",
+  "potential",
+  "integrator",
+  "tolerance",
+  "maxIterations",
+];
+
+/** Validated settings of an implicit run. */
+interface ImplicitSettings {
+  /** Number of elements N. */
+  readonly N: number;
+  /** Time step h (s). */
+  readonly h: number;
+  /** Number of steps. */
+  readonly steps: number;
+  /** Mass matrix kind. */
+  readonly massKind: "consistent" | "lumped";
+  /** Newton stops when ‖p‖∞ < tolP = tolerance·h (m). */
+  readonly tolP: number;
+  /** Newton iteration cap per step. */
+  readonly maxIt: number;
+  /** Newmark β and γ (1, 1 for implicit Euler). */
+  readonly beta: number;
+  readonly gamma: number;
+  /** Implicit Euler instead of Newmark. */
+  readonly euler: boolean;
+  /** Contact potential of the end node, or null. */
+  readonly pot: EndContactPotential | null;
+  /** The potential is collision-filtered (a barrier). */
+  readonly filtered: boolean;
+  /** The potential is zero at and above this end position (m). */
+  readonly activeBelow: number;
+  /** Physical parameters. */
+  readonly bar: BarParameters;
+  /** Gravity (m/s²), 0 for the impact. */
+  readonly G: number;
+  /** Initial velocity (m/s). */
+  readonly v0: number;
+}
+
+/** Validate the options (unknown keys, sizes, the run's memory and work) and resolve defaults. */
+function resolveImplicitSettings(options: ImplicitIntegrationOptions): ImplicitSettings {
+  const where = WHERE;
+  const o = checkOptions<ImplicitIntegrationOptions>(where, "options", options, IMPLICIT_KEYS);
   const problem = oneOf(where, "problem", o.problem ?? "impact", ["impact", "bounce"] as const);
   const N = positiveInteger(where, "elements", o.elements);
   const h = positive(where, "timeStep", o.timeStep);
@@ -217,36 +308,83 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
   const tol = positive(where, "tolerance", o.tolerance ?? 1e-9);
   const maxIt = positiveInteger(where, "maxIterations", o.maxIterations ?? 100);
   if (maxIt > 65535) throw new RangeError(`${where}: maxIterations (${maxIt}) must be <= 65535`);
-  const integ = objectOrEmpty<IntegratorOptions>(
+  const integ = checkOptions<IntegratorOptions>(
     where,
     "integrator",
-    o.integrator ?? { kind: "newmark" },
+    o.integrator === undefined ? { kind: "newmark" } : o.integrator,
+    ["kind", "beta", "gamma"],
   );
   const kind = oneOf(where, "integrator.kind", integ.kind, ["newmark", "implicit-euler"] as const);
+  checkOptions(
+    where,
+    "integrator",
+    integ,
+    kind === "newmark" ? ["kind", "beta", "gamma"] : ["kind"],
+  );
   let beta = 1;
   let gamma = 1;
   if (integ.kind === "newmark") {
     beta = positive(where, "integrator.beta", integ.beta ?? 0.25);
     gamma = positive(where, "integrator.gamma", integ.gamma ?? 0.5);
   }
-  const euler = kind === "implicit-euler";
   const pot = o.potential ?? null;
   const bar = resolveBarParameters(o.bar, where);
-  const G = problem === "bounce" ? bar.gravity : 0;
-  const v0 = problem === "impact" ? -bar.impactSpeed : 0;
+  guardBarRun(where, N, steps);
+  return {
+    N,
+    h,
+    steps,
+    massKind,
+    tolP: tol * h,
+    maxIt,
+    beta,
+    gamma,
+    euler: kind === "implicit-euler",
+    pot,
+    filtered: pot !== null && pot.filtered,
+    activeBelow: pot ? pot.activeBelow : -Infinity,
+    bar,
+    G: problem === "bounce" ? bar.gravity : 0,
+    v0: problem === "impact" ? -bar.impactSpeed : 0,
+  };
+}
 
-  // ---- matrices and the constant part of the Hessian, factorised from the top end ----
-  const mats = barMatrices(N, bar);
-  const M = massKind === "consistent" ? mats.consistentMass : mats.lumpedMass;
+/**
+ * The bar's matrices and the Newton Hessian H = M + wK (w = βh², or h² for implicit Euler),
+ * whose constant part is factorised once from the top end so that only the contact row
+ * changes between iterations.
+ */
+interface NewtonSystem {
+  readonly mats: BarMatrices;
+  /** Mass matrix (consistent or lumped). */
+  readonly M: SymmetricTridiagonal;
+  /** Stiffness matrix. */
+  readonly K: SymmetricTridiagonal;
+  /** Nodes N + 1. */
+  readonly n: number;
+  /** Weight of the potential energy in Φ. */
+  readonly w: number;
+  /** Diagonal and off-diagonal of H. */
+  readonly hd: Float64Array;
+  readonly ho: Float64Array;
+  /** 1/Dᵢ of the top-down factorisation, i ≥ 1. */
+  readonly invD: Float64Array;
+  /** hoᵢ/D_{i+1}. */
+  readonly coef: Float64Array;
+  /** Pivot of row 0 without the contact Hessian. */
+  readonly d0Base: number;
+}
+
+/** Assemble the matrices and factorise the constant part of the Hessian from the top end. */
+function assembleNewtonSystem(s: ImplicitSettings): NewtonSystem {
+  const N = s.N;
+  const mats = barMatrices(N, s.bar);
+  const M = s.massKind === "consistent" ? mats.consistentMass : mats.lumpedMass;
   const K = mats.stiffness;
-  const md = M.diag;
-  const mo = M.off;
-  const kd = K.diag;
-  const ko = K.off;
-  const X = mats.restPositions;
-  const nm = mats.nodalMass;
+  const md = M.diag, mo = M.off, kd = K.diag, ko = K.off;
   const n = N + 1;
-  const w = euler ? h * h : beta * h * h;
+  const h = s.h;
+  const w = s.euler ? h * h : s.beta * h * h;
   const hd = new Float64Array(n);
   const ho = new Float64Array(N);
   for (let i = 0; i < n; i++) hd[i] = md[i] + w * kd[i];
@@ -262,165 +400,265 @@ export function integrateImplicit(options: ImplicitIntegrationOptions): BarTraje
   }
   coef[0] = ho[0] * invD[1];
   const d0Base = hd[0] - ho[0] * coef[0];
+  return { mats, M, K, n, w, hd, ho, invD, coef, d0Base };
+}
 
-  // ---- state and scratch (allocated once) ----
-  const y = new Float64Array(n);
-  const yPrev = new Float64Array(n);
-  const v = new Float64Array(n);
-  const a = new Float64Array(n);
-  const yt = new Float64Array(n);
-  const g = new Float64Array(n);
-  const p = new Float64Array(n);
-  const tmp = new Float64Array(n);
-  const tmp2 = new Float64Array(n);
-  const dy = new Float64Array(n);
-  const fs = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    y[i] = bar.height + X[i];
-    v[i] = v0;
-  }
-  // initial acceleration from M a₀ = −∇Ψ(y₀)
-  for (let i = 0; i < n; i++) tmp2[i] = y[i] - X[i];
-  tridiagonalMultiply(K, tmp2, tmp);
-  for (let i = 0; i < n; i++) tmp[i] = -(tmp[i] + nm[i] * G);
-  if (pot) tmp[0] -= pot.gradient(y[0]);
-  solveTridiagonal(M, tmp, a, tmp2);
+/** The state of an implicit run, the Newton scratch (allocated once) and the counters. */
+interface ImplicitState {
+  /** Positions, velocities, accelerations yₙ, vₙ, aₙ. */
+  readonly y: Float64Array;
+  readonly v: Float64Array;
+  readonly a: Float64Array;
+  /** yₙ of the step in progress. */
+  readonly yPrev: Float64Array;
+  /** Predictor increment dỹ = ỹ − yₙ. */
+  readonly yt: Float64Array;
+  /** Static force K(yₙ − X) + f_g. */
+  readonly fs: Float64Array;
+  /** Newton increment dy = y − yₙ, gradient, direction and solve scratch. */
+  readonly dy: Float64Array;
+  readonly g: Float64Array;
+  readonly p: Float64Array;
+  readonly tmp: Float64Array;
+  readonly tmp2: Float64Array;
+  /** Contact gradient e′ and Hessian e″ at the current iterate (0 outside the support). */
+  e1: number;
+  e2: number;
+  /** Newton iterations and convergence of the step in progress. */
+  iterations: number;
+  converged: boolean;
+  /** Smallest end position over every iterate (m). */
+  minGap: number;
+  /** Steps that hit the cap or whose line search stalled. */
+  unconverged: number;
+  /** Newton iterations of each step. */
+  readonly newtonIterations: Uint16Array;
+}
 
-  const newtonIterations = new Uint16Array(steps);
-  let minGap = y[0];
-  let unconverged = 0;
-
-  const cols = energyColumns(steps);
-  recordState(cols, 0, h, y, v, M, mats, G, pot);
-
-  const filtered = pot !== null && pot.filtered;
-  const activeBelow = pot ? pot.activeBelow : -Infinity;
-  const tolP = tol * h;
-  for (let step = 0; step < steps; step++) {
-    // Newton works on the increment dy = y − yₙ (small numbers, so the Newmark acceleration
-    // (dy − dỹ)/(βh²) keeps full precision); dỹ = ỹ − yₙ, fs = K(yₙ − X) + f_g
-    const c2 = euler ? 0 : (0.5 - beta) * h * h;
-    for (let i = 0; i < n; i++) {
-      yPrev[i] = y[i];
-      yt[i] = h * v[i] + c2 * a[i];
-      let f = kd[i] * (y[i] - X[i]) + nm[i] * G;
-      if (i > 0) f += ko[i - 1] * (y[i - 1] - X[i - 1]);
-      if (i < N) f += ko[i] * (y[i + 1] - X[i + 1]);
-      fs[i] = f;
-    }
-    const y0Prev = yPrev[0];
-    // start from the predictor ỹ when it lies outside the contact potential's support (or the
-    // potential is unfiltered); otherwise from yₙ, which is always feasible
-    const fromPredictor = !filtered || y0Prev + yt[0] >= activeBelow;
-    for (let i = 0; i < n; i++) dy[i] = fromPredictor ? yt[i] : 0;
-    let its = 0;
-    let converged = false;
-    while (its < maxIt) {
-      its++;
-      // gradient g = M(dy − dỹ) + w[K·dy + fs + e′(x₀)e₀]
-      g[0] = md[0] * (dy[0] - yt[0]) + w * (kd[0] * dy[0] + fs[0]);
-      for (let i = 1; i < n; i++) {
-        const r = mo[i - 1] * (dy[i] - yt[i]) + w * ko[i - 1] * dy[i];
-        g[i - 1] += r;
-        g[i] = md[i] * (dy[i] - yt[i]) + w * (kd[i] * dy[i] + fs[i]) +
-          mo[i - 1] * (dy[i - 1] - yt[i - 1]) + w * ko[i - 1] * dy[i - 1];
-      }
-      const x0 = y0Prev + dy[0];
-      let e1 = 0;
-      let e2 = 0;
-      if (pot && x0 < activeBelow) {
-        e1 = pot.gradient(x0);
-        e2 = pot.hessian(x0);
-        g[0] += w * e1;
-      }
-      // Thomas solve H p = −g with the prefactorised top part
-      const D0 = d0Base + w * (e2 > 0 ? e2 : 0);
-      tmp[N] = -g[N];
-      for (let i = N - 1; i >= 0; i--) tmp[i] = -g[i] - coef[i] * tmp[i + 1];
-      p[0] = tmp[0] / D0;
-      let pmax = Math.abs(p[0]);
-      for (let i = 1; i < n; i++) {
-        const pi = (tmp[i] - ho[i - 1] * p[i - 1]) * invD[i];
-        p[i] = pi;
-        const ap = pi < 0 ? -pi : pi;
-        if (ap > pmax) pmax = ap;
-      }
-      if (pmax < tolP) {
-        converged = true;
-        break;
-      }
-      // collision filter
-      const p0 = p[0];
-      let alpha = 1;
-      if (filtered && p0 < 0) alpha = Math.min(1, (0.9 * x0) / -p0);
-      // exact ΔΦ(α) = α·g_Q·p + ½α²·pᵀ(M + wK)p + w·Δe
-      let gp = 0;
-      let pHp = 0;
-      for (let i = 0; i < N; i++) {
-        gp += g[i] * p[i];
-        pHp += p[i] * (hd[i] * p[i] + 2 * ho[i] * p[i + 1]);
-      }
-      gp += g[N] * p[N];
-      pHp += hd[N] * p[N] * p[N];
-      const gqp = gp - w * e1 * p0;
-      let accepted = false;
-      while (alpha > 1e-20) {
-        const dlt = alpha * p0;
-        let de = 0;
-        if (pot) {
-          const xn = x0 + dlt;
-          if (x0 >= activeBelow && xn >= activeBelow) de = 0;
-          else if (Math.abs(dlt) < 1e-4 * Math.abs(x0)) {
-            de = 0.5 * dlt *
-              (pot.gradient(x0 + dlt * (0.5 - GQ)) + pot.gradient(x0 + dlt * (0.5 + GQ)));
-          } else de = pot.energy(xn) - pot.energy(x0);
-        }
-        const dPhi = alpha * gqp + 0.5 * alpha * alpha * pHp + w * de;
-        if (dPhi <= ARMIJO * alpha * gp) {
-          accepted = true;
-          break;
-        }
-        alpha *= 0.5;
-      }
-      if (!accepted) {
-        // no decrease possible at machine precision: accept the iterate as converged if the
-        // step is small, otherwise count the step as unconverged
-        converged = pmax < 1e3 * tolP;
-        break;
-      }
-      for (let i = 0; i < n; i++) dy[i] += alpha * p[i];
-      const x0New = y0Prev + dy[0];
-      if (x0New < minGap) minGap = x0New;
-      // inside the region where Φ is exactly quadratic a full Newton step is the minimiser
-      if (alpha === 1 && x0 >= activeBelow && x0New >= activeBelow) {
-        converged = true;
-        break;
-      }
-    }
-    for (let i = 0; i < n; i++) y[i] = yPrev[i] + dy[i];
-    if (!converged) unconverged++;
-    newtonIterations[step] = its;
-    // velocity / acceleration update
-    if (euler) {
-      for (let i = 0; i < n; i++) v[i] = dy[i] / h;
-    } else {
-      const ib = 1 / w;
-      for (let i = 0; i < n; i++) {
-        const an = (dy[i] - yt[i]) * ib;
-        v[i] += h * ((1 - gamma) * a[i] + gamma * an);
-        a[i] = an;
-      }
-    }
-    recordState(cols, step + 1, h, y, v, M, mats, G, pot);
-  }
-  finite(where, "minIterateGap", minGap);
-  return {
-    timeStep: h,
-    ...cols,
-    newtonIterations,
-    minIterateGap: minGap,
-    unconvergedSteps: unconverged,
-    positions: y,
-    velocities: v,
+/** Initial state: the bar at height h0 moving at v0, a₀ from M a₀ = −∇Ψ(y₀). */
+function initialState(s: ImplicitSettings, sys: NewtonSystem): ImplicitState {
+  const n = sys.n;
+  const X = sys.mats.restPositions;
+  const nm = sys.mats.nodalMass;
+  const f = () => new Float64Array(n);
+  const st: ImplicitState = {
+    y: f(),
+    v: f(),
+    a: f(),
+    yPrev: f(),
+    yt: f(),
+    fs: f(),
+    dy: f(),
+    g: f(),
+    p: f(),
+    tmp: f(),
+    tmp2: f(),
+    e1: 0,
+    e2: 0,
+    iterations: 0,
+    converged: false,
+    minGap: 0,
+    unconverged: 0,
+    newtonIterations: new Uint16Array(s.steps),
   };
+  const { y, v, a, tmp, tmp2 } = st;
+  for (let i = 0; i < n; i++) {
+    y[i] = s.bar.height + X[i];
+    v[i] = s.v0;
+  }
+  for (let i = 0; i < n; i++) tmp2[i] = y[i] - X[i];
+  tridiagonalMultiply(sys.K, tmp2, tmp);
+  for (let i = 0; i < n; i++) tmp[i] = -(tmp[i] + nm[i] * s.G);
+  if (s.pot) tmp[0] -= s.pot.gradient(y[0]);
+  solveTridiagonal(sys.M, tmp, a, tmp2);
+  st.minGap = y[0];
+  return st;
+}
+
+/**
+ * Predict: save yₙ, the predictor increment dỹ = h vₙ + (½ − β) h² aₙ (h vₙ for implicit
+ * Euler) and the static force fs = K(yₙ − X) + f_g. Newton works on the increment
+ * dy = y − yₙ (small numbers, so the Newmark acceleration (dy − dỹ)/(βh²) keeps full precision).
+ */
+function predict(s: ImplicitSettings, sys: NewtonSystem, st: ImplicitState): void {
+  const { y, v, a, yPrev, yt, fs } = st;
+  const kd = sys.K.diag, ko = sys.K.off;
+  const X = sys.mats.restPositions, nm = sys.mats.nodalMass;
+  const h = s.h, G = s.G, N = s.N, n = sys.n;
+  const c2 = s.euler ? 0 : (0.5 - s.beta) * h * h;
+  for (let i = 0; i < n; i++) {
+    yPrev[i] = y[i];
+    yt[i] = h * v[i] + c2 * a[i];
+    let f = kd[i] * (y[i] - X[i]) + nm[i] * G;
+    if (i > 0) f += ko[i - 1] * (y[i - 1] - X[i - 1]);
+    if (i < N) f += ko[i] * (y[i + 1] - X[i + 1]);
+    fs[i] = f;
+  }
+}
+
+/**
+ * Newton solve of one step: minimise Φ over the increment dy by projected Newton with the
+ * collision filter and Armijo backtracking. Starts from the predictor ỹ when it lies outside
+ * the contact potential's support (or the potential is unfiltered), otherwise from yₙ, which
+ * is always feasible. Sets `iterations`, `converged` and `minGap`.
+ */
+function newtonSolve(s: ImplicitSettings, sys: NewtonSystem, st: ImplicitState): void {
+  const { dy, yt, p } = st;
+  const n = sys.n;
+  const y0Prev = st.yPrev[0];
+  const fromPredictor = !s.filtered || y0Prev + yt[0] >= s.activeBelow;
+  for (let i = 0; i < n; i++) dy[i] = fromPredictor ? yt[i] : 0;
+  let its = 0;
+  let converged = false;
+  while (its < s.maxIt) {
+    its++;
+    const x0 = y0Prev + dy[0];
+    newtonGradient(sys, st);
+    contactTerms(s, sys, st, x0);
+    const pmax = newtonDirection(s, sys, st);
+    if (pmax < s.tolP) {
+      converged = true;
+      break;
+    }
+    const alpha = lineSearch(s, sys, st, x0, collisionFilter(s, x0, p[0]));
+    if (alpha === 0) {
+      // no decrease possible at machine precision: accept the iterate as converged if the
+      // step is small, otherwise count the step as unconverged
+      converged = pmax < 1e3 * s.tolP;
+      break;
+    }
+    for (let i = 0; i < n; i++) dy[i] += alpha * p[i];
+    const x0New = y0Prev + dy[0];
+    if (x0New < st.minGap) st.minGap = x0New;
+    // inside the region where Φ is exactly quadratic a full Newton step is the minimiser
+    if (alpha === 1 && x0 >= s.activeBelow && x0New >= s.activeBelow) {
+      converged = true;
+      break;
+    }
+  }
+  st.iterations = its;
+  st.converged = converged;
+}
+
+/** Gradient of the quadratic part of Φ: g = M(dy − dỹ) + w[K·dy + fs]. */
+function newtonGradient(sys: NewtonSystem, st: ImplicitState): void {
+  const { g, dy, yt, fs } = st;
+  const md = sys.M.diag, mo = sys.M.off, kd = sys.K.diag, ko = sys.K.off;
+  const w = sys.w, n = sys.n;
+  g[0] = md[0] * (dy[0] - yt[0]) + w * (kd[0] * dy[0] + fs[0]);
+  for (let i = 1; i < n; i++) {
+    const r = mo[i - 1] * (dy[i] - yt[i]) + w * ko[i - 1] * dy[i];
+    g[i - 1] += r;
+    g[i] = md[i] * (dy[i] - yt[i]) + w * (kd[i] * dy[i] + fs[i]) +
+      mo[i - 1] * (dy[i - 1] - yt[i - 1]) + w * ko[i - 1] * dy[i - 1];
+  }
+}
+
+/** Contact terms at the end position x0: e′, e″ inside the support, and w·e′ added to g₀. */
+function contactTerms(s: ImplicitSettings, sys: NewtonSystem, st: ImplicitState, x0: number): void {
+  st.e1 = 0;
+  st.e2 = 0;
+  if (s.pot && x0 < s.activeBelow) {
+    st.e1 = s.pot.gradient(x0);
+    st.e2 = s.pot.hessian(x0);
+    st.g[0] += sys.w * st.e1;
+  }
+}
+
+/**
+ * Newton direction: the Thomas solve H p = −g with the prefactorised top part and the
+ * contact Hessian (clamped at 0) on row 0. Returns ‖p‖∞.
+ */
+function newtonDirection(s: ImplicitSettings, sys: NewtonSystem, st: ImplicitState): number {
+  const { g, p, tmp } = st;
+  const { coef, ho, invD } = sys;
+  const N = s.N, n = sys.n;
+  const e2 = st.e2;
+  const D0 = sys.d0Base + sys.w * (e2 > 0 ? e2 : 0);
+  tmp[N] = -g[N];
+  for (let i = N - 1; i >= 0; i--) tmp[i] = -g[i] - coef[i] * tmp[i + 1];
+  p[0] = tmp[0] / D0;
+  let pmax = Math.abs(p[0]);
+  for (let i = 1; i < n; i++) {
+    const pi = (tmp[i] - ho[i - 1] * p[i - 1]) * invD[i];
+    p[i] = pi;
+    const ap = pi < 0 ? -pi : pi;
+    if (ap > pmax) pmax = ap;
+  }
+  return pmax;
+}
+
+/** The 1D collision filter: the largest step α ≤ 1 that keeps 90 % of the gap x0. */
+function collisionFilter(s: ImplicitSettings, x0: number, p0: number): number {
+  let alpha = 1;
+  if (s.filtered && p0 < 0) alpha = Math.min(1, (0.9 * x0) / -p0);
+  return alpha;
+}
+
+/**
+ * Armijo backtracking from `alpha` on the exact ΔΦ(α) = α·g_Q·p + ½α²·pᵀ(M + wK)p + w·Δe
+ * (Δe by two-point Gauss for short steps). Returns the accepted α, or 0 when none above
+ * 1e-20 decreases Φ.
+ */
+function lineSearch(
+  s: ImplicitSettings,
+  sys: NewtonSystem,
+  st: ImplicitState,
+  x0: number,
+  alpha: number,
+): number {
+  const { g, p } = st;
+  const { hd, ho } = sys;
+  const N = s.N, w = sys.w, pot = s.pot, activeBelow = s.activeBelow;
+  const p0 = p[0];
+  let gp = 0;
+  let pHp = 0;
+  for (let i = 0; i < N; i++) {
+    gp += g[i] * p[i];
+    pHp += p[i] * (hd[i] * p[i] + 2 * ho[i] * p[i + 1]);
+  }
+  gp += g[N] * p[N];
+  pHp += hd[N] * p[N] * p[N];
+  const gqp = gp - w * st.e1 * p0;
+  while (alpha > 1e-20) {
+    const dlt = alpha * p0;
+    let de = 0;
+    if (pot) {
+      const xn = x0 + dlt;
+      if (x0 >= activeBelow && xn >= activeBelow) de = 0;
+      else if (Math.abs(dlt) < 1e-4 * Math.abs(x0)) {
+        de = 0.5 * dlt *
+          (pot.gradient(x0 + dlt * (0.5 - GQ)) + pot.gradient(x0 + dlt * (0.5 + GQ)));
+      } else de = pot.energy(xn) - pot.energy(x0);
+    }
+    const dPhi = alpha * gqp + 0.5 * alpha * alpha * pHp + w * de;
+    if (dPhi <= ARMIJO * alpha * gp) return alpha;
+    alpha *= 0.5;
+  }
+  return 0;
+}
+
+/** Contact bookkeeping of a finished step: y = yₙ + dy, iteration and convergence counters. */
+function finishStep(st: ImplicitState, step: number): void {
+  const { y, yPrev, dy } = st;
+  for (let i = 0; i < y.length; i++) y[i] = yPrev[i] + dy[i];
+  if (!st.converged) st.unconverged++;
+  st.newtonIterations[step] = st.iterations;
+}
+
+/** Velocity and acceleration update: Newmark (γ), or v = dy/h for implicit Euler. */
+function updateKinematics(s: ImplicitSettings, sys: NewtonSystem, st: ImplicitState): void {
+  const { v, a, dy, yt } = st;
+  const n = sys.n, h = s.h;
+  if (s.euler) {
+    for (let i = 0; i < n; i++) v[i] = dy[i] / h;
+  } else {
+    const ib = 1 / sys.w;
+    const gamma = s.gamma;
+    for (let i = 0; i < n; i++) {
+      const an = (dy[i] - yt[i]) * ib;
+      v[i] += h * ((1 - gamma) * a[i] + gamma * an);
+      a[i] = an;
+    }
+  }
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { objectOrEmpty, positive } from "../math/validate.ts";
+import { options, positive, sizeGuard, workGuard } from "../math/validate.ts";
 
 /**
  * Physical parameters of the bar benchmarks. Defaults are the Doyen–Ern–Piperno set:
@@ -13,8 +13,10 @@ import { objectOrEmpty, positive } from "../math/validate.ts";
  * @example
  * ```ts
  * import { type BarParameters, resolveBarParameters } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const p: BarParameters = resolveBarParameters({ length: 20 });
- * console.assert(p.length === 20 && p.youngsModulus === 900);
+ * expect(p.length).toBe(20);
+ * expect(p.youngsModulus).toBe(900);
  * ```
  */
 export interface BarParameters {
@@ -55,17 +57,16 @@ const DEFAULT_BAR: BarParameters = Object.freeze({
  * @example
  * ```ts
  * import { resolveBarParameters } from "@grainlab/grainlab/ipc1d";
- * console.assert(resolveBarParameters().length === 10);
- * let threw = false;
- * try { resolveBarParameters({ density: -1 }); } catch (e) { threw = e instanceof RangeError; }
- * console.assert(threw);
+ * import { expect } from "expect";
+ * expect(resolveBarParameters().length).toBe(10);
+ * expect(() => resolveBarParameters({ density: -1 })).toThrow(RangeError);
  * ```
  */
 export function resolveBarParameters(
   bar?: Partial<BarParameters>,
   where = "resolveBarParameters",
 ): BarParameters {
-  const b = objectOrEmpty<Partial<BarParameters>>(where, "bar", bar);
+  const b = options<Partial<BarParameters>>(where, "bar", bar, BAR_KEYS);
   const out: BarParameters = {
     length: positive(where, "bar.length", b.length ?? DEFAULT_BAR.length),
     youngsModulus: positive(
@@ -84,3 +85,25 @@ export function resolveBarParameters(
 
 /** The two benchmark problems: single impact without gravity, periodic bouncing under gravity. */
 export type BarProblem = "impact" | "bounce";
+
+/** Keys of {@link BarParameters} (unknown keys are rejected). */
+const BAR_KEYS: readonly string[] = Object.keys(DEFAULT_BAR);
+
+/**
+ * Throw before a bar run that could not finish: its per-step columns (`bytesPerStep` bytes
+ * per sample, `steps + 1` samples) and nodal arrays would need more memory than a run may
+ * allocate, or its time steps × nodes exceed 1e11 node updates (hours of computing). The
+ * message states the number of steps, the memory or the work. Internal.
+ */
+export function guardBarRun(
+  where: string,
+  elements: number,
+  steps: number,
+  bytesPerStep = 9 * 8 + 2,
+): void {
+  const what = `a run of ${
+    steps < 1e9 ? steps : steps.toExponential(2)
+  } time steps on ${elements} elements`;
+  sizeGuard(where, what, (steps + 1) * bytesPerStep + (elements + 1) * 24 * 8);
+  workGuard(where, what, steps * (elements + 1));
+}

@@ -10,8 +10,19 @@
 import type { EndContactPotential } from "./barrier.ts";
 import { barMatrices, elasticEnergy } from "./fem.ts";
 import { type BarTrajectory, energyColumns } from "./newmark.ts";
-import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-import { nonNegative, objectOrEmpty, oneOf, positive, positiveInteger } from "../math/validate.ts";
+import {
+  type BarParameters,
+  type BarProblem,
+  guardBarRun,
+  resolveBarParameters,
+} from "./params.ts";
+import {
+  nonNegative,
+  oneOf,
+  options as checkOptions,
+  positive,
+  positiveInteger,
+} from "../math/validate.ts";
 
 /**
  * Options of {@link penaltyPotential}.
@@ -19,8 +30,9 @@ import { nonNegative, objectOrEmpty, oneOf, positive, positiveInteger } from "..
  * @example
  * ```ts
  * import type { PenaltyPotentialOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: PenaltyPotentialOptions = { stiffness: 1e4 };
- * console.assert(o.stiffness === 1e4);
+ * expect(o.stiffness).toBe(1e4);
  * ```
  */
 export interface PenaltyPotentialOptions {
@@ -40,17 +52,17 @@ export interface PenaltyPotentialOptions {
  * @example
  * ```ts
  * import { penaltyPotential } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const p = penaltyPotential({ stiffness: 1e4 });
- * console.assert(p.force(-0.01) === 100 && p.force(0.01) === 0 && !p.filtered);
+ * expect(p.force(-0.01)).toBe(100);
+ * expect(p.force(0.01)).toBe(0);
+ * expect(p.filtered).toBe(false);
  * ```
  */
 export function penaltyPotential(options: PenaltyPotentialOptions): EndContactPotential {
   const where = "penaltyPotential";
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
-  }
-  const k = nonNegative(where, "stiffness", options.stiffness) *
-    positive(where, "area", options.area ?? 1);
+  const o = checkOptions<PenaltyPotentialOptions>(where, "options", options, ["stiffness", "area"]);
+  const k = nonNegative(where, "stiffness", o.stiffness) * positive(where, "area", o.area ?? 1);
   return {
     filtered: false,
     activeBelow: 0,
@@ -67,8 +79,9 @@ export function penaltyPotential(options: PenaltyPotentialOptions): EndContactPo
  * @example
  * ```ts
  * import type { DemIntegrationOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: DemIntegrationOptions = { elements: 100, stiffness: 1e5, damping: 0.3, tEnd: 2 };
- * console.assert(o.damping === 0.3);
+ * expect(o.damping).toBe(0.3);
  * ```
  */
 export interface DemIntegrationOptions {
@@ -99,13 +112,14 @@ export interface DemIntegrationOptions {
  * @example
  * ```ts
  * import { integrateDem } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const r = integrateDem({ elements: 50, tEnd: 2, stiffness: 1e4 });
- * console.assert(r.minIterateGap < 0); // a penalty always penetrates
+ * expect(r.minIterateGap).toBeLessThan(0); // a penalty always penetrates
  * ```
  */
 export function integrateDem(options: DemIntegrationOptions): BarTrajectory {
   const where = "integrateDem";
-  const o = objectOrEmpty<DemIntegrationOptions>(where, "options", options);
+  const o = checkOptions<DemIntegrationOptions>(where, "options", options, DEM_KEYS);
   const problem = oneOf(where, "problem", o.problem ?? "impact", ["impact", "bounce"] as const);
   const N = positiveInteger(where, "elements", o.elements);
   const tEnd = positive(where, "tEnd", o.tEnd);
@@ -113,14 +127,11 @@ export function integrateDem(options: DemIntegrationOptions): BarTrajectory {
   const zeta = nonNegative(where, "damping", o.damping ?? 0);
   const cr = positive(where, "timeStepFactor", o.timeStepFactor ?? 0.2);
   const bar = resolveBarParameters(o.bar, where);
+  const steps = demSteps(N, bar, kn, cr, tEnd);
+  guardBarRun(where, N, steps);
   const mats = barMatrices(N, bar);
   const A = bar.area;
-  const c = Math.sqrt(bar.youngsModulus / bar.density);
   const m0 = mats.nodalMass[0];
-  const wEl = (2 * c) / mats.dx;
-  const wC = Math.sqrt((kn * A) / m0);
-  const hMax = (cr * 2) / Math.sqrt(wEl * wEl + wC * wC);
-  const steps = Math.ceil(tEnd / hMax - 1e-9);
   const h = tEnd / steps;
   const cn = (2 * zeta * Math.sqrt(kn * A * m0)) / A;
   const G = problem === "bounce" ? bar.gravity : 0;
@@ -194,4 +205,34 @@ export function integrateDem(options: DemIntegrationOptions): BarTrajectory {
     positions: y,
     velocities: v,
   };
+}
+
+const DEM_KEYS: readonly string[] = [
+  "problem",
+  "elements",
+  "tEnd",
+  "stiffness",
+  "damping",
+  "timeStepFactor",
+  "bar",
+];
+
+/**
+ * Steps of an explicit DEM run of {@link integrateDem} (h = C_r·2/√(ω_el² + ω_c²) rounded
+ * down to divide `tEnd`), computed without allocating. Internal.
+ */
+export function demSteps(
+  elements: number,
+  bar: BarParameters,
+  stiffness: number,
+  timeStepFactor: number,
+  tEnd: number,
+): number {
+  const dx = bar.length / elements;
+  const c = Math.sqrt(bar.youngsModulus / bar.density);
+  const m0 = 0.5 * (bar.density * bar.area) * dx; // the lumped end mass, as in barMatrices
+  const wEl = (2 * c) / dx;
+  const wC = Math.sqrt((stiffness * bar.area) / m0);
+  const hMax = (timeStepFactor * 2) / Math.sqrt(wEl * wEl + wC * wC);
+  return Math.ceil(tEnd / hMax - 1e-9);
 }

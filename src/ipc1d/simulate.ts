@@ -16,13 +16,18 @@ import {
   contactIntervals,
 } from "./metrics.ts";
 import { type BarTrajectory, integrateImplicit, type IntegratorOptions } from "./newmark.ts";
-import { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-import { integrateDem, penaltyPotential } from "./penalty.ts";
+import {
+  type BarParameters,
+  type BarProblem,
+  guardBarRun,
+  resolveBarParameters,
+} from "./params.ts";
+import { demSteps, integrateDem, penaltyPotential } from "./penalty.ts";
 import {
   finite,
   nonNegative,
-  objectOrEmpty,
   oneOf,
+  options as checkOptions,
   positive,
   positiveInteger,
 } from "../math/validate.ts";
@@ -39,12 +44,13 @@ import {
  * @example
  * ```ts
  * import type { ContactOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const c: ContactOptions[] = [
  *   { kind: "ipc", dHat: "dx", kappa: 90 },
  *   { kind: "penalty", stiffness: 1e4 },
  *   { kind: "dem", stiffness: 1e5, damping: 0.3 },
  * ];
- * console.assert(c.length === 3);
+ * expect(c).toHaveLength(3);
  * ```
  */
 export type ContactOptions =
@@ -86,8 +92,9 @@ export type ContactOptions =
  * @example
  * ```ts
  * import type { SimulateBarOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: SimulateBarOptions = { problem: "bounce", elements: 100, tEnd: 16 };
- * console.assert(o.elements === 100);
+ * expect(o.elements).toBe(100);
  * ```
  */
 export interface SimulateBarOptions {
@@ -125,8 +132,10 @@ export interface SimulateBarOptions {
  * @example
  * ```ts
  * import { simulateBar, type BarRun } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const run: BarRun = simulateBar({ elements: 20 });
- * console.assert(run.time.length === run.exactEndPosition.length && !run.energyBlowUp);
+ * expect(run.time.length).toBe(run.exactEndPosition.length);
+ * expect(run.energyBlowUp).toBe(false);
  * ```
  */
 export interface BarRun extends BarTrajectory {
@@ -168,35 +177,43 @@ export interface BarRun extends BarTrajectory {
  * @example
  * ```ts
  * import { simulateBar } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const run = simulateBar({
  *   problem: "impact", elements: 100,
  *   contact: { kind: "ipc", dHat: "dx", kappa: 0.1 * 900 },
  *   integrator: { kind: "newmark" }, courant: 0.5,
  * });
- * console.assert(run.metrics.minGap > 0 && run.metrics.contactCyclesFirst === 1);
- * console.assert(Math.abs(run.metrics.meanVelocityAfter! - 10) < 0.05);
+ * expect(run.metrics.minGap).toBeGreaterThan(0);
+ * expect(run.metrics.contactCyclesFirst).toBe(1);
+ * expect(run.metrics.meanVelocityAfter).toBeCloseTo(10, 1);
  * ```
  */
 export function simulateBar(options?: SimulateBarOptions): BarRun {
   const where = "simulateBar";
-  const o = objectOrEmpty<SimulateBarOptions>(where, "options", options);
+  const o = checkOptions<SimulateBarOptions>(where, "options", options, SIMULATE_BAR_KEYS);
   const problem = oneOf(where, "problem", o.problem ?? "impact", ["impact", "bounce"] as const);
   const N = positiveInteger(where, "elements", o.elements ?? 100);
   const bar = resolveBarParameters(o.bar, where);
   const tEnd = positive(where, "tEnd", o.tEnd ?? (problem === "impact" ? 2 : 16));
   const courant = positive(where, "courant", o.courant ?? 0.5);
   const threshold = positive(where, "energyGrowthThreshold", o.energyGrowthThreshold ?? 0.05);
-  const contact = objectOrEmpty<ContactOptions>(where, "contact", o.contact ?? { kind: "ipc" });
-  oneOf(
+  const contact = checkOptions<ContactOptions>(
     where,
-    "contact.kind",
-    contact.kind,
-    ["ipc", "penalty", "dem", "none"] as const,
+    "contact",
+    o.contact === undefined ? { kind: "ipc" } : o.contact,
+    CONTACT_KEYS.all,
   );
-  const newton = objectOrEmpty<NonNullable<SimulateBarOptions["newton"]>>(
+  checkOptions(
+    where,
+    "contact",
+    contact,
+    CONTACT_KEYS[oneOf(where, "contact.kind", contact.kind, CONTACT_KINDS)],
+  );
+  const newton = checkOptions<NonNullable<SimulateBarOptions["newton"]>>(
     where,
     "newton",
     o.newton,
+    NEWTON_KEYS,
   );
   const solution: AnalyticBarSolution = analyticSolution(problem, bar);
   const dx = bar.length / N;
@@ -204,12 +221,18 @@ export function simulateBar(options?: SimulateBarOptions): BarRun {
   let label: string;
   let ratio: number | null = null;
   let traj: BarTrajectory;
-  const integrator = objectOrEmpty<IntegratorOptions>(
+  const integrator = checkOptions<IntegratorOptions>(
     where,
     "integrator",
-    o.integrator ?? { kind: "newmark" },
+    o.integrator === undefined ? { kind: "newmark" } : o.integrator,
+    INTEGRATOR_KEYS.all,
   );
-  oneOf(where, "integrator.kind", integrator.kind, ["newmark", "implicit-euler"] as const);
+  checkOptions(
+    where,
+    "integrator",
+    integrator,
+    INTEGRATOR_KEYS[oneOf(where, "integrator.kind", integrator.kind, INTEGRATOR_KINDS)],
+  );
   const integLabel = integrator.kind === "newmark"
     ? (integrator.beta ?? 0.25) === 0.25 && (integrator.gamma ?? 0.5) === 0.5
       ? "newmark"
@@ -225,13 +248,15 @@ export function simulateBar(options?: SimulateBarOptions): BarRun {
     }
     const kn = positive(where, "contact.stiffness", contact.stiffness ?? 1e5);
     const zeta = nonNegative(where, "contact.damping", contact.damping ?? 0);
+    const cr = positive(where, "contact.timeStepFactor", contact.timeStepFactor ?? 0.2);
+    guardBarRun(where, N, demSteps(N, bar, kn, cr, tEnd), RUN_BYTES_PER_STEP);
     traj = integrateDem({
       problem,
       elements: N,
       tEnd,
       stiffness: kn,
       damping: zeta,
-      timeStepFactor: positive(where, "contact.timeStepFactor", contact.timeStepFactor ?? 0.2),
+      timeStepFactor: cr,
       bar,
     });
     label = `DEM k_n=${fmt(kn)} ζ=${zeta}`;
@@ -239,6 +264,7 @@ export function simulateBar(options?: SimulateBarOptions): BarRun {
     const mass = oneOf(where, "mass", o.mass ?? "consistent", ["consistent", "lumped"] as const);
     const hMax = (courant * dx) / c;
     const steps = Math.ceil(tEnd / hMax - 1e-9);
+    guardBarRun(where, N, steps, RUN_BYTES_PER_STEP);
     let potential = null;
     if (contact.kind === "ipc") {
       const dHatIn = contact.dHat ?? "dx";
@@ -346,6 +372,47 @@ export function simulateBar(options?: SimulateBarOptions): BarRun {
     warnings,
   };
 }
+
+/** Keys of {@link SimulateBarOptions} (unknown keys are rejected). */
+export const SIMULATE_BAR_KEYS: readonly string[] = [
+  "problem",
+  "elements",
+  "contact",
+  "integrator",
+  "mass",
+  "courant",
+  "tEnd",
+  "bar",
+  "newton",
+  "energyGrowthThreshold",
+];
+
+const CONTACT_KINDS = ["ipc", "penalty", "dem", "none"] as const;
+
+/** Keys of each contact kind, and of all kinds (checked first, so that a typo is named). */
+const CONTACT_KEYS: Readonly<Record<(typeof CONTACT_KINDS)[number] | "all", readonly string[]>> = {
+  ipc: ["kind", "dHat", "kappa", "barrier"],
+  penalty: ["kind", "stiffness"],
+  dem: ["kind", "stiffness", "damping", "timeStepFactor"],
+  none: ["kind"],
+  all: ["kind", "dHat", "kappa", "barrier", "stiffness", "damping", "timeStepFactor"],
+};
+
+const INTEGRATOR_KINDS = ["newmark", "implicit-euler"] as const;
+
+/** Keys of each integrator kind, and of all kinds. */
+const INTEGRATOR_KEYS: Readonly<
+  Record<(typeof INTEGRATOR_KINDS)[number] | "all", readonly string[]>
+> = {
+  newmark: ["kind", "beta", "gamma"],
+  "implicit-euler": ["kind"],
+  all: ["kind", "beta", "gamma"],
+};
+
+const NEWTON_KEYS: readonly string[] = ["tolerance", "maxIterations"];
+
+/** Bytes per time step of a run: the 9 trajectory columns, 2 exact ones, Newton counts. */
+const RUN_BYTES_PER_STEP = 11 * 8 + 2;
 
 /** Compact number formatting for labels. */
 function fmt(x: number): string {

@@ -7,8 +7,13 @@
 
 import type { BarMetrics } from "./metrics.ts";
 import { convergenceOrders } from "./metrics.ts";
-import { type ContactOptions, simulateBar, type SimulateBarOptions } from "./simulate.ts";
-import { objectOrEmpty, positiveInteger } from "../math/validate.ts";
+import {
+  type ContactOptions,
+  SIMULATE_BAR_KEYS,
+  simulateBar,
+  type SimulateBarOptions,
+} from "./simulate.ts";
+import { options as checkOptions, positiveInteger } from "../math/validate.ts";
 
 /**
  * One configuration of a comparison: a contact model plus optional overrides.
@@ -16,8 +21,9 @@ import { objectOrEmpty, positiveInteger } from "../math/validate.ts";
  * @example
  * ```ts
  * import type { ComparisonCase } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const c: ComparisonCase = { label: "stiff DEM", contact: { kind: "dem", stiffness: 1e6 } };
- * console.assert(c.contact.kind === "dem");
+ * expect(c.contact.kind).toBe("dem");
  * ```
  */
 export interface ComparisonCase {
@@ -35,8 +41,9 @@ export interface ComparisonCase {
  * @example
  * ```ts
  * import type { CompareBarOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: CompareBarOptions = { elements: 50 };
- * console.assert(o.elements === 50);
+ * expect(o.elements).toBe(50);
  * ```
  */
 export interface CompareBarOptions extends Omit<SimulateBarOptions, "contact"> {
@@ -50,8 +57,9 @@ export interface CompareBarOptions extends Omit<SimulateBarOptions, "contact"> {
  * @example
  * ```ts
  * import { compareBar, type ComparisonRow } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const rows: ComparisonRow[] = compareBar({ elements: 20, cases: [{ contact: { kind: "ipc" } }] });
- * console.assert(rows[0].metrics.minGap > 0);
+ * expect(rows[0].metrics.minGap).toBeGreaterThan(0);
  * ```
  */
 export interface ComparisonRow {
@@ -97,22 +105,30 @@ function defaultCases(): ComparisonCase[] {
  * @example
  * ```ts
  * import { compareBar } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const rows = compareBar({
  *   elements: 50,
  *   cases: [{ contact: { kind: "ipc" } }, { contact: { kind: "dem", stiffness: 1e5 } }],
  * });
- * console.assert(rows[0].metrics.minGap > 0 && rows[1].metrics.minGap < 0);
+ * expect(rows[0].metrics.minGap).toBeGreaterThan(0);
+ * expect(rows[1].metrics.minGap).toBeLessThan(0);
  * ```
  */
 export function compareBar(options?: CompareBarOptions): ComparisonRow[] {
-  const o = objectOrEmpty<CompareBarOptions>("compareBar", "options", options);
+  const where = "compareBar";
+  const o = checkOptions<CompareBarOptions>(where, "options", options, COMPARE_KEYS);
   const { cases, ...shared } = o;
-  const list = cases ?? defaultCases();
+  const list = cases === undefined ? defaultCases() : cases;
   if (!Array.isArray(list) || list.length === 0) {
-    throw new TypeError(`compareBar: cases (${String(list)}) must be a non-empty array`);
+    throw new TypeError(`${where}: cases (${String(list)}) must be a non-empty array`);
   }
-  return list.map((c) => {
-    const cc = objectOrEmpty<ComparisonCase>("compareBar", "cases[]", c);
+  // check every case before running any
+  const checked = list.map((c, i) => {
+    const cc = checkOptions<ComparisonCase>(where, `cases[${i}]`, c, CASE_KEYS);
+    checkOptions(where, `cases[${i}].options`, cc.options, CASE_OPTION_KEYS);
+    return cc;
+  });
+  return checked.map((cc) => {
     const run = simulateBar({ ...shared, ...cc.options, contact: cc.contact });
     return {
       label: cc.label ?? run.label,
@@ -133,8 +149,9 @@ export function compareBar(options?: CompareBarOptions): ComparisonRow[] {
  * @example
  * ```ts
  * import type { ConvergenceStudyOptions } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const o: ConvergenceStudyOptions = { meshes: [50, 100, 200] };
- * console.assert(o.meshes!.length === 3);
+ * expect(o.meshes).toHaveLength(3);
  * ```
  */
 export interface ConvergenceStudyOptions extends Omit<SimulateBarOptions, "elements"> {
@@ -148,8 +165,9 @@ export interface ConvergenceStudyOptions extends Omit<SimulateBarOptions, "eleme
  * @example
  * ```ts
  * import { convergenceStudy, type ConvergenceStudy } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const s: ConvergenceStudy = convergenceStudy({ meshes: [20, 40] });
- * console.assert(s.orders.energyDrift.length === 1);
+ * expect(s.orders.energyDrift).toHaveLength(1);
  * ```
  */
 export interface ConvergenceStudy {
@@ -178,15 +196,16 @@ export interface ConvergenceStudy {
  * @example
  * ```ts
  * import { convergenceStudy } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const s = convergenceStudy({ meshes: [25, 50] });
- * console.assert(s.orders.l2ErrEndPosition[0] > 0.8);
+ * expect(s.orders.l2ErrEndPosition[0]).toBeGreaterThan(0.8);
  * ```
  */
 export function convergenceStudy(options?: ConvergenceStudyOptions): ConvergenceStudy {
   const where = "convergenceStudy";
-  const o = objectOrEmpty<ConvergenceStudyOptions>(where, "options", options);
-  const { meshes, ...shared } = o;
-  const list = meshes ?? [50, 100, 200, 400];
+  const o = checkOptions<ConvergenceStudyOptions>(where, "options", options, CONVERGENCE_KEYS);
+  const { meshes, contact, ...shared } = o;
+  const list = meshes === undefined ? [50, 100, 200, 400] : meshes;
   if (!Array.isArray(list) || list.length < 2) {
     throw new RangeError(`${where}: meshes (${String(list)}) must list at least two meshes`);
   }
@@ -200,7 +219,7 @@ export function convergenceStudy(options?: ConvergenceStudyOptions): Convergence
     ...shared,
     cases: list.map((N) => ({
       label: `N=${N}`,
-      contact: shared.contact ?? { kind: "ipc", dHat: "dx" },
+      contact: contact === undefined ? { kind: "ipc", dHat: "dx" } : contact,
       options: { elements: N },
     })),
   });
@@ -229,8 +248,10 @@ export function convergenceStudy(options?: ConvergenceStudyOptions): Convergence
  * @example
  * ```ts
  * import { compareBar, formatComparisonTable } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const t = formatComparisonTable(compareBar({ elements: 20, cases: [{ contact: { kind: "ipc" } }] }));
- * console.assert(t.split("\n").length === 3 && t.includes("F_rel_L1"));
+ * expect(t.split("\n")).toHaveLength(3);
+ * expect(t).toContain("F_rel_L1");
  * ```
  */
 export function formatComparisonTable(rows: ComparisonRow[]): string {
@@ -256,8 +277,9 @@ export function formatComparisonTable(rows: ComparisonRow[]): string {
  * @example
  * ```ts
  * import { convergenceStudy, formatConvergenceTable } from "@grainlab/grainlab/ipc1d";
+ * import { expect } from "expect";
  * const t = formatConvergenceTable(convergenceStudy({ meshes: [20, 40] }));
- * console.assert(t.includes("orders"));
+ * expect(t).toContain("orders");
  * ```
  */
 export function formatConvergenceTable(study: ConvergenceStudy): string {
@@ -293,3 +315,23 @@ function sig(x: number): string {
   if (a !== 0 && (a < 1e-2 || a >= 1e4)) return x.toExponential(2);
   return x.toPrecision(3);
 }
+
+/** Keys of {@link CompareBarOptions}. */
+const COMPARE_KEYS: readonly string[] = [
+  ...SIMULATE_BAR_KEYS.filter((k) => k !== "contact"),
+  "cases",
+];
+
+/** Keys of {@link ComparisonCase}. */
+const CASE_KEYS: readonly string[] = ["label", "contact", "options"];
+
+/** Keys of {@link ComparisonCase.options}. */
+const CASE_OPTION_KEYS: readonly string[] = SIMULATE_BAR_KEYS.filter(
+  (k) => k !== "contact" && k !== "problem",
+);
+
+/** Keys of {@link ConvergenceStudyOptions}. */
+const CONVERGENCE_KEYS: readonly string[] = [
+  ...SIMULATE_BAR_KEYS.filter((k) => k !== "elements"),
+  "meshes",
+];

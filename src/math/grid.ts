@@ -59,13 +59,14 @@ const MAX_CELLS_PER_ITEM = 4;
  * @example
  * ```ts
  * import { CellGrid3, PairList } from "@grainlab/grainlab";
+ * import { expect } from "expect";
  * const pos = new Float64Array([0, 0, 0, 0.019, 0, 0, 1, 1, 1]);
  * const radii = new Float64Array([0.01, 0.01, 0.01]);
  * const grid = new CellGrid3();
  * const pairs = new PairList();
  * grid.build(pos, 3, 0.02);
  * grid.findPairs(pos, radii, 0, pairs);
- * console.assert(pairs.count === 1);
+ * expect(pairs.count).toBe(1);
  * ```
  */
 export class CellGrid3 {
@@ -338,13 +339,14 @@ export class CellGrid3 {
  * @example
  * ```ts
  * import { CellGrid2, PairList } from "@grainlab/grainlab";
+ * import { expect } from "expect";
  * const pos = new Float64Array([0, 0, 1.5, 0, 10, 10]);
  * const r = new Float64Array([1, 1, 1]);
  * const grid = new CellGrid2();
  * const pairs = new PairList();
  * grid.build(pos, 3, 2);
  * grid.findPairs(pos, r, 0, pairs);
- * console.assert(pairs.count === 1);
+ * expect(pairs.count).toBe(1);
  * ```
  */
 export class CellGrid2 {

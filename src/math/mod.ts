@@ -6,3 +6,4 @@
 export * from "./rng.ts";
 export * from "./vec.ts";
 export * from "./grid.ts";
+export * from "./progress.ts";

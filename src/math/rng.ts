@@ -11,8 +11,9 @@
  * @example
  * ```ts
  * import { Rng } from "@grainlab/grainlab";
+ * import { expect } from "expect";
  * const a = new Rng(42), b = new Rng(42);
- * console.assert(a.next() === b.next());
+ * expect(a.next()).toBe(b.next());
  * ```
  */
 export class Rng {
@@ -62,8 +63,11 @@ export class Rng {
    * @example
    * ```ts
    * import { Rng } from "@grainlab/grainlab";
+   * import { expect } from "expect";
    * const v = new Rng(1).nextUint32();
-   * console.assert(Number.isInteger(v) && v >= 0 && v < 2 ** 32);
+   * expect(Number.isInteger(v)).toBe(true);
+   * expect(v).toBeGreaterThanOrEqual(0);
+   * expect(v).toBeLessThan(2 ** 32);
    * ```
    */
   nextUint32(): number {
@@ -84,8 +88,10 @@ export class Rng {
    * @example
    * ```ts
    * import { Rng } from "@grainlab/grainlab";
+   * import { expect } from "expect";
    * const u = new Rng(7).next();
-   * console.assert(u >= 0 && u < 1);
+   * expect(u).toBeGreaterThanOrEqual(0);
+   * expect(u).toBeLessThan(1);
    * ```
    */
   next(): number {
@@ -100,8 +106,10 @@ export class Rng {
    * @example
    * ```ts
    * import { Rng } from "@grainlab/grainlab";
+   * import { expect } from "expect";
    * const r = new Rng(3).uniform(0.01, 0.02);
-   * console.assert(r >= 0.01 && r < 0.02);
+   * expect(r).toBeGreaterThanOrEqual(0.01);
+   * expect(r).toBeLessThan(0.02);
    * ```
    */
   uniform(min: number, max: number): number {
@@ -114,7 +122,8 @@ export class Rng {
    * @example
    * ```ts
    * import { Rng } from "@grainlab/grainlab";
-   * console.assert(Number.isFinite(new Rng(5).normal()));
+   * import { expect } from "expect";
+   * expect(Number.isFinite(new Rng(5).normal())).toBe(true);
    * ```
    */
   normal(): number {

@@ -199,3 +199,43 @@ function formatBytes(b: number): string {
   while (b >= 1024 && k < u.length - 1) b /= 1024, k++;
   return `${b.toFixed(k === 0 ? 0 : 1)} ${u[k]}`;
 }
+
+/**
+ * Throw a RangeError when a request would run absurdly long, stating its estimated cost:
+ * `work` is the number of elementary updates it would take (e.g. time steps × nodes),
+ * `what` describes the request with its sizes, e.g.
+ * `simulateBar: 1.20e+8 time steps on 10000001 nodes would take about 1.2e15 node updates (limit 1e11); ...`.
+ */
+export function workGuard(where: string, what: string, work: number, limit = 1e11): void {
+  if (!(work <= limit)) {
+    throw new RangeError(
+      `${where}: ${what} would take about ${formatCount(work)} updates ` +
+        `(limit ${formatCount(limit)}); reduce the size of the request`,
+    );
+  }
+}
+
+/**
+ * The entry `key` of a lookup table, own keys only (so that `"toString"` or `"__proto__"` is
+ * not mistaken for an entry); otherwise a RangeError naming the key, the nearest valid one and
+ * the valid ones.
+ */
+export function ownEntry<T>(
+  where: string,
+  name: string,
+  key: unknown,
+  table: Readonly<Record<string, T>>,
+): T {
+  if (typeof key === "string" && Object.hasOwn(table, key)) return table[key];
+  const keys = Object.keys(table);
+  const near = typeof key === "string" ? nearest(key, keys) : undefined;
+  throw new RangeError(
+    `${where}: ${name} (${typeof key === "string" ? key : String(key)}) must be one of ` +
+      keys.join(", ") + (near ? `; did you mean ${JSON.stringify(near)}?` : ""),
+  );
+}
+
+/** A count in a short human form: 1234 → "1234", 1.2e15 → "1.2e+15". */
+function formatCount(n: number): string {
+  return Number.isFinite(n) && Math.abs(n) < 1e6 ? String(Math.round(n)) : n.toExponential(1);
+}

@@ -11,7 +11,8 @@
  * @example
  * ```ts
  * import { norm3 } from "@grainlab/grainlab";
- * console.assert(norm3(new Float64Array([3, 4, 0]), 0) === 5);
+ * import { expect } from "expect";
+ * expect(norm3(new Float64Array([3, 4, 0]), 0)).toBe(5);
  * ```
  */
 export function norm3(a: ArrayLike<number>, o: number): number {
@@ -25,7 +26,8 @@ export function norm3(a: ArrayLike<number>, o: number): number {
  * @example
  * ```ts
  * import { dot3 } from "@grainlab/grainlab";
- * console.assert(dot3([1, 2, 3], 0, [4, 5, 6], 0) === 32);
+ * import { expect } from "expect";
+ * expect(dot3([1, 2, 3], 0, [4, 5, 6], 0)).toBe(32);
  * ```
  */
 export function dot3(a: ArrayLike<number>, oa: number, b: ArrayLike<number>, ob: number): number {

@@ -5,14 +5,24 @@
  * animated GIFs. Every figure is a {@link Figure}: standalone SVG, PNG, `save(path)`, and
  * inline display in Deno Jupyter.
  *
+ * The granular layers are Plot marks of their own — {@link grains}, {@link forceChains} and
+ * {@link walls} — that combine with Plot's marks in any chart; {@link plotFigure} renders
+ * such a chart. {@link particles2d}, {@link forceNetwork} and {@link bed3d} are finished
+ * figures built on them.
+ *
  * @example
  * ```ts
- * import { particles2d } from "@grainlab/grainlab/plot";
+ * import * as Plot from "@observablehq/plot";
+ * import { grains, particles2d, plotFigure } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const system = { count: 2, dimension: 2, positions: [0, 0, 1, 0], velocities: [0, 0, 1, 0], radii: [0.5, 0.5] };
  * const fig = particles2d(system, { title: "Two grains" });
  * const dir = await Deno.makeTempDir();
  * await fig.save(`${dir}/grains.png`);
- * console.assert(fig.svg.includes('xmlns="http://www.w3.org/2000/svg"'));
+ * expect(Deno.statSync(`${dir}/grains.png`).size).toBeGreaterThan(1000);
+ * // the same grains as a layer of your own chart
+ * const own = plotFigure({ aspectRatio: 1, marks: [grains(system, { fill: "speed" }), Plot.ruleY([0])] });
+ * expect(own.svg.match(/<circle/g)?.length).toBe(2);
  * ```
  *
  * @module
@@ -43,7 +53,7 @@ export {
   swatches,
 } from "./color.ts";
 export { equalAspectSize, type PanelOptions, plotPanel, type RawLayer } from "./panel.ts";
-export type { ParticleSource } from "./source.ts";
+export type { ParticleColumns, ParticleSource } from "./source.ts";
 export type { ContactsLike, NumArray, ParticleSystemLike } from "../arrow/types.ts";
 export {
   bed3d,
@@ -52,7 +62,23 @@ export {
   particles2d,
   type Particles2dOptions,
 } from "./particles.ts";
-export { forceNetwork, type ForceNetworkOptions, type NetworkSource } from "./network.ts";
+export { forceNetwork, type ForceNetworkOptions } from "./network.ts";
+export {
+  checkColumns,
+  forceChains,
+  ForceChainsMark,
+  type ForceChainsOptions,
+  grains,
+  GrainsMark,
+  type GrainsOptions,
+  type NetworkSource,
+  plotFigure,
+  systemOutline,
+  type ViewName,
+  walls,
+  WallsMark,
+  type WallsOptions,
+} from "./marks.ts";
 export { heightMap, type HeightMapOptions, slice3d, type Slice3dOptions } from "./bedmaps.ts";
 export {
   distanceErrorFigure,

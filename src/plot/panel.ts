@@ -1,7 +1,8 @@
 /**
  * Plot panels: an Observable Plot chart rendered into the shared linkedom document, with
- * equal-aspect framing and "raw" layers (thousands of circles or polygons written as SVG text
- * with Plot's scales, far faster than DOM nodes).
+ * equal-aspect framing, Grainlab's margins and style, and "raw" layers (raster-like maps of
+ * many cells written as SVG text with the panel's scales). Grains, force chains and walls are
+ * real Plot marks (`marks.ts`) and go in as such.
  *
  * @module
  */
@@ -43,7 +44,7 @@ export interface PanelOptions {
   /** Draw grid lines. @default false */
   grid?: boolean;
   /** Marks in drawing order: Plot marks and raw layers. */
-  marks: (RawLayer | object)[];
+  marks: (RawLayer | Plot.Markish | Plot.Mark)[];
   /** Panel title, drawn inside the top margin. */
   title?: string;
 }
@@ -60,8 +61,11 @@ const MARGIN = { top: 22, right: 14, bottom: 36, left: 54 };
  * @example
  * ```ts
  * import { equalAspectSize } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const { width, height } = equalAspectSize([0, 2], [0, 1], { maxWidth: 454 });
- * console.assert(width === 454 && height === 193 + 58);
+ * // 386 px across 2 m: 193 px per metre on both axes, plus the margins
+ * expect({ width, height }).toEqual({ width: 454, height: 193 + 58 });
+ * expect(() => equalAspectSize([0, 0], [0, 1])).toThrow(RangeError);
  * ```
  */
 export function equalAspectSize(
@@ -93,18 +97,21 @@ let tokenCounter = 0;
  * @example
  * ```ts
  * import { plotPanel } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const p = plotPanel({
- *   xDomain: [0, 1], yDomain: [0, 1], marks: [
+ *   xDomain: [0, 1], yDomain: [0, 1], width: 200, height: 200, marks: [
  *     { raw: (sx, sy, k) => `<circle cx="${sx(0.5)}" cy="${sy(0.5)}" r="${0.25 * k}"/>` },
  *   ],
  * });
- * console.assert(p.svg.includes("<circle") && p.svg.includes("xmlns"));
+ * expect(p.svg).toContain('xmlns="http://www.w3.org/2000/svg"');
+ * // the inner frame is 200 − 54 − 14 = 132 px wide: centre at 54 + 66, radius 132 / 4
+ * expect(p.svg).toContain('<circle cx="120" cy="93" r="33"/>');
  * ```
  */
 export function plotPanel(options: PanelOptions): Panel {
   const width = options.width ?? 560, height = options.height ?? 360;
   const chunks = new Map<string, string>();
-  const marks: object[] = options.marks.map((m) => {
+  const marks: (Plot.Markish | Plot.Mark)[] = options.marks.map((m) => {
     if (!isRaw(m)) return m;
     const token = `gl${++tokenCounter}`;
     return Plot.dot([0], {

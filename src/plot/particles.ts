@@ -5,10 +5,12 @@
  * @module
  */
 
+import * as Plot from "@observablehq/plot";
 import { colorScale, type ColorScaleOptions } from "./color.ts";
 import { compose, type Figure, type Panel } from "./figure.ts";
-import { equalAspectSize, plotPanel, px, type RawLayer } from "./panel.ts";
-import { wallsLayer, type WallsLike, wallsOf, withWalls } from "./walls.ts";
+import { CellsMark, checkColumns, grains, type ViewName, walls } from "./marks.ts";
+import { equalAspectSize, plotPanel } from "./panel.ts";
+import { type WallsLike, wallsOf, withWalls } from "./walls.ts";
 import {
   bounds,
   labelOf,
@@ -57,13 +59,12 @@ export interface Particles2dOptions extends ParticleFigureOptions {
   orientation?: boolean;
 }
 
-/** Outlines are drawn with at most this many vertices (keeps figures of many grains small). */
-const MAX_VERTICES = 50;
-
-/** One planar view of the particles: which coordinates go across, up, and along depth. */
+/** One planar view of the particles: which coordinates go across and up, and its name. */
 interface View {
   a: string;
   b: string;
+  /** the grains mark's view for 3D sources */
+  mark?: ViewName;
   depth?: string;
   name: string;
 }
@@ -89,68 +90,12 @@ function colorsFor(
   return { color: (i) => scale.apply(values[i]), legend: scale.legend() };
 }
 
-function grainsLayer(
-  cols: ParticleColumns,
-  view: View,
-  order: ArrayLike<number>,
-  color: (i: number) => string,
-  options: Particles2dOptions,
-): RawLayer {
-  const A = cols.get(view.a), B = cols.get(view.b);
-  const R = cols.has("radius") ? cols.get("radius") : undefined;
-  const ang = cols.has("angle") ? cols.get("angle") : undefined;
-  return {
-    raw(sx, sy, k) {
-      const out: string[] = [];
-      const stroke = k * 0.002 > 0 ? "#333" : "none";
-      for (let o = 0; o < order.length; o++) {
-        const i = order[o];
-        const poly = options.outline?.(i);
-        const world = poly ? undefined : options.worldOutline?.(i);
-        const c = color(i);
-        if (world && world.length >= 6) {
-          let d = "";
-          const step = 2 * Math.max(1, Math.ceil(world.length / 2 / MAX_VERTICES));
-          for (let v = 0; v < world.length; v += step) {
-            d += `${v === 0 ? "M" : "L"}${px(sx(world[v]))},${px(sy(world[v + 1]))}`;
-          }
-          out.push(`<path d="${d}Z" fill="${c}" stroke="${stroke}" stroke-width="0.4"/>`);
-        } else if (poly && poly.length >= 6) {
-          const th = ang ? ang[i] : 0, cs = Math.cos(th), sn = Math.sin(th);
-          let d = "";
-          const step = 2 * Math.max(1, Math.ceil(poly.length / 2 / MAX_VERTICES));
-          for (let v = 0; v < poly.length; v += step) {
-            const x = A[i] + cs * poly[v] - sn * poly[v + 1];
-            const y = B[i] + sn * poly[v] + cs * poly[v + 1];
-            d += `${v === 0 ? "M" : "L"}${px(sx(x))},${px(sy(y))}`;
-          }
-          out.push(`<path d="${d}Z" fill="${c}" stroke="${stroke}" stroke-width="0.4"/>`);
-        } else {
-          const r = R ? R[i] * k : 2;
-          out.push(
-            `<circle cx="${px(sx(A[i]))}" cy="${px(sy(B[i]))}" r="${px(Math.max(r, 0.3))}" ` +
-              `fill="${c}" stroke="${stroke}" stroke-width="0.4"/>`,
-          );
-        }
-        if (options.orientation && ang && R) {
-          const th = ang[i];
-          out.push(
-            `<line x1="${px(sx(A[i]))}" y1="${px(sy(B[i]))}" x2="${
-              px(sx(A[i] + R[i] * Math.cos(th)))
-            }" y2="${px(sy(B[i] + R[i] * Math.sin(th)))}" stroke="#000" stroke-width="0.8"/>`,
-          );
-        }
-      }
-      return out.join("");
-    },
-  };
-}
-
-function densityLayer(
+/** Particle density per square cell, as Plot rectangles with their colours. */
+function densityMark(
   cols: ParticleColumns,
   view: View,
   dom: { x: [number, number]; y: [number, number] },
-): { layer: RawLayer; legend: Panel; cells: number } {
+): { mark: CellsMark; legend: Panel; cells: number } {
   const A = cols.get(view.a), B = cols.get(view.b);
   const nx = 64;
   const h = (dom.x[1] - dom.x[0]) / nx;
@@ -166,66 +111,57 @@ function densityLayer(
     scheme: "blues",
     label: "particles per cell",
   });
-  let cells = 0;
-  for (const c of count) if (c > 0) cells++;
+  const cells: { x1: number; x2: number; y1: number; y2: number; fill: string }[] = [];
+  for (let cy = 0; cy < ny; cy++) {
+    for (let cx = 0; cx < nx; cx++) {
+      const c = count[cy * nx + cx];
+      if (c === 0) continue;
+      const x = dom.x[0] + cx * h, y = dom.y[0] + cy * h;
+      cells.push({ x1: x, x2: x + h, y1: y, y2: y + h, fill: scale.apply(c) });
+    }
+  }
   return {
-    cells,
+    cells: cells.length,
     legend: scale.legend(),
-    layer: {
-      raw(sx, sy, k) {
-        const out: string[] = [];
-        const w = px(h * k + 0.3);
-        for (let cy = 0; cy < ny; cy++) {
-          for (let cx = 0; cx < nx; cx++) {
-            const c = count[cy * nx + cx];
-            if (c === 0) continue;
-            const x = dom.x[0] + cx * h, y = dom.y[0] + (cy + 1) * h;
-            out.push(
-              `<rect x="${px(sx(x))}" y="${px(sy(y))}" width="${w}" height="${w}" fill="${
-                scale.apply(c)
-              }"/>`,
-            );
-          }
-        }
-        return out.join("");
-      },
-    },
+    mark: new CellsMark(cells),
   };
 }
 
 function viewPanel(
+  source: ParticleSource,
   cols: ParticleColumns,
   view: View,
   options: Particles2dOptions,
   maxW: number,
   maxH: number,
+  where: string,
 ): { panel: Panel; legend?: Panel; drawn: number; density: boolean } {
+  checkColumns(where, cols, view.a, view.b);
   const A = cols.get(view.a), B = cols.get(view.b);
   const R = cols.has("radius") ? cols.get("radius") : undefined;
-  const walls = view.name === "plane" && options.walls !== false
+  const wallSource = view.name === "plane" && options.walls !== false
     ? (options.walls ?? undefined)
     : undefined;
-  const dom = options.domain ?? withWalls(walls, bounds(A, B, R, cols.n));
+  const dom = options.domain ?? withWalls(wallSource, bounds(A, B, R, cols.n));
   const size = equalAspectSize(dom.x, dom.y, { maxWidth: maxW, maxHeight: maxH });
   const maxP = options.maxParticles ?? 4000;
-  let layer: RawLayer, legend: Panel | undefined, drawn: number;
+  let mark: Plot.Markish | CellsMark, legend: Panel | undefined, drawn: number;
   const density = cols.n > maxP;
   if (density) {
-    const d = densityLayer(cols, view, dom);
-    layer = d.layer;
+    const d = densityMark(cols, view, dom);
+    mark = d.mark;
     legend = d.legend;
     drawn = d.cells;
   } else {
     const { color, legend: lg } = colorsFor(cols, options, view.depth);
     legend = lg;
-    // Far particles first, so nearer ones are drawn on top.
-    const order = Uint32Array.from({ length: cols.n }, (_, i) => i);
-    if (view.depth) {
-      const D = cols.get(view.depth);
-      const sign = view.name === "top" ? 1 : -1;
-      order.sort((i, j) => sign * (D[i] - D[j]));
-    }
-    layer = grainsLayer(cols, view, order, color, options);
+    mark = grains(source, {
+      view: view.mark,
+      fill: color,
+      outline: options.outline,
+      worldOutline: options.worldOutline,
+      orientation: options.orientation,
+    });
     drawn = cols.n;
   }
   const panel = plotPanel({
@@ -236,7 +172,7 @@ function viewPanel(
     xLabel: labelOf(cols, view.a),
     yLabel: labelOf(cols, view.b),
     title: view.name === "plane" ? undefined : `${view.name} view`,
-    marks: walls ? [wallsLayer(walls, dom), layer] : [layer],
+    marks: wallSource ? [walls(wallSource), mark] : [mark],
   });
   return { panel, legend, drawn, density };
 }
@@ -244,30 +180,39 @@ function viewPanel(
 /**
  * 2D grains at their true size in data units (equal scales): discs of `radius`, or star
  * outlines rotated by `angle` when `outline` is given; coloured by any column. Beyond
- * `maxParticles` it draws particle density per cell instead.
+ * `maxParticles` it draws particle density per cell instead. A thin wrapper over `Plot.plot`
+ * with the {@link walls} and {@link grains} marks, a title and a colour legend.
+ *
+ * No particles draw an empty frame (or the walls); grains that all sit at one point get a
+ * small frame around it.
  *
  * @param source a star2d system or a 2D particles table
  * @param options colour, outlines, size, title
  * @returns the figure; `info.drawn` counts grains (or density cells) drawn
- * @throws {RangeError} when the colour column does not exist
+ * @throws {RangeError} when the colour column does not exist, or a position or radius is NaN
+ *   or infinite (naming the column and the index)
  * @example
  * ```ts
  * import { particles2d } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const system = {
  *   count: 2, dimension: 2, positions: [0, 0, 1, 0], velocities: [0, 0, 1, 0], radii: [0.5, 0.5],
  * };
  * const fig = particles2d(system, { color: "speed" });
- * console.assert((fig.svg.match(/<circle/g) ?? []).length === 2);
+ * expect(fig.svg.match(/<circle/g)?.length).toBe(2);
+ * expect(fig.info).toEqual({ particles: 2, drawn: 2, mode: "grains" });
  * ```
  */
 export function particles2d(source: ParticleSource, options: Particles2dOptions = {}): Figure {
   const cols = particleColumns("particles2d", source);
   const r = viewPanel(
+    source,
     cols,
-    { a: "x", b: "y", name: "plane" },
-    { worldOutline: systemOutline(source), walls: wallsOf(source), ...options },
+    { a: "x", b: "y", name: "plane", ...(cols.dim === 3 ? { mark: "top" as const } : {}) },
+    { walls: wallsOf(source), ...options },
     options.width ?? 560,
     options.height ?? 480,
+    "particles2d",
   );
   return compose([r.panel], {
     title: options.title,
@@ -284,25 +229,29 @@ export interface Bed3dOptions extends ParticleFigureOptions {
 }
 
 const VIEWS: Record<string, View> = {
-  side: { a: "x", b: "z", depth: "y", name: "side" },
-  front: { a: "y", b: "z", depth: "x", name: "front" },
-  top: { a: "x", b: "y", depth: "z", name: "top" },
+  side: { a: "x", b: "z", depth: "y", name: "side", mark: "side" },
+  front: { a: "y", b: "z", depth: "x", name: "front", mark: "front" },
+  top: { a: "x", b: "y", depth: "z", name: "top", mark: "top" },
 };
 
 /**
  * A 3D bed as orthographic projections (side x–z, front y–z, top x–y), spheres at their true
- * size, nearer spheres over farther ones, coloured by any column or by "depth".
+ * size, nearer spheres over farther ones, coloured by any column or by "depth". A thin
+ * wrapper over one `Plot.plot` with the {@link grains} mark per view.
  *
  * @param source a sphere3d system or a 3D particles table
  * @param options views, colour, size, title
  * @returns the figure; `info.drawn` counts grains drawn per view
- * @throws {RangeError} when the source is 2D or a view name is unknown
+ * @throws {RangeError} when the source is 2D, a view name is unknown, or a position or radius
+ *   is NaN or infinite
  * @example
  * ```ts
  * import { bed3d } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const system = { count: 2, positions: [0, 0, 0.1, 0.2, 0, 0.1], velocities: [0, 0, 0, 0, 0, 0], radii: [0.1, 0.1] };
  * const fig = bed3d(system, { color: "depth" });
- * console.assert((fig.svg.match(/<circle/g) ?? []).length === 4);
+ * expect(fig.svg.match(/<circle/g)?.length).toBe(4); // two views of two spheres
+ * expect(fig.info.views).toBe("side,top");
  * ```
  */
 export function bed3d(source: ParticleSource, options: Bed3dOptions = {}): Figure {
@@ -316,11 +265,13 @@ export function bed3d(source: ParticleSource, options: Bed3dOptions = {}): Figur
     const view = VIEWS[v];
     if (!view) throw new RangeError(`bed3d: view "${v}" is unknown; use side, front or top`);
     const r = viewPanel(
+      source,
       cols,
       view,
       options,
       options.width ?? (views.length > 1 ? 420 : 560),
       options.height ?? 420,
+      "bed3d",
     );
     panels.push(r.panel);
     legend ??= r.legend;
@@ -332,18 +283,4 @@ export function bed3d(source: ParticleSource, options: Bed3dOptions = {}): Figur
     legend,
     info: { particles: cols.n, drawn, views: views.join(",") },
   });
-}
-
-/**
- * The world-frame outline function of a star2d system (its `outline(i)` method), if any.
- *
- * @param source a system or table
- * @returns `i => outline` or undefined
- */
-export function systemOutline(
-  source: unknown,
-): ((i: number) => ArrayLike<number>) | undefined {
-  const s = source as { outline?: (i: number) => ArrayLike<number>; count?: number };
-  if (typeof s?.outline !== "function" || typeof s.count !== "number") return undefined;
-  return (i) => s.outline!(i);
 }

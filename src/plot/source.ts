@@ -74,7 +74,11 @@ export function labelOf(cols: ParticleColumns, name: string): string {
   return u && u !== "1" ? `${name} (${u})` : name;
 }
 
-/** Bounding box of discs in two coordinates, padded by a fraction of the larger side. */
+/**
+ * Bounding box of discs in two coordinates, padded by a fraction of the larger side. Never
+ * empty: no (finite) particles give [−1, 1]²; particles all at one point without size get a
+ * small box around it; an axis of zero width gets 2 % of the other's.
+ */
 export function bounds(
   a: ArrayLike<number>,
   b: ArrayLike<number>,
@@ -92,6 +96,17 @@ export function bounds(
     y1 = Math.max(y1, b[i] + ri);
   }
   if (!Number.isFinite(x0)) return { x: [-1, 1], y: [-1, 1] };
-  const s = Math.max(x1 - x0, y1 - y0, 1e-12) * pad;
-  return { x: [x0 - s, x1 + s], y: [y0 - s, y1 + s] };
+  const span = Math.max(x1 - x0, y1 - y0);
+  if (!(span > 0)) {
+    // every particle at one point, without size: a box of 1 mm, or 10 % of the distance
+    // from the origin when that is larger
+    const h = Math.max(5e-4, 0.05 * Math.max(Math.abs(x0), Math.abs(y0)));
+    return { x: [x0 - h, x0 + h], y: [y0 - h, y0 + h] };
+  }
+  const s = span * pad;
+  const grow = (lo: number, hi: number): [number, number] => {
+    const e = hi - lo > 0 ? s : Math.max(s, 0.02 * span);
+    return [lo - e, hi + e];
+  };
+  return { x: grow(x0, x1), y: grow(y0, y1) };
 }

@@ -1,5 +1,6 @@
 /**
- * Walls of 2D scenes (star2d `Walls`: planes, thick segments, drums) drawn under the grains.
+ * Walls of 2D scenes (star2d `Walls`: planes, thick segments, drums): finding them on a
+ * source and fitting a domain around them. The `walls` mark (`marks.ts`) draws them.
  *
  * @module
  */
@@ -14,7 +15,7 @@ export interface WallsLike {
   readonly kind: ArrayLike<number>;
   /** 1 when the wall is active. */
   readonly enabled: ArrayLike<number>;
-  /** Plane (px, py, nx, ny); segment (ax, ay, bx, by, h, …); drum (cx, cy, R), stride 8. */
+  /** Plane (px, py, nx, ny); segment (ax, ay, bx, by, half-thickness, …); drum (cx, cy, R); stride 8. */
   readonly geom: ArrayLike<number>;
 }
 
@@ -26,7 +27,10 @@ export interface WallsLike {
  * @example
  * ```ts
  * import { wallsOf } from "@grainlab/grainlab/plot";
- * console.assert(wallsOf({}) === undefined);
+ * import { expect } from "expect";
+ * const floor = { count: 1, kind: [0], enabled: [1], geom: [0, 0, 0, 1, 0, 0, 0, 0] };
+ * expect(wallsOf({ walls: floor })).toBe(floor);
+ * expect(wallsOf({})).toBeUndefined();
  * ```
  */
 export function wallsOf(source: unknown): WallsLike | undefined {
@@ -44,8 +48,11 @@ export function wallsOf(source: unknown): WallsLike | undefined {
  * @example
  * ```ts
  * import { withWalls } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const drum = { count: 1, kind: [2], enabled: [1], geom: [0, 0, 1, 0, 0, 0, 0, 0] };
- * console.assert(withWalls(drum, { x: [-0.5, 0.5], y: [-0.5, 0.5] }).x[0] < -1);
+ * const dom = withWalls(drum, { x: [-0.5, 0.5], y: [-0.5, 0.5] });
+ * expect(dom.x[0]).toBeCloseTo(-1.04, 12); // the drum (radius 1) plus 2 % padding
+ * expect(dom.y[1]).toBeCloseTo(1.04, 12);
  * ```
  */
 export function withWalls(
@@ -62,7 +69,7 @@ export function withWalls(
       if (Math.abs(g[o + 2]) > 0.5) [x0, x1] = [Math.min(x0, g[o]), Math.max(x1, g[o])];
       if (Math.abs(g[o + 3]) > 0.5) [y0, y1] = [Math.min(y0, g[o + 1]), Math.max(y1, g[o + 1])];
     } else if (walls.kind[w] === 1) {
-      const h = g[o + 4] / 2;
+      const h = g[o + 4]; // half the thickness
       x0 = Math.min(x0, g[o] - h, g[o + 2] - h);
       x1 = Math.max(x1, g[o] + h, g[o + 2] + h);
       y0 = Math.min(y0, g[o + 1] - h, g[o + 3] - h);
@@ -80,7 +87,8 @@ export function withWalls(
 
 /**
  * A raw layer drawing the enabled walls in dark grey: planes as lines across the domain,
- * segments at their thickness, drums as circles.
+ * segments at their thickness, drums as circles. Prefer the `walls` mark, which
+ * combines with any Plot chart.
  *
  * @param walls the walls
  * @param dom the panel's domain (planes are clipped to it)
@@ -89,8 +97,9 @@ export function withWalls(
  * ```ts
  * import { wallsLayer } from "@grainlab/grainlab/plot";
  * const floor = { count: 1, kind: [0], enabled: [1], geom: [0, 0, 0, 1, 0, 0, 0, 0] };
+ * import { expect } from "expect";
  * const svg = wallsLayer(floor, { x: [-1, 1], y: [-1, 1] }).raw((x) => x, (y) => -y, 1);
- * console.assert(svg.includes("<line"));
+ * expect(svg).toBe('<line x1="-1" y1="0" x2="1" y2="0" stroke="#555" stroke-width="2"/>');
  * ```
  */
 export function wallsLayer(
@@ -125,7 +134,7 @@ export function wallsLayer(
             `<line x1="${px(sx(g[o]))}" y1="${px(sy(g[o + 1]))}" x2="${px(sx(g[o + 2]))}" y2="${
               px(sy(g[o + 3]))
             }" stroke="#555" stroke-width="${
-              px(Math.max(1.5, g[o + 4] * k))
+              px(Math.max(1.5, 2 * g[o + 4] * k))
             }" stroke-linecap="round"/>`,
           );
         } else if (walls.kind[w] === 2) {

@@ -8,23 +8,17 @@
  */
 import { normalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
-import { type ContactColumns, ContactKind } from "./contacts.ts";
+import { ContactKind, type ContactRecord, pushContact3 } from "../contact/record.ts";
 import {
   fillRecord,
   type ForceParams,
+  type ForceScratch,
   type FrictionTables,
   historyForce,
-  io,
-  rec,
-  record,
 } from "./forces.ts";
 import { boundaryPartner, type HistoryTable } from "./history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
-
-const ft = new Float64Array(3);
-/** Scratch: indices of the grains touching the current plane. */
-let touching = new Int32Array(1024);
 
 /** Planar boundaries in typed-array form (built when boundaries change). */
 export class PlaneSet {
@@ -66,14 +60,17 @@ export function planeForces(
   boundaryFriction: number,
   boundaryRolling: number,
   p: ForceParams,
-  contacts: ContactColumns,
+  sc: ForceScratch,
+  contacts: ContactRecord,
   stats: StepStats,
 ): void {
+  const io = sc.io;
   io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
+  if (sc.touching.length < ps.count) sc.touching = new Int32Array(2 * ps.count);
   // One call per plane: a single hot loop per function lets V8 optimise it from its entry
   // (a plane loop around the particle loop kept falling out of on-stack-replaced code).
   for (let q = 0; q < planes.count; q++) {
-    planeSweep(ps, planes, q, hist, mat, boundaryFriction, boundaryRolling, p, contacts, stats);
+    planeSweep(ps, planes, q, hist, mat, boundaryFriction, boundaryRolling, p, sc, contacts, stats);
   }
 }
 
@@ -87,9 +84,11 @@ function planeSweep(
   boundaryFriction: number,
   boundaryRolling: number,
   p: ForceParams,
-  contacts: ContactColumns,
+  sc: ForceScratch,
+  contacts: ContactRecord,
   stats: StepStats,
 ): void {
+  const io = sc.io, rec = sc.rec, ft = sc.ft, spare = sc.spare, list = sc.touching;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
@@ -104,8 +103,6 @@ function planeSweep(
   // Pass 1: the few grains that touch the plane. Pass 2 then runs the contact law on every
   // entry, so that V8 sees hot call sites and inlines the scalar laws (a rarely taken branch
   // of the full sweep would call them out of line, boxing their arguments).
-  if (touching.length < count) touching = new Int32Array(Math.max(2 * touching.length, count));
-  const list = touching;
   let nt = 0;
   for (let i = 0; i < count; i++) {
     if (rad[i] - sg * (pos[3 * i + ax] - off) > 0 && fixed[i] === 0) list[nt++] = i;
@@ -129,7 +126,7 @@ function planeSweep(
     io[0] = nx, io[1] = ny, io[2] = nz;
     io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
     io[9] = mu * fn;
-    historyForce(hist, i, partner, stamp, io, ft);
+    historyForce(hist, i, partner, stamp, io, ft, spare);
     force[o] += fn * nx + ft[0], force[o + 1] += fn * ny + ft[1], force[o + 2] += fn * nz + ft[2];
     const cx = ny * ft[2] - nz * ft[1],
       cy = nz * ft[0] - nx * ft[2],
@@ -148,9 +145,9 @@ function planeSweep(
       }
     }
     nContacts++;
-    fillRecord(pos, o, c, delta, nx, ny, nz, fn);
+    fillRecord(rec, pos, o, c, delta, nx, ny, nz, fn);
     rec[8] = ft[0], rec[9] = ft[1], rec[10] = ft[2];
-    record(contacts, i, -1, kind, rec);
+    pushContact3(contacts, i, -1, kind, planes.index[q], rec);
   }
   stats.boundaryContacts += nContacts;
   stats.maxPenetration = maxPen;
@@ -158,7 +155,9 @@ function planeSweep(
 
 /**
  * Fill `planes` from the boundary settings: the ground plane (index 0) and the container's
- * floor and four side walls (indices 1–5).
+ * floor and four side walls (indices 1–5). A container floor at the height of the ground
+ * plane is the same plane: it is merged into the ground (one contact, not a doubly stiff
+ * floor).
  */
 export function buildPlanes(
   planes: PlaneSet,
@@ -169,7 +168,7 @@ export function buildPlanes(
   if (ground !== null) planes.add(2, 1, ground, 0, ContactKind.ground);
   if (container) {
     const [lo, hi] = container;
-    planes.add(2, 1, lo[2], 1, ContactKind.wall);
+    if (ground !== lo[2]) planes.add(2, 1, lo[2], 1, ContactKind.wall);
     planes.add(0, 1, lo[0], 2, ContactKind.wall);
     planes.add(0, -1, hi[0], 3, ContactKind.wall);
     planes.add(1, 1, lo[1], 4, ContactKind.wall);

@@ -1,19 +1,36 @@
 /**
- * The core of the granular system: its structure-of-arrays state, the step pipeline (neighbour
- * list → body forces → contact forces → velocity-Verlet integration → boundaries → statistics)
- * and the lifecycle primitives (append, swap-remove).
+ * The core of the granular system: its structure-of-arrays state, the step pipeline and the
+ * lifecycle primitives (append, swap-remove). A step reads as its stages:
+ * begin (statistics, gravity) → per substep: half kick → drift and wrap → forces (neighbour
+ * list → body forces → pair forces → boundary forces → rolling → history sweep) → half kick →
+ * end (statistics, divergence guard). Scratch belongs to the core (`ctx`) and grows only when
+ * the particle count grows.
  *
  * @module
  */
 import { CellGrid3, type GridAxisPeriod, PairList } from "../math/grid.ts";
-import { ContactColumns } from "./contacts.ts";
-import { applyRolling, type ForceParams, type FrictionTables, pairForces } from "./forces.ts";
+import { contactBuffers, ContactRecord } from "../contact/record.ts";
+import { emptyProfile, type StepProfile } from "../contact/stats.ts";
+import {
+  applyRolling,
+  type ForceParams,
+  ForceScratch,
+  type FrictionTables,
+  pairForces,
+} from "./forces.ts";
 import { buildPlanes, planeForces, PlaneSet } from "./boundaries.ts";
 import { HistoryTable } from "./history.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
-import { bodyForces, drift, firstNonFinite, kick, maxSpeedOrInvalid, wrap } from "./integrate.ts";
+import { bodyForces, drift, firstNonFinite, kick, scanState, wrap } from "./integrate.ts";
 import { emptyStats, type StepStats } from "./stats.ts";
+import {
+  DivergenceGuard,
+  elasticEnergy,
+  measureReference,
+  speedLimit,
+  stableSubstep,
+} from "./guard.ts";
 import { bool, corners, integerIn, nonNegative, positive, vec3 } from "../math/validate.ts";
 import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
 
@@ -51,10 +68,11 @@ export class GranularCore {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, 0]], radii: 0.02 });
-   * console.assert(Math.abs(g.neighborSkin - 0.002) < 1e-15);
+   * expect(g.neighborSkin).toBeCloseTo(0.002, 15);
    * g.neighborSkin = 0;
-   * console.assert(g.neighborSkin === 0);
+   * expect(g.neighborSkin).toBe(0);
    * ```
    */
   get neighborSkin(): number {
@@ -65,59 +83,75 @@ export class GranularCore {
     this.invalidate();
   }
 
-  /** Internal state or stage (ps); internal. */
+  /** The particle columns. */
   readonly ps = new ParticleStore();
-  /** Internal state or stage (hist); internal. */
+  /** Tangential springs keyed by (slot, partner stable id). */
   readonly hist = new HistoryTable();
-  /** Internal state or stage (grid); internal. */
+  /** Cell grid of the neighbour search. */
   readonly grid = new CellGrid3();
-  /** Internal state or stage (pairs); internal. */
+  /** Neighbour list: candidate pairs within reach + skin. */
   readonly pairs = new PairList();
-  /** Internal state or stage (planes); internal. */
+  /** Ground and container planes in typed-array form. */
   readonly planes = new PlaneSet();
-  /** Internal state or stage (contacts); internal. */
-  readonly contacts = new ContactColumns();
-  /** Internal state or stage (material); internal. */
+  /** The contacts of the last substep (the shared 3D contact record). */
+  readonly contacts = new ContactRecord(3);
+  /** The global material, resolved. */
   readonly material: Material;
-  /** Internal state or stage (tables); internal. */
+  /** Sliding and rolling friction per material id. */
   readonly tables: FrictionTables;
-  /** Internal state or stage (tableSize); internal. */
+  /** Material ids in use + 1 (the used length of `tables`). */
   tableSize = 1;
-  /** Internal state or stage (boundary); internal. */
+  /** Friction of the boundary material. */
   boundary = { friction: 0, rollingFriction: 0 };
-  /** Internal state or stage (ground); internal. */
+  /** Ground plane height (m), or null. */
   ground: number | null = null;
-  /** Internal state or stage (container); internal. */
+  /** Container box corners, or null. */
   container: [[number, number, number], [number, number, number]] | null = null;
-  /** Internal state or stage (periodic); internal. */
+  /** Periodic cell per axis (length 0 = open), or null. */
   periodic: [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod] | null = null;
-  /** Internal state or stage (stats); internal. */
+  /** Statistics of the last step. */
   stats: StepStats = emptyStats();
-  /** Internal state or stage (pending); internal. */
+  /** Stage times of the last step (filled while `profile` is on). */
+  readonly profileRecord: StepProfile = emptyProfile();
+  /** Time the stages of each step. @default false */
+  profile = false;
+  /** Emissions and removals since the last step, reported in its statistics. */
   pending = { emitted: 0, removed: 0 };
-  /** Internal state or stage (nextId); internal. */
+  /** The next stable id. */
   nextId = 0;
-  /** Internal state or stage (slotOfId); internal. */
+  /** Slot of each stable id, -1 once removed. */
   slotOfId = new Int32Array(64).fill(-1);
-  /** Internal state or stage (stamp); internal. */
+  /** Force evaluation counter stamped on history entries. */
   stamp = 0;
-  /** Internal state or stage (forcesValid); internal. */
+  /** The forces in the columns belong to the current state. */
   forcesValid = false;
-  /** Internal state or stage (needRebuild); internal. */
+  /** The neighbour list must be rebuilt before the next force evaluation. */
   needRebuild = true;
-  /** Internal state or stage (skin); internal. */
+  /** Neighbour skin (m); -1 for "auto". */
   skin = -1;
-  /** Internal state or stage (refPos); internal. */
+  /** Positions at the last neighbour-list build (drift reference). */
   refPos = new Float64Array(0);
-  /** Internal state or stage (gravity); internal. */
+  /** Gravity of the last step (m/s²). */
   gravity: [number, number, number] = [0, 0, 0];
-  /** Internal state or stage (uniformRadius); internal. */
+  /** The common radius when all radii are equal, else 0. */
   uniformRadius = 0;
-  /** Internal state or stage (maxRadius); internal. */
+  /** Largest radius (m). */
   maxRadius = 0;
-  /** Internal state or stage (stepCount); internal. */
+  /** Smallest radius (m). */
+  minRadius = 0;
+  /** Steps taken. */
   stepCount = 0;
-  /** Internal state or stage (params); internal. */
+  /** Simulated time of this system (s). */
+  time = 0;
+  /** Neighbour-list rebuilds since creation. */
+  rebuilds = 0;
+  /** Scratch of the force loops. */
+  readonly scratch = new ForceScratch();
+  /** End-of-step scan: max speed, kinetic energy. */
+  readonly scan = new Float64Array(2);
+  /** The divergence guard. */
+  readonly guard = new DivergenceGuard();
+  /** Scalars of the force loops, resolved once per force evaluation. */
   readonly params: ForceParams = {
     kn: 0,
     cn: 0,
@@ -150,9 +184,28 @@ export class GranularCore {
 
   /**
    * Advance by `dt` seconds under `gravity` in `material.substeps` substeps (velocity
-   * Verlet). Called by `World.step`; call it directly only for a system outside a world.
+   * Verlet). The caller validates `dt` and `gravity`.
    */
   step(dt: number, gravity: ArrayLike<number>): void {
+    const prof = this.profile, t0 = prof ? performance.now() : 0;
+    if (prof) resetProfile(this.profileRecord);
+    this.beginStep(gravity);
+    const sub = this.material.substeps, h = dt / sub;
+    if (!this.forcesValid) this.computeForces(h, 0);
+    if (this.guard.stale) this.measureGuard(h);
+    for (let s = 0; s < sub; s++) {
+      this.halfKick(h);
+      this.driftAndWrap(h);
+      this.computeForces(h, h);
+      this.halfKick(h);
+    }
+    this.time += dt;
+    this.endStep();
+    if (prof) this.profileRecord.total = performance.now() - t0;
+  }
+
+  /** Reset the step's counters and pick up a gravity change. */
+  beginStep(gravity: ArrayLike<number>): void {
     const g = this.gravity;
     if (g[0] !== gravity[0] || g[1] !== gravity[1] || g[2] !== gravity[2]) {
       g[0] = gravity[0], g[1] = gravity[1], g[2] = gravity[2];
@@ -163,59 +216,155 @@ export class GranularCore {
     st.emittedParticles = this.pending.emitted;
     st.removedParticles = this.pending.removed;
     this.pending.emitted = this.pending.removed = 0;
-    const sub = this.material.substeps, h = dt / sub;
-    if (!this.forcesValid) this.computeForces(h, 0);
-    const ps = this.ps, m = this.material, vmax = m.maxSpeed, wmax = m.maxAngularSpeed;
-    for (let s = 0; s < sub; s++) {
-      st.velocityClamps += kick(ps, h * 0.5, vmax, wmax);
-      if (drift(ps, h, this.refPos, this.neighborSkin)) this.needRebuild = true;
-      if (this.periodic) {
-        const w = wrap(ps, this.periodic);
-        st.wrappedParticles += w;
-        if (w > 0) this.needRebuild = true;
-      }
-      this.computeForces(h, h);
-      st.velocityClamps += kick(ps, h * 0.5, vmax, wmax);
-    }
-    st.maxSpeed = maxSpeedOrInvalid(ps);
-    if (st.maxSpeed < 0) this.reportNonFinite();
-    this.stepCount++;
   }
 
-  /** Internal state or stage (computeForces); internal. */
+  /** Half kick of velocities and spins, then the speed clamps. */
+  halfKick(h: number): void {
+    const t0 = this.profile ? performance.now() : 0, m = this.material;
+    this.stats.velocityClamps += kick(this.ps, h * 0.5, m.maxSpeed, m.maxAngularSpeed);
+    if (this.profile) this.profileRecord.integration += performance.now() - t0;
+  }
+
+  /** Drift the positions, flag a stale neighbour list, wrap periodic axes. */
+  driftAndWrap(h: number): void {
+    const t0 = this.profile ? performance.now() : 0, ps = this.ps;
+    if (drift(ps, h, this.refPos, this.neighborSkin)) this.needRebuild = true;
+    if (this.periodic) {
+      const w = wrap(ps, this.periodic);
+      this.stats.wrappedParticles += w;
+      if (w > 0) this.needRebuild = true;
+    }
+    if (this.profile) this.profileRecord.integration += performance.now() - t0;
+  }
+
+  /**
+   * Evaluate every force on the current state: neighbour list, body forces, pair forces,
+   * boundary forces, rolling torques, history sweep. `histDt` is the time the tangential
+   * springs advance (0 for a re-evaluation of the same state).
+   */
   computeForces(h: number, histDt: number): void {
-    const ps = this.ps, st = this.stats, p = this.params;
+    const ps = this.ps, st = this.stats, p = this.params, prof = this.profile;
+    const pr = this.profileRecord;
     this.prepareParams(h, histDt);
-    // 1. candidate pairs: rebuild the cell grid when the neighbour list is stale
+    let t = prof ? performance.now() : 0;
     const skin = this.neighborSkin;
     if (this.needRebuild || skin === 0) this.rebuildNeighbors(skin);
     st.candidatePairs = this.pairs.count;
-    // 2. body forces
+    if (prof) t = lap(pr, "neighbors", t);
     bodyForces(ps, this.gravity);
-    // 3. contact forces
     st.particleContacts = st.boundaryContacts = st.cohesiveContacts = 0;
     this.contacts.count = 0;
-    pairForces(ps, this.pairs, this.hist, this.tables, p, this.contacts, st);
+    pairForces(ps, this.pairs, this.hist, this.tables, p, this.scratch, this.contacts, st);
+    if (prof) t = lap(pr, "pairForces", t);
+    const b = this.boundary;
     planeForces(
       ps,
       this.planes,
       this.hist,
       this.tables,
-      this.boundary.friction,
-      this.boundary.rollingFriction,
+      b.friction,
+      b.rollingFriction,
       p,
+      this.scratch,
       this.contacts,
       st,
     );
     if (this.hasRolling) applyRolling(ps, h);
-    // 4. histories: drop the ones whose contact ended
+    if (prof) t = lap(pr, "boundaryForces", t);
     st.activeContactHistories = this.hist.sweep(ps.count, p.stamp);
     st.staleContactHistoriesRemoved += this.hist.lastRemoved;
     if (this.hist.overflow) this.hist.widen();
     this.forcesValid = true;
   }
 
-  /** Internal state or stage (rebuildNeighbors); internal. */
+  /** Statistics of the finished step and the divergence guard. */
+  endStep(): void {
+    const st = this.stats, scan = this.scan;
+    if (!scanState(this.ps, scan)) this.reportNonFinite();
+    st.maxSpeed = scan[0];
+    st.kineticEnergy = scan[1];
+    this.stepCount++;
+    st.step = this.stepCount;
+    st.time = this.time;
+    if (st.maxPenetration > this.minRadius) this.checkOverlaps();
+    if (st.maxSpeed > speedLimit(this.guard, this.time)) this.reportTooFast();
+  }
+
+  /** Re-measure the divergence guard's reference, and warn once about an unstable step. */
+  measureGuard(h: number): void {
+    const ps = this.ps, m = this.material, g = this.guard;
+    const hertz = m.normalContactModel === "hertz";
+    const c = this.contacts;
+    const el = elasticEnergy(
+      contactBuffers(c).overlap,
+      c.count,
+      m.normalStiffness,
+      hertz,
+      0.5 * this.minRadius,
+    );
+    measureReference(g, ps, this.gravity, el, this.time);
+    if (g.warned || ps.count === 0) return;
+    const bound = stableSubstep(m.normalStiffness, hertz, g.minMass, this.minRadius);
+    if (h > bound) {
+      g.warned = true;
+      console.warn(
+        `GranularSystem: the substep ${h} s exceeds the stable bound 2·sqrt(m_min/k_n) = ` +
+          `${bound.toPrecision(3)} s (m_min ${g.minMass.toPrecision(3)} kg, k_n ` +
+          `${m.normalStiffness}); the run may diverge: reduce timeStep or raise substeps`,
+      );
+    }
+  }
+
+  /** Throw naming the first contact whose overlap exceeds the smaller radius, if any. */
+  checkOverlaps(): void {
+    const c = this.contacts, b = contactBuffers(c), r = this.ps.radius;
+    for (let k = 0; k < c.count; k++) {
+      const i = b.i[k], j = b.j[k];
+      const lim = j >= 0 ? Math.min(r[i], r[j]) : r[i];
+      if (b.overlap[k] > lim) {
+        this.diverged(
+          i,
+          `overlaps ${j >= 0 ? `particle ${j} (id ${this.ps.id[j]})` : "a boundary"} by ` +
+            `${b.overlap[k].toPrecision(3)} m, more than its radius ${lim}`,
+        );
+      }
+    }
+  }
+
+  /** Throw naming the fastest particle: it moves faster than the scene's energy allows. */
+  reportTooFast(): never {
+    const ps = this.ps, v = ps.vel;
+    let best = 0, i = 0;
+    for (let k = 0, o = 0; k < ps.count; k++, o += 3) {
+      const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
+      if (s2 > best) best = s2, i = k;
+    }
+    this.diverged(
+      i,
+      `moves at ${Math.sqrt(best).toPrecision(3)} m/s, faster than any force in the scene ` +
+        `can drive it (bound ${speedLimit(this.guard, this.time).toPrecision(3)} m/s from the ` +
+        `energy the scene holds)`,
+    );
+  }
+
+  /** Throw the divergence error for particle `i`: what happened, when, and the likely cure. */
+  diverged(i: number, what: string): never {
+    const m = this.material, h = this.params.dt;
+    const bound = stableSubstep(
+      m.normalStiffness,
+      m.normalContactModel === "hertz",
+      this.guard.minMass,
+      this.minRadius,
+    );
+    throw new RangeError(
+      `GranularSystem.step: the integration diverged at step ${this.stepCount}: particle ${i} ` +
+        `(id ${this.ps.id[i]}) ${what}. The substep ${h} s is ` +
+        `${h > bound ? "above" : "below"} the stable bound 2·sqrt(m_min/k_n) = ` +
+        `${bound.toPrecision(3)} s; reduce timeStep, raise substeps or soften the contact`,
+    );
+  }
+
+  /** Rebuild the cell grid and the neighbour list. */
   rebuildNeighbors(skin: number): void {
     const ps = this.ps, m = this.material;
     const reach = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
@@ -228,10 +377,7 @@ export class GranularCore {
     this.rebuilds++;
   }
 
-  /** Internal state or stage (rebuilds); internal. */
-  rebuilds = 0;
-
-  /** Internal state or stage (prepareParams); internal. */
+  /** Resolve the force-loop scalars of this evaluation. */
   prepareParams(h: number, histDt: number): void {
     const p = this.params, m = this.material;
     p.kn = m.normalStiffness;
@@ -250,7 +396,7 @@ export class GranularCore {
     p.pz = per ? per[2].length : 0;
   }
 
-  /** Internal state or stage (reportNonFinite); internal. */
+  /** Throw naming the first particle with a non-finite state. */
   reportNonFinite(): never {
     const ps = this.ps, i = firstNonFinite(ps), x = ps.pos, v = ps.vel, o = 3 * i;
     throw new RangeError(
@@ -261,6 +407,30 @@ export class GranularCore {
           `velocity ${v[o]}, ${v[o + 1]}, ${v[o + 2]}); reduce the time step, raise substeps ` +
           `or soften the contact`,
     );
+  }
+
+  /**
+   * Every buffer the step writes (for the test that a warmed-up step allocates no new
+   * buffer): identities change only when a buffer grows.
+   */
+  buffers(): object[] {
+    const b = contactBuffers(this.contacts);
+    return [
+      b.i,
+      b.point,
+      b.normal,
+      b.tangentialForce,
+      this.pairs.a,
+      this.pairs.b,
+      this.refPos,
+      this.scratch.touching,
+      this.hist.xi,
+      this.ps.pos,
+      this.ps.force,
+      this.grid.cellStart,
+      this.grid.items,
+      this.grid.sorted,
+    ];
   }
 
   // ---- internals -----------------------------------------------------------------------
@@ -276,19 +446,20 @@ export class GranularCore {
     this.hasRolling = any;
   }
 
-  /** Internal state or stage (invalidate); internal. */
+  /** The state changed outside the step: forces, neighbour list and guard are stale. */
   invalidate(): void {
     this.forcesValid = false;
     this.needRebuild = true;
+    this.guard.stale = true;
   }
 
-  /** Internal state or stage (reserve); internal. */
+  /** Grow the particle columns and the history table to hold `n` particles. */
   reserve(n: number): void {
     this.ps.reserve(n);
     this.hist.reserve(this.ps.capacity);
   }
 
-  /** Internal state or stage (append); internal. */
+  /** Append one particle (inputs already validated); returns its slot. */
   append(
     x: number,
     y: number,
@@ -331,30 +502,34 @@ export class GranularCore {
     return i;
   }
 
-  /** Internal state or stage (radiiChanged); internal. */
+  /** Update the radius summaries after appending a particle of radius `r`. */
   radiiChanged(r: number, first: boolean): void {
     if (first) {
       this.uniformRadius = r;
       this.maxRadius = r;
+      this.minRadius = r;
       return;
     }
     if (r !== this.uniformRadius) this.uniformRadius = 0;
     if (r > this.maxRadius) this.maxRadius = r;
+    if (r < this.minRadius) this.minRadius = r;
   }
 
-  /** Internal state or stage (recomputeRadii); internal. */
+  /** Recompute the radius summaries from the columns (after a removal). */
   recomputeRadii(): void {
     const ps = this.ps;
     this.maxRadius = 0;
+    this.minRadius = ps.count > 0 ? Infinity : 0;
     this.uniformRadius = ps.count > 0 ? ps.radius[0] : 0;
     for (let i = 0; i < ps.count; i++) {
       const r = ps.radius[i];
       if (r > this.maxRadius) this.maxRadius = r;
+      if (r < this.minRadius) this.minRadius = r;
       if (r !== this.uniformRadius) this.uniformRadius = 0;
     }
   }
 
-  /** Internal state or stage (removeSlot); internal. */
+  /** Remove slot `i`: the last particle moves into it, its histories follow. */
   removeSlot(i: number): void {
     const ps = this.ps, last = ps.count - 1;
     this.slotOfId[ps.id[i]] = -1;
@@ -368,7 +543,7 @@ export class GranularCore {
     this.invalidate();
   }
 
-  /** Internal state or stage (removeWhere); internal. */
+  /** Remove every particle for which `pred(slot)` holds; returns how many. */
   removeWhere(pred: (i: number) => boolean): number {
     let removed = 0;
     for (let i = this.ps.count - 1; i >= 0; i--) {
@@ -385,7 +560,7 @@ export class GranularCore {
     return removed;
   }
 
-  /** Internal state or stage (index); internal. */
+  /** Throw unless `index` is a particle slot; `where` names the caller. */
   index(where: string, index: number): void {
     if (!Number.isInteger(index) || index < 0 || index >= this.ps.count) {
       throw new RangeError(
@@ -394,7 +569,7 @@ export class GranularCore {
     }
   }
 
-  /** Internal state or stage (ensureTable); internal. */
+  /** Extend the friction tables to material id `id` (new ids get the global material). */
   ensureTable(id: number): void {
     if (id < this.tableSize) return;
     const t = this.tables, m = this.material;
@@ -415,7 +590,6 @@ export class GranularCore {
     this.materialsChanged();
   }
 
-  /** Internal state or stage (emitCommon); internal. */
   /** Append emitted particles (centres stride 3; one radius or one per particle). */
   emit(centres: Float64Array, radii: number | Float64Array, c: EmitSettings): number {
     const n = centres.length / 3;
@@ -428,6 +602,7 @@ export class GranularCore {
     return n;
   }
 
+  /** Validate the options every emitter shares. */
   emitCommon(w: string, o: EmitCommon): EmitSettings {
     if (o === null || typeof o !== "object") {
       throw new TypeError(`${w}: options (${String(o)}) must be an object`);
@@ -444,11 +619,27 @@ export class GranularCore {
     return { lo, hi, spacing, max, v, a, mid, fx };
   }
 
-  /** Internal state or stage (rebuildPlanes); internal. */
+  /** Rebuild the plane set after the ground or the container changed. */
   rebuildPlanes(): void {
     buildPlanes(this.planes, this.ground, this.container);
     this.invalidate();
   }
+}
+
+/** Add the time since `t0` to stage `k` of the profile; returns now. */
+function lap(p: StepProfile, k: keyof StepProfile, t0: number): number {
+  const t = performance.now();
+  p[k] += t - t0;
+  return t;
+}
+
+function resetProfile(p: StepProfile): void {
+  p.neighbors =
+    p.pairForces =
+    p.boundaryForces =
+    p.integration =
+    p.total =
+      0;
 }
 
 function resetStats(s: StepStats): void {
@@ -463,5 +654,5 @@ function resetStats(s: StepStats): void {
     s.wrappedParticles =
     s.velocityClamps =
       0;
-  s.maxPenetration = s.maxSpeed = 0;
+  s.maxPenetration = s.maxSpeed = s.kineticEnergy = 0;
 }

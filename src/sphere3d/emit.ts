@@ -5,6 +5,52 @@
  * @module
  */
 import { Rng } from "../math/rng.ts";
+import { sizeGuard } from "../math/validate.ts";
+import { BYTES_PER_PARTICLE } from "./options.ts";
+
+/**
+ * Sites of the regular packing per axis and in all (before any cap), computed without
+ * allocating: centres from `min + radius`, `spacing` apart, whole spheres inside `max`.
+ * Internal.
+ */
+export function packingCount(
+  min: readonly number[],
+  max: readonly number[],
+  radius: number,
+  spacing: number,
+): { perAxis: [number, number, number]; total: number } {
+  const n: [number, number, number] = [0, 0, 0];
+  for (let k = 0; k < 3; k++) {
+    const room = max[k] - min[k] - 2 * radius;
+    n[k] = room < -1e-12 * Math.abs(spacing) ? 0 : Math.floor(room / spacing + 1e-9) + 1;
+  }
+  return { perAxis: n, total: n[0] * n[1] * n[2] };
+}
+
+/**
+ * Throw (naming `where`) when emitting the packing of `[min, max]` capped at `limit` would
+ * need more memory than a run may allocate: the centres plus the particle columns, with
+ * the count stated. Returns the number of particles it would emit. Internal.
+ */
+export function guardPacking(
+  where: string,
+  min: readonly number[],
+  max: readonly number[],
+  radius: number,
+  spacing: number,
+  limit: number,
+): number {
+  const { perAxis, total } = packingCount(min, max, radius, spacing);
+  const n = Math.min(limit, total);
+  const count = (x: number) => (x < 1e9 ? String(x) : x.toExponential(2));
+  sizeGuard(
+    where,
+    `${count(n)} particles (${perAxis.map(count).join(" × ")} sites at spacing ${spacing} m` +
+      `${n < total ? `, capped by maxParticles` : ""})`,
+    n * (3 * 8 + BYTES_PER_PARTICLE),
+  );
+  return n;
+}
 
 /**
  * Centres of the regular packing inside `[min, max]`: starting at `min + radius` and
@@ -14,8 +60,9 @@ import { Rng } from "../math/rng.ts";
  * @example
  * ```ts
  * import { regularPacking } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
  * const c = regularPacking([0, 0, 0], [0.1, 0.1, 0.1], 0.01, 0.02, Infinity);
- * console.assert(c.length === 3 * 5 * 5 * 5);
+ * expect(c.length).toBe(3 * 5 * 5 * 5);
  * ```
  */
 export function regularPacking(
@@ -25,12 +72,8 @@ export function regularPacking(
   spacing: number,
   limit: number,
 ): Float64Array {
-  const n = [0, 0, 0];
-  for (let k = 0; k < 3; k++) {
-    const room = max[k] - min[k] - 2 * radius;
-    n[k] = room < -1e-12 * Math.abs(spacing) ? 0 : Math.floor(room / spacing + 1e-9) + 1;
-  }
-  const total = Math.min(limit, n[0] * n[1] * n[2]);
+  const n = packingCount(min, max, radius, spacing).perAxis;
+  const total = guardPacking("regularPacking", min, max, radius, spacing, limit);
   const out = new Float64Array(3 * total);
   let c = 0;
   for (let iz = 0; iz < n[2] && c < total; iz++) {
@@ -53,9 +96,11 @@ export function regularPacking(
  * @example
  * ```ts
  * import { jitteredPacking } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
  * const a = jitteredPacking([0, 0, 0], [0.1, 0.1, 0.1], 0.005, 0.01, 0.025, 10, 7);
  * const b = jitteredPacking([0, 0, 0], [0.1, 0.1, 0.1], 0.005, 0.01, 0.025, 10, 7);
- * console.assert(a.radii.length === 10 && a.positions.every((x, i) => x === b.positions[i]));
+ * expect(a.radii).toHaveLength(10);
+ * expect(a.positions).toEqual(b.positions); // the same seed gives the same packing
  * ```
  */
 export function jitteredPacking(
@@ -67,6 +112,7 @@ export function jitteredPacking(
   limit: number,
   seed: number | bigint,
 ): { positions: Float64Array; radii: Float64Array } {
+  guardPacking("jitteredPacking", min, max, maxRadius, spacing, limit);
   const grid = regularPacking(min, max, maxRadius, spacing, limit);
   const n = grid.length / 3;
   const rng = new Rng(seed);

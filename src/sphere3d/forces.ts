@@ -10,7 +10,7 @@ import { normalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import { tangentialSpring3 } from "../contact/tangential.ts";
 import type { PairList } from "../math/grid.ts";
-import { type ContactColumns, ContactKind } from "./contacts.ts";
+import { ContactKind, type ContactRecord, pushContact3 } from "../contact/record.ts";
 import type { HistoryTable } from "./history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
@@ -53,12 +53,23 @@ export interface FrictionTables {
   rolling: Float64Array;
 }
 
-const ft = new Float64Array(3);
-const spare = new Float64Array(3);
-/** Scratch of the tangential spring inputs (layout SPRING_IO of src/contact/tangential.ts). */
-export const io: Float64Array = new Float64Array(10);
-/** Scratch of one contact record (see {@link record}). */
-export const rec: Float64Array = new Float64Array(11);
+/**
+ * The scratch of the force loops, owned by one system's step (no module-level state): spring
+ * inputs, one contact record, the tangential force of the current contact and the grains
+ * touching the current plane.
+ */
+export class ForceScratch {
+  /** Tangential spring inputs (layout SPRING_IO of `src/contact/tangential.ts`). */
+  readonly io: Float64Array = new Float64Array(10);
+  /** One contact: point 0–2, normal 3–5, overlap 6, normal force 7, tangential force 8–10. */
+  readonly rec: Float64Array = new Float64Array(11);
+  /** Tangential force of the current contact (N). */
+  readonly ft: Float64Array = new Float64Array(3);
+  /** A zero spring for contacts that found no history entry. */
+  readonly spare: Float64Array = new Float64Array(3);
+  /** Slots of the grains touching the current plane (grown between steps only). */
+  touching: Int32Array = new Int32Array(1024);
+}
 
 /** Add the forces of every touching (or cohesive) pair in `pairs`; update stats and contacts. */
 export function pairForces(
@@ -67,9 +78,11 @@ export function pairForces(
   hist: HistoryTable,
   mat: FrictionTables,
   p: ForceParams,
-  contacts: ContactColumns,
+  sc: ForceScratch,
+  contacts: ContactRecord,
   stats: StepStats,
 ): void {
+  const io = sc.io, rec = sc.rec, ft = sc.ft, spare = sc.spare;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, id = ps.id, mid = ps.materialId, invI = ps.invInertia;
@@ -115,9 +128,9 @@ export function pairForces(
       force[ob] += fc * nx, force[ob + 1] += fc * ny, force[ob + 2] += fc * nz;
       cohesive++;
       contactsN++;
-      fillRecord(pos, oa, ra, delta, nx, ny, nz, -fc);
+      fillRecord(rec, pos, oa, ra, delta, nx, ny, nz, -fc);
       rec[8] = rec[9] = rec[10] = 0;
-      record(contacts, a, b, ContactKind.particle, rec);
+      pushContact3(contacts, a, b, ContactKind.particle, -1, rec);
       continue;
     }
     if (delta > maxPen) maxPen = delta;
@@ -136,7 +149,7 @@ export function pairForces(
     io[0] = nx, io[1] = ny, io[2] = nz;
     io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
     io[9] = mu * fn;
-    historyForce(hist, a, id[b], stamp, io, ft);
+    historyForce(hist, a, id[b], stamp, io, ft, spare);
     const fnet = fn - fc;
     if (fc > 0) cohesive++;
     const fx = fnet * nx + ft[0], fy = fnet * ny + ft[1], fz = fnet * nz + ft[2];
@@ -161,9 +174,9 @@ export function pairForces(
       }
     }
     contactsN++;
-    fillRecord(pos, oa, ca, delta, nx, ny, nz, fnet);
+    fillRecord(rec, pos, oa, ca, delta, nx, ny, nz, fnet);
     rec[8] = ft[0], rec[9] = ft[1], rec[10] = ft[2];
-    record(contacts, a, b, ContactKind.particle, rec);
+    pushContact3(contacts, a, b, ContactKind.particle, -1, rec);
   }
   stats.particleContacts += contactsN;
   stats.cohesiveContacts += cohesive;
@@ -174,7 +187,7 @@ export function pairForces(
  * The tangential force of one contact from its history spring (owned by `owner`, keyed by the
  * partner's stable id) into `out[0..2]`; the spring inputs are in `spring` (layout SPRING_IO of
  * `src/contact/tangential.ts`). When the owner's history entries are full the contact gets a
- * fresh spring for this step (the table widens after the step).
+ * fresh spring (`spare`, zeroed here) for this step (the table widens after the step).
  */
 export function historyForce(
   hist: HistoryTable,
@@ -183,6 +196,7 @@ export function historyForce(
   stamp: number,
   spring: Float64Array,
   out: Float64Array,
+  spare: Float64Array,
 ): void {
   const e = hist.find(owner, partner, stamp);
   if (e >= 0) {
@@ -215,10 +229,11 @@ export function applyRolling(ps: ParticleStore, dt: number): void {
 }
 
 /**
- * Fill the contact record scratch: the contact point at `reach` from the centre at `pos[oi]`
- * against the normal, the normal, the overlap and the normal force.
+ * Fill the contact record scratch `rec`: the contact point at `reach` from the centre at
+ * `pos[oi]` against the normal, the normal, the overlap and the normal force.
  */
 export function fillRecord(
+  rec: Float64Array,
   pos: Float64Array,
   oi: number,
   reach: number,
@@ -234,28 +249,4 @@ export function fillRecord(
   rec[3] = nx, rec[4] = ny, rec[5] = nz;
   rec[6] = overlap;
   rec[7] = fn;
-}
-
-/**
- * Append one contact to the columns (internal): `r` holds the point (0–2), the normal (3–5), the
- * overlap (6), the normal force (7) and the tangential force (8–10).
- */
-export function record(
-  c: ContactColumns,
-  i: number,
-  j: number,
-  kind: number,
-  r: Float64Array,
-): void {
-  const k = c.next();
-  c.i[k] = i;
-  c.j[k] = j;
-  c.kind[k] = kind;
-  const k3 = 3 * k;
-  const pt = c.point, nm = c.normal, tf = c.tangentialForce;
-  pt[k3] = r[0], pt[k3 + 1] = r[1], pt[k3 + 2] = r[2];
-  nm[k3] = r[3], nm[k3 + 1] = r[4], nm[k3 + 2] = r[5];
-  c.overlap[k] = r[6];
-  c.normalForce[k] = r[7];
-  tf[k3] = r[8], tf[k3 + 1] = r[9], tf[k3 + 2] = r[10];
 }

@@ -7,13 +7,28 @@
  */
 
 import { GranularCore } from "./core.ts";
-import type { ContactColumns } from "./contacts.ts";
+import type { ContactRecord } from "../contact/record.ts";
+import type { StepProfile } from "../contact/stats.ts";
 import type { HistoryColumns } from "./history.ts";
-import { type Material, type ParticleMaterial, resolveParticleMaterial } from "./material.ts";
+import {
+  type Material,
+  type ParticleMaterial,
+  resolveMaterial,
+  resolveParticleMaterial,
+} from "./material.ts";
 import type { StepStats } from "./stats.ts";
 import type { GridAxisPeriod } from "../math/grid.ts";
-import { bool, corners, finite, integerIn, positive, vec3 } from "../math/validate.ts";
-import { jitteredPacking, regularPacking } from "./emit.ts";
+import {
+  bool,
+  corners,
+  finite,
+  integerIn,
+  options as checkOptions,
+  positive,
+  sizeGuard,
+  vec3,
+} from "../math/validate.ts";
+import { guardPacking, jitteredPacking, regularPacking } from "./emit.ts";
 import type {
   BodyType,
   EmitBoxOptions,
@@ -23,7 +38,17 @@ import type {
   PeriodicAxes,
   Vec3,
 } from "./options.ts";
-import { MAX_MATERIAL_ID } from "./options.ts";
+import {
+  BYTES_PER_PARTICLE,
+  EMIT_BOX_KEYS,
+  EMIT_BOX_RANDOM_KEYS,
+  MAX_MATERIAL_ID,
+  MAX_PARTICLES,
+  PARTICLE_KEYS,
+  PERIODIC_AXES_KEYS,
+} from "./options.ts";
+
+const ENABLED_KEYS: readonly string[] = ["enabled"];
 
 /**
  * A discrete-element system of spherical grains. Create it with
@@ -34,11 +59,16 @@ import { MAX_MATERIAL_ID } from "./options.ts";
  * @example
  * ```ts
  * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
  * const world = new World({ timeStep: 1e-4 });
  * const g = world.addGranularParticles({ positions: [[0, 0, 0.021]], radii: 0.02 });
  * g.setGroundPlane(0);
- * world.run(200);
- * console.assert(g.lastStepStats.boundaryContacts === 1);
+ * // It lands after 14 ms and bounces a few times (restitution ≈ 0.65 with the default
+ * // damping); after 0.15 s it rests on the ground, pressed in by its weight: δ = m·g/kn.
+ * world.run(1500);
+ * expect(g.lastStepStats.boundaryContacts).toBe(1);
+ * const weight = g.masses[0] * 9.81; // 0.526 N
+ * expect(g.lastStepStats.maxPenetration).toBeCloseTo(weight / g.material.normalStiffness, 9);
  * ```
  */
 export class GranularSystem {
@@ -48,6 +78,7 @@ export class GranularSystem {
 
   /** Use `World.addGranularParticles` / `World.addGranularBox`; `material` as there. */
   constructor(material: Partial<Material> = {}) {
+    resolveMaterial(material, "GranularSystem");
     this.#c = new GranularCore(material);
   }
 
@@ -105,9 +136,31 @@ export class GranularSystem {
   get lastStepStats(): Readonly<StepStats> {
     return this.#c.stats;
   }
-  /** The contacts of the last step (the force network), as columns. */
-  get contacts(): ContactColumns {
+  /**
+   * The contacts of the last substep (the force network) in the shared contact record: the
+   * normal points from `j` (or the boundary) towards `i`, forces act on `i`; ground contacts
+   * have kind `ground`, container faces `wall`, with `j = -1` and the plane in `boundary`
+   * (0 ground, 1 container floor, 2–5 the side walls).
+   */
+  get contacts(): ContactRecord {
     return this.#c.contacts;
+  }
+
+  /**
+   * Time the stages of every step (neighbour list, pair forces, boundary forces, integration,
+   * total); read them in {@link GranularSystem.lastStepProfile}. Off the hot path when false.
+   * @default false
+   */
+  get profile(): boolean {
+    return this.#c.profile;
+  }
+  set profile(on: boolean) {
+    this.#c.profile = bool("GranularSystem", "profile", on, false);
+  }
+
+  /** Stage times of the last step in ms (zeros unless {@link GranularSystem.profile} is on). */
+  get lastStepProfile(): Readonly<StepProfile> {
+    return this.#c.profileRecord;
   }
   /**
    * The persistent tangential springs (contact histories) as columns, copied out.
@@ -115,11 +168,12 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const w = new World({ timeStep: 1e-4 });
    * const g = w.addGranularParticles({ positions: [[0, 0, 0.0199]], radii: 0.02 });
    * g.setGroundPlane(0);
    * w.step();
-   * console.assert(g.contactHistories().owner.length === 1);
+   * expect(g.contactHistories().owner).toHaveLength(1);
    * ```
    */
   contactHistories(): HistoryColumns {
@@ -135,10 +189,11 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, 0]], radii: 0.02 });
-   * console.assert(Math.abs(g.neighborSkin - 0.002) < 1e-15);
+   * expect(g.neighborSkin).toBeCloseTo(0.002, 15);
    * g.neighborSkin = 0;
-   * console.assert(g.neighborSkin === 0);
+   * expect(g.neighborSkin).toBe(0);
    * ```
    */
   get neighborSkin(): number {
@@ -158,6 +213,14 @@ export class GranularSystem {
    * Verlet). Called by `World.step`; call it directly only for a system outside a world.
    */
   step(dt: number, gravity: ArrayLike<number>): void {
+    // checked without allocating (this runs every world step); the helpers only build the error
+    if (!(typeof dt === "number" && dt > 0 && dt < Infinity)) {
+      positive("GranularSystem.step", "dt", dt);
+    }
+    if (
+      !(gravity !== null && typeof gravity === "object" && gravity.length === 3 &&
+        Number.isFinite(gravity[0]) && Number.isFinite(gravity[1]) && Number.isFinite(gravity[2]))
+    ) vec3("GranularSystem.step", "gravity", gravity);
     this.#c.step(dt, gravity);
   }
 
@@ -170,8 +233,31 @@ export class GranularSystem {
 
   /** Reserve room for `capacity` particles so that later emission does not reallocate. */
   reserveParticles(capacity: number): void {
-    integerIn("reserveParticles", "capacity", capacity, 0, 2 ** 31 - 1);
-    this.#c.reserve(capacity);
+    this.#reserve(
+      "reserveParticles",
+      integerIn("reserveParticles", "capacity", capacity, 0, MAX_PARTICLES),
+    );
+  }
+
+  /**
+   * Grow the particle columns and the contact-history table together to hold `n` particles,
+   * all or nothing: check the memory it would need, allocate every new array, then swap them
+   * all in. A failure leaves the system as it was.
+   */
+  #reserve(where: string, n: number): void {
+    const ps = this.#c.ps, hist = this.#c.hist;
+    if (n <= ps.capacity && hist.capacity >= ps.capacity) return;
+    if (n > MAX_PARTICLES) {
+      throw new RangeError(
+        `${where}: ${n} particles would exceed the most one system holds (${MAX_PARTICLES})`,
+      );
+    }
+    const cap = ps.capacityFor(n);
+    sizeGuard(where, `room for ${n} particles (capacity ${cap})`, cap * BYTES_PER_PARTICLE);
+    const growColumns = ps.prepare(cap);
+    const growHistory = hist.prepare(cap);
+    growColumns?.();
+    growHistory?.();
   }
 
   /**
@@ -180,15 +266,18 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, 0]], radii: 0.01 });
    * const i = g.addParticle({ position: [0, 0, 0.1], radius: 0.02, velocity: [0, 0, -0.1] });
-   * console.assert(i === 1 && g.count === 2);
+   * expect(i).toBe(1);
+   * expect(g.count).toBe(2);
    * ```
    */
   addParticle(options: ParticleOptions): number {
     const w = "addParticle";
-    if (options === null || typeof options !== "object") {
-      throw new TypeError(`${w}: options (${String(options)}) must be an object`);
+    checkOptions(w, "options", options, PARTICLE_KEYS);
+    if (options === undefined) {
+      throw new TypeError(`${w}: options (undefined) must be an options object`);
     }
     const p = vec3(w, "position", options.position);
     const r = positive(w, "radius", options.radius);
@@ -198,7 +287,7 @@ export class GranularSystem {
       : vec3(w, "angularVelocity", options.angularVelocity);
     const mid = integerIn(w, "materialId", options.materialId ?? 0, 0, MAX_MATERIAL_ID);
     const fx = bool(w, "fixed", options.fixed, false);
-    this.#c.reserve(this.#c.ps.count + 1);
+    this.#reserve(w, this.#c.ps.count + 1);
     return this.#c.append(p[0], p[1], p[2], r, v, a, mid, fx);
   }
 
@@ -209,16 +298,20 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, -1]], radii: 0.01 });
    * const n = g.emitBox({ min: [0, 0, 0], max: [0.1, 0.1, 0.1], radius: 0.01, spacing: 0.025, maxParticles: 10 });
-   * console.assert(n === 10 && g.count === 11);
+   * expect(n).toBe(10);
+   * expect(g.count).toBe(11);
    * ```
    */
   emitBox(options: EmitBoxOptions): number {
     const w = "emitBox";
-    const c = this.#c.emitCommon(w, options);
+    const c = this.#c.emitCommon(w, this.#emitOptions(w, options, EMIT_BOX_KEYS));
     const r = positive(w, "radius", options.radius);
     if (c.max === 0) return 0;
+    const n = guardPacking(w, c.lo, c.hi, r, c.spacing, c.max);
+    this.#reserve(w, this.#c.ps.count + n);
     const centres = regularPacking(c.lo, c.hi, r, c.spacing, c.max);
     return this.#c.emit(centres, r, c);
   }
@@ -230,15 +323,16 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, -1]], radii: 0.01 });
    * const n = g.emitBoxRandom({ min: [0, 0, 0], max: [0.2, 0.2, 0.2], minRadius: 0.01,
    *   maxRadius: 0.015, spacing: 0.04, maxParticles: 20, seed: 1234 });
-   * console.assert(n === 20);
+   * expect(n).toBe(20);
    * ```
    */
   emitBoxRandom(options: EmitBoxRandomOptions): number {
     const w = "emitBoxRandom";
-    const c = this.#c.emitCommon(w, options);
+    const c = this.#c.emitCommon(w, this.#emitOptions(w, options, EMIT_BOX_RANDOM_KEYS));
     const r0 = positive(w, "minRadius", options.minRadius);
     const r1 = positive(w, "maxRadius", options.maxRadius);
     if (r1 < r0) throw new RangeError(`${w}: maxRadius (${r1}) must be >= minRadius (${r0})`);
@@ -250,8 +344,18 @@ export class GranularSystem {
     const seed = options.seed;
     if (typeof seed !== "bigint") finite(w, "seed", seed);
     if (c.max === 0) return 0;
+    const n = guardPacking(w, c.lo, c.hi, r1, c.spacing, c.max);
+    this.#reserve(w, this.#c.ps.count + n);
     const { positions, radii } = jitteredPacking(c.lo, c.hi, r0, r1, c.spacing, c.max, seed);
     return this.#c.emit(positions, radii, c);
+  }
+
+  /** Check an emitter's options object (required; unknown keys throw). */
+  #emitOptions<T extends object>(where: string, options: T, keys: readonly string[]): T {
+    if (options === undefined) {
+      throw new TypeError(`${where}: options (undefined) must be an options object`);
+    }
+    return checkOptions<T>(where, "options", options, keys);
   }
 
   /**
@@ -260,9 +364,12 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, 0], [1, 0, 0], [2, 0, 0]], radii: 0.1 });
    * g.removeParticle(0);
-   * console.assert(g.count === 2 && g.positions[0] === 2 && g.ids[0] === 2);
+   * expect(g.count).toBe(2);
+   * expect(g.positions[0]).toBe(2);
+   * expect(g.ids[0]).toBe(2);
    * ```
    */
   removeParticle(index: number): void {
@@ -278,8 +385,10 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, -1], [0, 0, 1]], radii: 0.1 });
-   * console.assert(g.removeParticlesBelowZ(0) === 1 && g.count === 1);
+   * expect(g.removeParticlesBelowZ(0)).toBe(1);
+   * expect(g.count).toBe(1);
    * ```
    */
   removeParticlesBelowZ(z: number): number {
@@ -294,8 +403,9 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, 0], [1, 1, 1]], radii: 0.1 });
-   * console.assert(g.removeParticlesInBox([-0.5, -0.5, -0.5], [0.5, 0.5, 0.5]) === 1);
+   * expect(g.removeParticlesInBox([-0.5, -0.5, -0.5], [0.5, 0.5, 0.5])).toBe(1);
    * ```
    */
   removeParticlesInBox(min: Vec3, max: Vec3): number {
@@ -321,6 +431,7 @@ export class GranularSystem {
     const v = vec3("setVelocity", "velocity", velocity);
     if (this.#c.ps.fixed[index]) return;
     this.#c.ps.vel.set(v, 3 * index);
+    this.#c.guard.stale = true;
   }
 
   /** Set a particle's angular velocity (rad/s); ignored for fixed particles. */
@@ -329,6 +440,7 @@ export class GranularSystem {
     const v = vec3("setAngularVelocity", "angularVelocity", angularVelocity);
     if (this.#c.ps.fixed[index]) return;
     this.#c.ps.ang.set(v, 3 * index);
+    this.#c.guard.stale = true;
   }
 
   /** Move a particle's centre (m). */
@@ -413,10 +525,12 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, 0]], radii: 0.01 });
    * g.setParticleMaterial(1, { friction: 0.9, rollingFriction: 0.03 });
    * g.setParticleMaterialId(0, 1);
-   * console.assert(g.getParticleMaterial(1).friction === 0.9 && g.materialIds[0] === 1);
+   * expect(g.getParticleMaterial(1).friction).toBe(0.9);
+   * expect(g.materialIds[0]).toBe(1);
    * ```
    */
   setParticleMaterial(id: number, material: ParticleMaterial): void {
@@ -463,7 +577,13 @@ export class GranularSystem {
    */
   setGroundPlane(height: number, options: { enabled?: boolean } = {}): void {
     finite("setGroundPlane", "height", height);
-    const on = bool("setGroundPlane", "enabled", options.enabled, true);
+    const o = checkOptions<{ enabled?: boolean }>(
+      "setGroundPlane",
+      "options",
+      options,
+      ENABLED_KEYS,
+    );
+    const on = bool("setGroundPlane", "enabled", o.enabled, true);
     this.#c.ground = on ? height : null;
     this.#c.rebuildPlanes();
   }
@@ -485,14 +605,21 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, 0.1]], radii: 0.01 });
    * g.setContainerBox([-0.5, -0.5, 0], [0.5, 0.5, 0.4]);
-   * console.assert(g.containerBox !== null);
+   * expect(g.containerBox).not.toBeNull();
    * ```
    */
   setContainerBox(min: Vec3, max: Vec3, options: { enabled?: boolean } = {}): void {
     const c = corners("setContainerBox", min, max);
-    const on = bool("setContainerBox", "enabled", options.enabled, true);
+    const o = checkOptions<{ enabled?: boolean }>(
+      "setContainerBox",
+      "options",
+      options,
+      ENABLED_KEYS,
+    );
+    const on = bool("setContainerBox", "enabled", o.enabled, true);
     this.#c.container = on ? c : null;
     this.#c.rebuildPlanes();
   }
@@ -518,16 +645,18 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0.5, 0.5, 0.5]], radii: 0.01 });
    * g.setPeriodicBoundary([0, 0, 0], [1, 1, 1], { x: true, y: true });
-   * console.assert(g.periodicBoundary?.x === true && g.periodicBoundary?.z === false);
+   * expect(g.periodicBoundary).toMatchObject({ x: true, y: true, z: false });
    * ```
    */
   setPeriodicBoundary(min: Vec3, max: Vec3, axes: PeriodicAxes): void {
     const [lo, hi] = corners("setPeriodicBoundary", min, max);
-    if (axes === null || typeof axes !== "object") {
-      throw new TypeError(`setPeriodicBoundary: axes (${String(axes)}) must be an object`);
+    if (axes === undefined) {
+      throw new TypeError(`setPeriodicBoundary: axes (undefined) must be an options object`);
     }
+    checkOptions("setPeriodicBoundary", "axes", axes, PERIODIC_AXES_KEYS);
     const f = [
       bool("setPeriodicBoundary", "x", axes.x, false),
       bool("setPeriodicBoundary", "y", axes.y, false),
@@ -573,9 +702,10 @@ export class GranularSystem {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles({ positions: [[0, 0, 0]], radii: 0.01, velocities: [[1, 0, 0]] });
    * const e = g.energy();
-   * console.assert(Math.abs(e.kinetic - 0.5 * g.masses[0]) < 1e-15);
+   * expect(e.kinetic).toBeCloseTo(0.5 * g.masses[0], 15);
    * ```
    */
   energy(): Energies {

@@ -52,21 +52,32 @@ export class HistoryTable {
   /** Set when an entry could not be created because a particle's entries were full. */
   overflow = false;
 
-  /** Grow to `n` particles, keeping the entries. */
+  /** Grow to `n` particles, keeping the entries; all or nothing. */
   reserve(n: number): void {
-    if (n <= this.capacity) return;
+    this.prepare(n)?.();
+  }
+
+  /**
+   * Allocate the table for `n` particles without touching it, and return the function that
+   * swaps the new arrays in; `null` when the capacity already suffices. An allocation
+   * failure throws here, before anything changed. Call the commit at once: the new arrays
+   * hold a copy of the current entries.
+   */
+  prepare(n: number): (() => void) | null {
+    if (n <= this.capacity) return null;
     let cap = Math.max(16, this.capacity);
     while (cap < n) cap *= 2;
-    this.#relayout(cap, this.slots);
+    return this.#layout(cap, this.slots);
   }
 
   /** Double the number of entries per particle (after an overflow). */
   widen(): void {
-    this.#relayout(this.capacity, Math.min(255, this.slots * 2));
+    this.#layout(this.capacity, Math.min(255, this.slots * 2))();
     this.overflow = false;
   }
 
-  #relayout(cap: number, slots: number): void {
+  /** Allocate and fill a layout of `cap` particles × `slots` entries; returns its commit. */
+  #layout(cap: number, slots: number): () => void {
     const used = new Uint8Array(cap);
     const partner = new Int32Array(cap * slots).fill(NO_PARTNER);
     const stamp = new Uint32Array(cap * slots);
@@ -83,12 +94,14 @@ export class HistoryTable {
         xi[3 * (p * slots + e) + 2] = this.xi[3 * (p * S + e) + 2];
       }
     }
-    this.used = used;
-    this.partner = partner;
-    this.stamp = stamp;
-    this.xi = xi;
-    this.capacity = cap;
-    this.slots = slots;
+    return () => {
+      this.used = used;
+      this.partner = partner;
+      this.stamp = stamp;
+      this.xi = xi;
+      this.capacity = cap;
+      this.slots = slots;
+    };
   }
 
   /**

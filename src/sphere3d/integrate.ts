@@ -94,18 +94,24 @@ export function wrap(
 }
 
 /**
- * The largest speed of the step, or -1 if some particle's state is non-finite (then call
- * {@link firstNonFinite}).
+ * End-of-step scan: writes the largest speed (m/s) to `out[0]` and the kinetic energy,
+ * translational plus rotational (J), to `out[1]`; returns false when some particle's state is
+ * non-finite (then call {@link firstNonFinite}).
  */
-export function maxSpeedOrInvalid(ps: ParticleStore): number {
-  const n = ps.count, v = ps.vel, x = ps.pos, w = ps.ang;
-  let max2 = 0, acc = 0;
+export function scanState(ps: ParticleStore, out: Float64Array): boolean {
+  const n = ps.count, v = ps.vel, x = ps.pos, w = ps.ang, m = ps.mass, ii = ps.invInertia;
+  let max2 = 0, acc = 0, ke = 0;
   for (let i = 0, o = 0; i < n; i++, o += 3) {
     const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
+    const w2 = w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2];
     if (s2 > max2) max2 = s2;
-    acc += s2 + x[o] + x[o + 1] + x[o + 2] + w[o] + w[o + 1] + w[o + 2];
+    const inv = ii[i];
+    ke += m[i] * s2 + (inv > 0 ? w2 / inv : 0);
+    acc += s2 + w2 + x[o] + x[o + 1] + x[o + 2];
   }
-  return Number.isFinite(acc) ? Math.sqrt(max2) : -1;
+  out[0] = Math.sqrt(max2);
+  out[1] = 0.5 * ke;
+  return Number.isFinite(acc);
 }
 
 /** Index of the first particle with a non-finite position, velocity or spin, or -1. */

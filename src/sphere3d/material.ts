@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { integerIn, nonNegative, positive } from "../math/validate.ts";
+import { integerIn, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
 
 /** The normal elastic force law. */
 export type NormalContactModel = "linear" | "hertz";
@@ -56,7 +56,8 @@ export interface ParticleMaterial {
  * @example
  * ```ts
  * import { DEFAULT_MATERIAL } from "@grainlab/grainlab/sphere3d";
- * console.assert(DEFAULT_MATERIAL.density === 1600);
+ * import { expect } from "expect";
+ * expect(DEFAULT_MATERIAL.density).toBe(1600);
  * ```
  */
 export const DEFAULT_MATERIAL: Readonly<Material> = Object.freeze({
@@ -75,7 +76,8 @@ export const DEFAULT_MATERIAL: Readonly<Material> = Object.freeze({
   maxAngularSpeed: 0,
 });
 
-const KEYS = Object.keys(DEFAULT_MATERIAL) as (keyof Material)[];
+const KEYS: readonly string[] = Object.keys(DEFAULT_MATERIAL);
+const PARTICLE_MATERIAL_KEYS: readonly string[] = ["friction", "rollingFriction"];
 
 /**
  * Validate a partial material and fill in the defaults. Throws a RangeError/TypeError naming
@@ -84,20 +86,15 @@ const KEYS = Object.keys(DEFAULT_MATERIAL) as (keyof Material)[];
  * @example
  * ```ts
  * import { resolveMaterial } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
  * const m = resolveMaterial({ friction: 0.8 });
- * console.assert(m.friction === 0.8 && m.normalStiffness === 1e5);
+ * expect(m.friction).toBe(0.8);
+ * expect(m.normalStiffness).toBe(1e5);
  * ```
  */
 export function resolveMaterial(options: Partial<Material> = {}, where = "material"): Material {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(`${where} (${String(options)}) must be an object`);
-  }
-  for (const k of Object.keys(options)) {
-    if (!KEYS.includes(k as keyof Material)) {
-      throw new TypeError(`${where}: unknown field "${k}" (known: ${KEYS.join(", ")})`);
-    }
-  }
-  const m: Material = { ...DEFAULT_MATERIAL, ...stripUndefined(options) };
+  const o = checkOptions<Partial<Material>>(where, "material", options, KEYS);
+  const m: Material = { ...DEFAULT_MATERIAL, ...stripUndefined(o) };
   positive(where, "density", m.density);
   for (
     const k of [
@@ -128,19 +125,18 @@ export function resolveMaterial(options: Partial<Material> = {}, where = "materi
  * @example
  * ```ts
  * import { resolveParticleMaterial } from "@grainlab/grainlab/sphere3d";
- * console.assert(resolveParticleMaterial({ friction: 0.3 }).rollingFriction === 0);
+ * import { expect } from "expect";
+ * expect(resolveParticleMaterial({ friction: 0.3 }).rollingFriction).toBe(0);
  * ```
  */
 export function resolveParticleMaterial(
   m: ParticleMaterial,
   where = "particle material",
 ): Required<ParticleMaterial> {
-  if (m === null || typeof m !== "object") {
-    throw new TypeError(`${where} (${String(m)}) must be an object`);
-  }
+  const o = checkOptions<ParticleMaterial>(where, "material", m, PARTICLE_MATERIAL_KEYS);
   return {
-    friction: nonNegative(where, "friction", m.friction),
-    rollingFriction: nonNegative(where, "rollingFriction", m.rollingFriction ?? 0),
+    friction: nonNegative(where, "friction", o.friction),
+    rollingFriction: nonNegative(where, "rollingFriction", o.rollingFriction ?? 0),
   };
 }
 

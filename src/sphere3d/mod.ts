@@ -6,6 +6,7 @@
  * @example
  * ```ts
  * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
  * const world = new World({ timeStep: 1e-3, gravity: [0, 0, -9.81] });
  * const sand = world.addGranularBox(
  *   { min: [-0.1, -0.1, 0], max: [0.1, 0.1, 0.1], radius: 0.02, spacing: 0.043, maxParticles: 20 },
@@ -13,7 +14,12 @@
  * );
  * sand.setGroundPlane(0);
  * world.run(20);
- * console.assert(sand.lastStepStats.maxPenetration < 0.02);
+ * // 16 grains sit on the ground, 4 fall towards them (they land after 25 ms)
+ * expect(sand.count).toBe(20);
+ * expect(sand.lastStepStats.boundaryContacts).toBe(16);
+ * expect(sand.lastStepStats.particleContacts).toBe(0);
+ * // each grain on the ground is pressed in by its weight: δ = m·g/kn ≈ 1.05e-5 m
+ * expect(sand.lastStepStats.maxPenetration).toBeCloseTo((sand.masses[0] * 9.81) / 5e4, 6);
  * ```
  *
  * @module
@@ -35,6 +41,7 @@ export { DEFAULT_MATERIAL, resolveMaterial, resolveParticleMaterial } from "./ma
 export type { Material, NormalContactModel, ParticleMaterial } from "./material.ts";
 export { emptyStats } from "./stats.ts";
 export type { StepStats } from "./stats.ts";
-export { ContactColumns, ContactKind } from "./contacts.ts";
+export { CONTACT_KIND_NAMES, ContactKind, ContactRecord } from "../contact/record.ts";
+export type { StepProfile, StepStatsCore } from "../contact/stats.ts";
 export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking, regularPacking } from "./emit.ts";

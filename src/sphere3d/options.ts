@@ -84,3 +84,51 @@ export interface Energies {
 
 /** The largest material id (ids are 16-bit). */
 export const MAX_MATERIAL_ID = 65535;
+
+/** Keys of {@link ParticleOptions} (unknown keys are rejected). Internal. */
+export const PARTICLE_KEYS: readonly string[] = [
+  "position",
+  "radius",
+  "velocity",
+  "angularVelocity",
+  "materialId",
+  "fixed",
+];
+
+/** Keys of {@link EmitCommon}. Internal. */
+const EMIT_COMMON_KEYS: readonly string[] = [
+  "min",
+  "max",
+  "spacing",
+  "maxParticles",
+  "velocity",
+  "angularVelocity",
+  "materialId",
+  "fixed",
+];
+
+/** Keys of {@link EmitBoxOptions}. Internal. */
+export const EMIT_BOX_KEYS: readonly string[] = [...EMIT_COMMON_KEYS, "radius"];
+
+/** Keys of {@link EmitBoxRandomOptions}. Internal. */
+export const EMIT_BOX_RANDOM_KEYS: readonly string[] = [
+  ...EMIT_COMMON_KEYS,
+  "minRadius",
+  "maxRadius",
+  "seed",
+];
+
+/** Keys of {@link PeriodicAxes}. Internal. */
+export const PERIODIC_AXES_KEYS: readonly string[] = ["x", "y", "z"];
+
+/**
+ * Bytes one particle slot occupies in a granular system: the particle columns (8 stride-3
+ * and 4 scalar Float64Arrays, material id, fixed flag, stable id), its share of the contact
+ * history table at the initial 8 entries per particle (partner, stamp, ξ) and the
+ * neighbour-list reference positions. Used to state what a request would need.
+ */
+export const BYTES_PER_PARTICLE = 8 * 3 * 8 + 4 * 8 + 2 + 1 + 4 + (1 + 8 * (4 + 4 + 24)) + 3 * 8 +
+  4;
+
+/** The largest number of particles one system may hold (the ids and slots are 32-bit). */
+export const MAX_PARTICLES = 2 ** 31 - 1;

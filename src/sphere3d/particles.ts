@@ -43,34 +43,58 @@ export class ParticleStore {
   /** Stable ids. */
   id: Uint32Array = new Uint32Array(0);
 
-  /** Grow every column to hold at least `n` particles (doubling). */
+  /** Grow every column to hold at least `n` particles (doubling); all or nothing. */
   reserve(n: number): void {
-    if (n <= this.capacity) return;
+    this.prepare(n)?.();
+  }
+
+  /** The capacity {@link reserve} would grow to for `n` particles (doubling from 16). */
+  capacityFor(n: number): number {
+    if (n <= this.capacity) return this.capacity;
     let cap = Math.max(16, this.capacity);
     while (cap < n) cap *= 2;
+    return cap;
+  }
+
+  /**
+   * Allocate (and fill) every column for `n` particles without touching the store, and
+   * return the function that swaps them in; `null` when the capacity already suffices. An
+   * allocation failure throws here, before anything changed. Call the commit at once: the
+   * new columns hold a copy of the current ones.
+   */
+  prepare(n: number): (() => void) | null {
+    if (n <= this.capacity) return null;
+    const cap = this.capacityFor(n);
     const g3 = (a: Float64Array) => grow(a, cap * 3);
-    this.pos = g3(this.pos);
-    this.vel = g3(this.vel);
-    this.ang = g3(this.ang);
-    this.force = g3(this.force);
-    this.torque = g3(this.torque);
-    this.roll = g3(this.roll);
-    this.extForce = g3(this.extForce);
-    this.extTorque = g3(this.extTorque);
-    this.radius = grow(this.radius, cap);
-    this.mass = grow(this.mass, cap);
-    this.invMass = grow(this.invMass, cap);
-    this.invInertia = grow(this.invInertia, cap);
-    const mi = new Uint16Array(cap);
-    mi.set(this.materialId);
-    this.materialId = mi;
-    const fx = new Uint8Array(cap);
-    fx.set(this.fixed);
-    this.fixed = fx;
+    const pos = g3(this.pos), vel = g3(this.vel), ang = g3(this.ang);
+    const force = g3(this.force), torque = g3(this.torque), roll = g3(this.roll);
+    const extForce = g3(this.extForce), extTorque = g3(this.extTorque);
+    const radius = grow(this.radius, cap), mass = grow(this.mass, cap);
+    const invMass = grow(this.invMass, cap), invInertia = grow(this.invInertia, cap);
+    const materialId = new Uint16Array(cap);
+    materialId.set(this.materialId);
+    const fixed = new Uint8Array(cap);
+    fixed.set(this.fixed);
     const id = new Uint32Array(cap);
     id.set(this.id);
-    this.id = id;
-    this.capacity = cap;
+    return () => {
+      this.pos = pos;
+      this.vel = vel;
+      this.ang = ang;
+      this.force = force;
+      this.torque = torque;
+      this.roll = roll;
+      this.extForce = extForce;
+      this.extTorque = extTorque;
+      this.radius = radius;
+      this.mass = mass;
+      this.invMass = invMass;
+      this.invInertia = invInertia;
+      this.materialId = materialId;
+      this.fixed = fixed;
+      this.id = id;
+      this.capacity = cap;
+    };
   }
 
   /** Copy every column of slot `from` into slot `to`. */

@@ -1,28 +1,27 @@
 /**
- * Per-step diagnostic counters of a granular system.
+ * Per-step diagnostic counters of a granular system: the shared core of every simulator
+ * (`src/contact/stats.ts`) plus the counters of the sphere3d specification.
  *
  * @module
  */
+import type { StepStatsCore } from "../contact/stats.ts";
 
 /**
- * Diagnostic counters of the last step (names as in the specification, in camelCase).
- * Counts of pairs and contacts are those of the last substep; `maxPenetration` is the maximum
- * over the substeps; lifecycle, wrap and clamp counters add up everything since the previous
- * step ended (so an `emitBox` between two steps shows in the stats of the following step).
+ * Diagnostic counters of the last step: the shared {@link StepStatsCore} (`step`, `time`,
+ * `candidatePairs`, `particleContacts`, `boundaryContacts`, `maxPenetration`, `maxSpeed`,
+ * `kineticEnergy`) and the specification's counters (in camelCase). Counts of pairs and
+ * contacts are those of the last substep; `maxPenetration` is the maximum over the substeps;
+ * lifecycle, wrap and clamp counters add up everything since the previous step ended (so an
+ * `emitBox` between two steps shows in the stats of the following step). Units of every field
+ * are in `STAT_FIELDS`.
  */
-export interface StepStats {
-  /** Particle-particle candidate pairs tested (the neighbour-list pairs whose distance the step checked). */
-  candidatePairs: number;
+export interface StepStats extends StepStatsCore {
   /** Particle-object pairs tested (rigid bodies; 0 until bodies exist). */
   rigidCandidatePairs: number;
   /** Particle-triangle pairs tested against meshes (0 until meshes exist). */
   meshTriangleCandidatePairs: number;
   /** Inside tests against mesh triangles (0 until meshes exist). */
   meshInsideTriangleTests: number;
-  /** Particle-particle contacts, cohesive ones included. */
-  particleContacts: number;
-  /** Contacts with the ground plane and container walls. */
-  boundaryContacts: number;
   /** Contacts with world objects (0 until bodies exist). */
   rigidContacts: number;
   /** Particle pairs with non-zero cohesion. */
@@ -39,10 +38,6 @@ export interface StepStats {
   wrappedParticles: number;
   /** Linear or angular speed clamps. */
   velocityClamps: number;
-  /** Largest contact overlap (m). */
-  maxPenetration: number;
-  /** Largest particle speed at the end of the step (m/s). */
-  maxSpeed: number;
 }
 
 /**
@@ -51,11 +46,15 @@ export interface StepStats {
  * @example
  * ```ts
  * import { emptyStats } from "@grainlab/grainlab/sphere3d";
- * console.assert(emptyStats().particleContacts === 0);
+ * import { expect } from "expect";
+ * expect(emptyStats().particleContacts).toBe(0);
+ * expect(emptyStats().kineticEnergy).toBe(0);
  * ```
  */
 export function emptyStats(): StepStats {
   return {
+    step: 0,
+    time: 0,
     candidatePairs: 0,
     rigidCandidatePairs: 0,
     meshTriangleCandidatePairs: 0,
@@ -72,5 +71,6 @@ export function emptyStats(): StepStats {
     velocityClamps: 0,
     maxPenetration: 0,
     maxSpeed: 0,
+    kineticEnergy: 0,
   };
 }

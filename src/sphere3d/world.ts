@@ -4,10 +4,52 @@
  * @module
  */
 import { GranularSystem } from "./granular_system.ts";
+import { type RunOptions as SharedRunOptions, runSteps } from "../math/progress.ts";
 import type { Vec3 } from "./options.ts";
-import type { Material } from "./material.ts";
-import { regularPacking } from "./emit.ts";
-import { bool, corners, finite, integerIn, positive, vec3 } from "../math/validate.ts";
+import { type Material, resolveMaterial } from "./material.ts";
+import { guardPacking, regularPacking } from "./emit.ts";
+import {
+  bool,
+  corners,
+  finite,
+  integerIn,
+  options as checkOptions,
+  positive,
+  vec3,
+} from "../math/validate.ts";
+
+const WORLD_KEYS: readonly string[] = ["timeStep", "gravity"];
+const PARTICLE_SET_KEYS: readonly string[] = [
+  "positions",
+  "radii",
+  "velocities",
+  "materialIds",
+  "fixed",
+];
+const BOX_KEYS: readonly string[] = [
+  "min",
+  "max",
+  "radius",
+  "spacing",
+  "maxParticles",
+  "velocity",
+  "angularVelocity",
+  "materialId",
+  "fixed",
+];
+
+/** A required options object: `undefined` throws too. */
+function required<T extends object>(
+  where: string,
+  name: string,
+  value: T,
+  keys: readonly string[],
+): T {
+  if (value === undefined) {
+    throw new TypeError(`${where}: ${name} (undefined) must be an options object`);
+  }
+  return checkOptions<T>(where, name, value, keys);
+}
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -53,13 +95,8 @@ export interface BoxOptions {
   fixed?: boolean;
 }
 
-/** Options of {@link World.run}. */
-export interface RunOptions {
-  /** Called after every step with the number of steps done in this run. */
-  onStep?: (step: number, world: World) => void;
-  /** Show a progress line with steps/s on a terminal (stderr). @default false */
-  progress?: boolean;
-}
+/** Options of {@link World.run}: `onStep(step, world)` after every step, `progress`. */
+export type RunOptions = SharedRunOptions<World>;
 
 /**
  * A simulation world holding granular systems.
@@ -67,14 +104,23 @@ export interface RunOptions {
  * @example
  * ```ts
  * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
  * const world = new World({ timeStep: 1e-3, gravity: [0, 0, -9.81] });
  * const sand = world.addGranularBox(
  *   { min: [-0.1, -0.1, 0], max: [0.1, 0.1, 0.1], radius: 0.02, spacing: 0.043 },
  *   { density: 1600, normalStiffness: 5e4, normalDamping: 25, friction: 0.8, substeps: 2 },
  * );
  * sand.setGroundPlane(0);
- * world.run(50);
- * console.assert(sand.count === 8 && world.time > 0.049);
+ * expect(sand.count).toBe(32); // 4 × 4 × 2 grains fit the box at a spacing of 0.043 m
+ * world.run(200);
+ * expect(world.time).toBeCloseTo(0.2, 12);
+ * // settled in 0.2 s: each top grain rests on a bottom grain, the bottom layer on the ground
+ * const stats = sand.lastStepStats;
+ * expect(stats.particleContacts).toBe(16);
+ * expect(stats.boundaryContacts).toBe(16);
+ * expect(stats.kineticEnergy).toBeLessThan(1e-12);
+ * // a bottom grain carries two weights: δ = 2·m·g/kn
+ * expect(stats.maxPenetration).toBeCloseTo((2 * sand.masses[0] * 9.81) / 5e4, 8);
  * ```
  */
 export class World {
@@ -83,14 +129,13 @@ export class World {
   #time = 0;
   #steps = 0;
   readonly #systems: GranularSystem[] = [];
+  #profile = false;
 
   /** Create a world. */
   constructor(options: WorldOptions = {}) {
-    if (options === null || typeof options !== "object") {
-      throw new TypeError(`World: options (${String(options)}) must be an object`);
-    }
-    this.#dt = positive("World", "timeStep", options.timeStep ?? 1e-3);
-    this.#gravity = vec3("World", "gravity", options.gravity ?? [0, 0, -9.81]);
+    const o = checkOptions<WorldOptions>("World", "options", options, WORLD_KEYS);
+    this.#dt = positive("World", "timeStep", o.timeStep ?? 1e-3);
+    this.#gravity = vec3("World", "gravity", o.gravity ?? [0, 0, -9.81]);
   }
 
   /** The world time step (s). */
@@ -126,18 +171,19 @@ export class World {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularParticles(
    *   { positions: [[0, 0, 0.1], [0.09, 0, 0.18]], radii: [0.04, 0.04] },
    *   { friction: 0.8, rollingFriction: 0.02 },
    * );
-   * console.assert(g.count === 2 && g.material.friction === 0.8);
+   * expect(g.count).toBe(2);
+   * expect(g.material.friction).toBe(0.8);
    * ```
    */
   addGranularParticles(particles: ParticleSet, material: Partial<Material> = {}): GranularSystem {
     const w = "addGranularParticles";
-    if (particles === null || typeof particles !== "object") {
-      throw new TypeError(`${w}: particles (${String(particles)}) must be an object`);
-    }
+    required(w, "particles", particles, PARTICLE_SET_KEYS);
+    resolveMaterial(material, w);
     const pos = flatVectors(w, "positions", particles.positions);
     const n = pos.length / 3;
     if (n === 0) throw new RangeError(`${w}: positions (empty) must hold at least one particle`);
@@ -186,6 +232,7 @@ export class World {
         fixed: fixed ? fixed[i] === 1 : false,
       });
     }
+    sys.profile = this.#profile;
     this.#systems.push(sys);
     return sys;
   }
@@ -198,15 +245,15 @@ export class World {
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const g = new World().addGranularBox({ min: [0, 0, 0], max: [0.2, 0.2, 0.2], radius: 0.02, spacing: 0.043, maxParticles: 10 });
-   * console.assert(g.count === 10);
+   * expect(g.count).toBe(10);
    * ```
    */
   addGranularBox(box: BoxOptions, material: Partial<Material> = {}): GranularSystem {
     const w = "addGranularBox";
-    if (box === null || typeof box !== "object") {
-      throw new TypeError(`${w}: box (${String(box)}) must be an object`);
-    }
+    required(w, "box", box, BOX_KEYS);
+    resolveMaterial(material, w);
     const [lo, hi] = corners(w, box.min, box.max);
     const r = positive(w, "radius", box.radius);
     const s = positive(w, "spacing", box.spacing);
@@ -217,6 +264,7 @@ export class World {
       : vec3(w, "angularVelocity", box.angularVelocity);
     const mid = integerIn(w, "materialId", box.materialId ?? 0, 0, 65535);
     const fx = bool(w, "fixed", box.fixed, false);
+    guardPacking(w, lo, hi, r, s, cap === 0 ? Infinity : cap);
     const centres = regularPacking(lo, hi, r, s, cap === 0 ? Infinity : cap);
     const n = centres.length / 3;
     if (n === 0) {
@@ -236,8 +284,44 @@ export class World {
         fixed: fx,
       });
     }
+    sys.profile = this.#profile;
     this.#systems.push(sys);
     return sys;
+  }
+
+  /**
+   * Create an empty granular system with a material, to fill later with `emitBox`,
+   * `emitBoxRandom` or `addParticle` (an empty system steps like any other).
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = new World({ timeStep: 1e-3 });
+   * const sand = world.addGranularSystem({ friction: 0.6 });
+   * world.run(3); // nothing to move yet
+   * sand.emitBox({ min: [0, 0, 0], max: [0.1, 0.1, 0.1], radius: 0.01, spacing: 0.025, maxParticles: 8 });
+   * expect(sand.count).toBe(8);
+   * expect(sand.material.friction).toBe(0.6);
+   * ```
+   */
+  addGranularSystem(material: Partial<Material> = {}): GranularSystem {
+    const sys = new GranularSystem(material);
+    sys.profile = this.#profile;
+    this.#systems.push(sys);
+    return sys;
+  }
+
+  /**
+   * Time the stages of every step of every system (read `system.lastStepProfile`).
+   * @default false
+   */
+  get profile(): boolean {
+    return this.#profile;
+  }
+  set profile(on: boolean) {
+    this.#profile = bool("World", "profile", on, false);
+    for (const s of this.#systems) s.profile = on;
   }
 
   /** Advance every system by one time step. */
@@ -249,57 +333,21 @@ export class World {
   }
 
   /**
-   * Take `steps` steps.
+   * Take `steps` steps; `onStep(step, world)` runs after each, `progress: true` shows a
+   * notebook bar or a terminal line (the same run loop as the star2d systems).
    *
    * @example
    * ```ts
    * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
    * const world = new World();
    * let calls = 0;
-   * world.run(5, { onStep: () => calls++ });
-   * console.assert(calls === 5 && world.stepCount === 5);
+   * world.run(5, { onStep: (k, w) => (calls = k + w.stepCount) });
+   * expect(calls).toBe(10); // after step 5 the world has taken 5 steps
    * ```
    */
-  run(steps: number, options: RunOptions = {}): void {
-    integerIn("World.run", "steps", steps, 0, Number.MAX_SAFE_INTEGER);
-    const onStep = options.onStep;
-    if (onStep !== undefined && typeof onStep !== "function") {
-      throw new TypeError(`World.run: onStep (${String(onStep)}) must be a function`);
-    }
-    const progress = bool("World.run", "progress", options.progress, false)
-      ? new Progress(steps)
-      : null;
-    for (let k = 1; k <= steps; k++) {
-      this.step();
-      if (onStep) onStep(k, this);
-      if (progress) progress.update(k);
-    }
-    progress?.done();
-  }
-}
-
-class Progress {
-  #t0 = performance.now();
-  #last = 0;
-  #enc = new TextEncoder();
-  constructor(readonly total: number) {}
-  update(k: number): void {
-    const now = performance.now();
-    if (now - this.#last < 250 && k < this.total) return;
-    this.#last = now;
-    const rate = (k / Math.max(1e-9, now - this.#t0)) * 1000;
-    const pct = ((100 * k) / Math.max(1, this.total)).toFixed(0).padStart(3);
-    this.#write(`\r  step ${k}/${this.total} (${pct}%)  ${rate.toFixed(0)} steps/s   `);
-  }
-  done(): void {
-    this.#write("\n");
-  }
-  #write(s: string): void {
-    try {
-      Deno.stderr.writeSync(this.#enc.encode(s));
-    } catch {
-      // no terminal: ignore
-    }
+  run(steps: number, options?: RunOptions): void {
+    runSteps("World.run", this, steps, options, () => this.step());
   }
 }
 

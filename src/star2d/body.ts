@@ -10,7 +10,11 @@
 import { CellGrid2, PairList } from "../math/grid.ts";
 import { linearNormalForce } from "../contact/normal.ts";
 import { tangentialHistory1 } from "../contact/tangential.ts";
-import { ContactColumns, ContactHistory, WALL_CONTACT } from "./contacts.ts";
+import { ContactHistory, StarContacts } from "./contacts.ts";
+import { contactBuffers, ContactKind } from "../contact/record.ts";
+import { emptyProfile, type StepProfile, type StepStatsCore } from "../contact/stats.ts";
+import { type RunOptions, runSteps } from "../math/progress.ts";
+import { bool, finite, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
 import { Walls } from "./walls.ts";
 
 /** Contact and integration parameters common to the 2D systems (SI units). */
@@ -33,35 +37,44 @@ export interface GrainSystemOptions {
   rotationalDamping?: number;
 }
 
-/** Statistics of the last step; the record is reused (copy it to keep it). */
-export interface StepStats {
-  /** Steps taken so far. */
-  step: number;
-  /** Simulated time (s). */
-  time: number;
-  /** Candidate pairs tested by the grid (3×3 neighbourhoods). */
-  candidatePairs: number;
+/** Keys of {@link GrainSystemOptions}. */
+export const GRAIN_SYSTEM_KEYS: readonly string[] = [
+  "timeStep",
+  "gravity",
+  "normalStiffness",
+  "tangentialStiffness",
+  "normalDamping",
+  "tangentialDamping",
+  "friction",
+  "rotationalDamping",
+];
+
+/**
+ * Statistics of the last step: the shared core (`step`, `time`, `candidatePairs` — the pairs
+ * the grid tested in 3×3 neighbourhoods —, `particleContacts` — distinct grain–grain
+ * contacts —, `boundaryContacts` — grain–wall contacts —, `maxPenetration`, `maxSpeed`,
+ * `kineticEnergy`, in J per metre of depth) and the star2d counters below. The record is
+ * reused (copy it to keep it); stage times are in `lastStepProfile`.
+ */
+export interface StepStats extends StepStatsCore {
   /** Candidate pairs whose bounding circles intersect. */
   boundingHits: number;
   /** Point-in-grain tests (boundary nodes, or disk pairs for disks and clumps). */
   nodeTests: number;
   /** Grain pairs with at least one contact. */
   pairsInContact: number;
-  /** Distinct grain–grain contacts. */
-  contacts: number;
-  /** Grain–wall contacts. */
-  wallContacts: number;
   /** Distinct contacts per pair in contact (contacts / pairsInContact). */
   contactsPerPair: number;
-  /** Largest overlap (m). */
-  maxOverlap: number;
-  /** Kinetic energy, translation plus rotation (J per m of depth: masses are per grain). */
-  kineticEnergy: number;
-  /** Wall-clock time of collision handling: grid, candidates, detection, overlaps (ms). */
-  collisionMs: number;
-  /** Wall-clock time of the whole step (ms). */
-  stepMs: number;
 }
+
+/** Keys of {@link GrainInit}. */
+export const GRAIN_INIT_KEYS: readonly string[] = [
+  "positions",
+  "angles",
+  "velocities",
+  "angularVelocities",
+  "arealDensity",
+];
 
 /** Per-grain initial state accepted by `addGrains` of every system. */
 export interface GrainInit {
@@ -84,11 +97,13 @@ export interface GrainInit {
  * @example
  * ```ts
  * import { DiskSystem } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const s = new DiskSystem({ timeStep: 1e-4 });
  * s.addGrains({ positions: [[0, 0.01]], radius: 0.005 });
  * s.walls.addPlane({ point: [0, 0], normal: [0, 1] });
  * s.run(10);
- * console.assert(s.count === 1 && s.lastStepStats.step === 10);
+ * expect(s.count).toBe(1);
+ * expect(s.lastStepStats.step).toBe(10);
  * ```
  */
 export abstract class GrainSystem2 {
@@ -114,24 +129,31 @@ export abstract class GrainSystem2 {
   readonly rotationalDamping: number;
   /** Walls of the system. */
   readonly walls: Walls = new Walls();
-  /** Contacts of the last step. */
-  readonly contacts: ContactColumns = new ContactColumns();
+  /**
+   * Contacts of the last step in the shared 2D contact record: normal from `j` (or the wall)
+   * towards `i`, forces on `i`, wall contacts of kind `wall` with `j = -1` and the wall index
+   * in `boundary`.
+   */
+  readonly contacts: StarContacts = new StarContacts();
   /** Statistics of the last step. */
   readonly lastStepStats: StepStats = {
     step: 0,
     time: 0,
     candidatePairs: 0,
+    particleContacts: 0,
+    boundaryContacts: 0,
+    maxPenetration: 0,
+    maxSpeed: 0,
+    kineticEnergy: 0,
     boundingHits: 0,
     nodeTests: 0,
     pairsInContact: 0,
-    contacts: 0,
-    wallContacts: 0,
     contactsPerPair: 0,
-    maxOverlap: 0,
-    kineticEnergy: 0,
-    collisionMs: 0,
-    stepMs: 0,
   };
+  /** Stage times of the last step in ms (zeros unless `profile` is on). */
+  readonly lastStepProfile: StepProfile = emptyProfile();
+  /** Time the stages of every step (read `lastStepProfile`). @default false */
+  profile = false;
   /** Simulated time (s). */
   time = 0;
 
@@ -158,32 +180,29 @@ export abstract class GrainSystem2 {
   /** History key tolerance: > 0 angles (rad), 0 exact keys. @internal */
   _keyTol = 0.3;
 
-  /** Resolve and validate the common options. */
-  constructor(name: string, options: GrainSystemOptions = {}) {
-    const pos = (k: string, v: number) => {
-      if (!(v > 0 && Number.isFinite(v))) throw new RangeError(`${name}: ${k} (${v}) must be > 0`);
-      return v;
-    };
-    const nonneg = (k: string, v: number) => {
-      if (!(v >= 0 && Number.isFinite(v))) {
-        throw new RangeError(`${name}: ${k} (${v}) must be >= 0`);
-      }
-      return v;
-    };
-    this.timeStep = pos("timeStep", options.timeStep ?? 1e-4);
-    const g = options.gravity ?? [0, -9.81];
-    if (!Number.isFinite(g[0]) || !Number.isFinite(g[1])) {
-      throw new RangeError(`${name}: gravity (${g}) must be two finite numbers`);
+  /**
+   * Resolve and validate the common options; `keys` are every option key the subclass
+   * accepts (unknown keys throw naming the nearest valid one).
+   */
+  constructor(name: string, options: GrainSystemOptions | undefined, keys: readonly string[]) {
+    const o = checkOptions<GrainSystemOptions>(name, "options", options, keys);
+    this.timeStep = positive(name, "timeStep", o.timeStep ?? 1e-4);
+    const g = o.gravity ?? [0, -9.81];
+    if (g === null || typeof g !== "object" || g.length !== 2) {
+      throw new TypeError(`${name}: gravity (${String(g)}) must be an array of 2 numbers`);
     }
-    this.gravityX = g[0];
-    this.gravityY = g[1];
-    this.kn = pos("normalStiffness", options.normalStiffness ?? 1000);
-    this.kt = nonneg("tangentialStiffness", options.tangentialStiffness ?? 500);
-    this.cn = nonneg("normalDamping", options.normalDamping ?? 0.1);
-    this.ct = nonneg("tangentialDamping", options.tangentialDamping ?? 0);
-    this.friction = nonneg("friction", options.friction ?? 0.5);
-    this.rotationalDamping = nonneg("rotationalDamping", options.rotationalDamping ?? 0);
+    this.gravityX = finite(name, "gravity[0]", g[0]);
+    this.gravityY = finite(name, "gravity[1]", g[1]);
+    this.kn = positive(name, "normalStiffness", o.normalStiffness ?? 1000);
+    this.kt = nonNegative(name, "tangentialStiffness", o.tangentialStiffness ?? 500);
+    this.cn = nonNegative(name, "normalDamping", o.normalDamping ?? 0.1);
+    this.ct = nonNegative(name, "tangentialDamping", o.tangentialDamping ?? 0);
+    this.friction = nonNegative(name, "friction", o.friction ?? 0.5);
+    this.rotationalDamping = nonNegative(name, "rotationalDamping", o.rotationalDamping ?? 0);
+    this.#name = name;
   }
+
+  readonly #name: string;
 
   /** Centre-of-mass positions (m), stride 2. */
   get positions(): Float64Array {
@@ -228,9 +247,10 @@ export abstract class GrainSystem2 {
    * @example
    * ```ts
    * import { DiskSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const s = new DiskSystem();
    * s.reserve(1000);
-   * console.assert(s.count === 0);
+   * expect(s.count).toBe(0);
    * ```
    */
   reserve(n: number): void {
@@ -280,20 +300,19 @@ export abstract class GrainSystem2 {
       lever: number;
     },
   ): number {
+    // Validate everything first, allocate second, commit last: a failed call changes nothing.
     const flat = flatten(name, init.positions);
     const n = flat.length / 2;
-    const per = (k: string, v: number | ArrayLike<number> | undefined, i: number) => {
-      const x = v === undefined ? 0 : typeof v === "number" ? v : v[i];
-      if (!Number.isFinite(x)) throw new RangeError(`${name}: ${k}[${i}] (${x}) must be finite`);
-      return x;
-    };
-    if (typeof init.angles === "object" && init.angles.length !== n) {
-      throw new RangeError(`${name}: angles.length (${init.angles.length}) must equal ${n}`);
-    }
-    if (init.velocities && init.velocities.length !== 2 * n) {
-      throw new RangeError(
-        `${name}: velocities.length (${init.velocities.length}) must equal ${2 * n}`,
-      );
+    const angles = perGrain(name, "angles", init.angles, n);
+    const omegas = perGrain(name, "angularVelocities", init.angularVelocities, n);
+    let vel: Float64Array | null = null;
+    if (init.velocities !== undefined) {
+      vel = flatten(name, init.velocities, "velocities");
+      if (vel.length !== 2 * n) {
+        throw new RangeError(
+          `${name}: velocities (${vel.length / 2} pairs) must match positions (${n})`,
+        );
+      }
     }
     this.checkTimeStep(name, props.mass, props.inertia, props.lever);
     this.reserve(this.count + n);
@@ -302,10 +321,10 @@ export abstract class GrainSystem2 {
       const i = first + k;
       this._pos[2 * i] = flat[2 * k];
       this._pos[2 * i + 1] = flat[2 * k + 1];
-      this._vel[2 * i] = init.velocities ? per("velocities", init.velocities, 2 * k) : 0;
-      this._vel[2 * i + 1] = init.velocities ? per("velocities", init.velocities, 2 * k + 1) : 0;
-      this._ang[i] = per("angles", init.angles, k);
-      this._omega[i] = per("angularVelocities", init.angularVelocities, k);
+      this._vel[2 * i] = vel ? vel[2 * k] : 0;
+      this._vel[2 * i + 1] = vel ? vel[2 * k + 1] : 0;
+      this._ang[i] = angles[k];
+      this._omega[i] = omegas[k];
       this._mass[i] = props.mass;
       this._inertia[i] = props.inertia;
       this._rmax[i] = props.rmax;
@@ -340,31 +359,38 @@ export abstract class GrainSystem2 {
     }
   }
 
-  /** Advance `steps` steps. */
-  run(steps: number): void {
-    if (!(Number.isInteger(steps) && steps >= 0)) {
-      throw new RangeError(`run: steps (${steps}) must be a non-negative integer`);
-    }
-    for (let s = 0; s < steps; s++) this.step();
+  /**
+   * Take `steps` steps; `onStep(step, system)` runs after each and `progress: true` shows a
+   * notebook bar or a terminal line — the same run loop as sphere3d's `World.run`.
+   */
+  run(steps: number, options?: RunOptions<this>): void {
+    runSteps(`${this.#name}.run`, this, steps, options, () => this.step());
   }
 
   /** One explicit step, a table of contents of the stages. */
   step(): void {
-    const t0 = performance.now();
+    const prof = this.profile, pr = this.lastStepProfile;
+    let t = prof ? performance.now() : 0;
+    const t0 = t;
     this._nodeTests = 0;
     this._pairsInContact = 0;
     this.contacts.count = 0;
     this.prepare();
     this.rebuildGrid();
     this.findCandidates();
+    if (prof) t = lap(pr, "neighbors", t, true);
     this.detectContacts();
+    if (prof) t = lap(pr, "pairForces", t, true);
     this.detectWallContacts();
-    const t1 = performance.now();
+    if (prof) t = lap(pr, "boundaryForces", t, true);
     this.computeForces();
+    if (prof) t = lap(pr, "pairForces", t, false);
     this.integrate();
     this.walls.advance(this.timeStep);
     this.time += this.timeStep;
-    this.updateStats(t0, t1);
+    if (prof) lap(pr, "integration", t, true);
+    this.updateStats();
+    if (prof) pr.total = performance.now() - t0;
   }
 
   /** Per-step geometry before detection (trig of angles, detection centres). */
@@ -386,17 +412,21 @@ export abstract class GrainSystem2 {
   /** Grain–wall contacts into `contacts`. */
   protected abstract detectWallContacts(): void;
 
-  /** Contact forces and torques with the shared laws; records the tangential history. */
+  /**
+   * Contact forces and torques with the shared laws; records the tangential history. The
+   * normal n points from j (or the wall) towards i; the tangent is t = (n_y, −n_x).
+   */
   protected computeForces(): void {
-    const n = this.count, c = this.contacts, h = this._history;
+    const n = this.count, c = this.contacts, h = this._history, b = contactBuffers(c);
     const F = this._force, T = this._torque;
     F.fill(0, 0, 2 * n);
     T.fill(0, 0, n);
     h.tolerance = this._keyTol;
     h.begin();
     const pos = this._pos, vel = this._vel, om = this._omega, ids = this._ids;
-    const ci = c._i, cj = c._j, kind = c._kind, pt = c._point, nr = c._normal;
-    const ov = c._overlap, key = c._key, xi = c._xi, fnA = c._fn, ftA = c._ft;
+    const ci = b.i, cj = b.j, cb = b.boundary, kind = b.kind, pt = b.point, nr = b.normal;
+    const ov = b.overlap, fnA = b.normalForce, ftV = b.tangentialForce;
+    const key = c._key, xi = c._xi, ftA = c._ft;
     const kn = this.kn, cn = this.cn, kt = this.kt, ct = this.ct, dt = this.timeStep;
     const walls = this.walls, mu0 = this.friction;
     const wom = walls.omega, wg = walls.geom;
@@ -407,15 +437,15 @@ export abstract class GrainSystem2 {
       const wi = om[i];
       let dvx = vel[2 * i] - wi * riy, dvy = vel[2 * i + 1] + wi * rix;
       let rjx = 0, rjy = 0, mu = mu0, idB: number;
-      const wall = kind[k] === WALL_CONTACT;
+      const wall = kind[k] !== ContactKind.particle;
       if (wall) {
-        const wo = wom[j];
+        const w = cb[k], wo = wom[w];
         if (wo !== 0) {
-          dvx += wo * (py - wg[8 * j + 6]);
-          dvy -= wo * (px - wg[8 * j + 5]);
+          dvx += wo * (py - wg[8 * w + 6]);
+          dvy -= wo * (px - wg[8 * w + 5]);
         }
-        mu = walls.friction[j];
-        idB = -1 - j;
+        mu = walls.friction[w];
+        idB = -1 - w;
       } else {
         rjx = px - pos[2 * j];
         rjy = py - pos[2 * j + 1];
@@ -424,9 +454,9 @@ export abstract class GrainSystem2 {
         dvy -= vel[2 * j + 1] + wj * rjx;
         idB = ids[j];
       }
-      const vn = -(dvx * nx + dvy * ny);
+      const vn = dvx * nx + dvy * ny;
       const fn = linearNormalForce(kn, cn, ov[k], vn);
-      const tx = -ny, ty = nx;
+      const tx = ny, ty = -nx;
       const vt = dvx * tx + dvy * ty;
       const idA = ids[i];
       h.lookupInto(idA, idB, key, xi, k);
@@ -434,7 +464,9 @@ export abstract class GrainSystem2 {
       h.recordFrom(idA, idB, key, xi, k);
       fnA[k] = fn;
       ftA[k] = ft;
-      const fx = -fn * nx + ft * tx, fy = -fn * ny + ft * ty;
+      ftV[2 * k] = ft * tx;
+      ftV[2 * k + 1] = ft * ty;
+      const fx = fn * nx + ft * tx, fy = fn * ny + ft * ty;
       F[2 * i] += fx;
       F[2 * i + 1] += fy;
       T[i] += rix * fy - riy * fx;
@@ -466,64 +498,115 @@ export abstract class GrainSystem2 {
     }
   }
 
-  /** Fill `lastStepStats`. */
-  protected updateStats(t0: number, t1: number): void {
-    const s = this.lastStepStats, c = this.contacts;
+  /** Fill `lastStepStats`; throws when the state became non-finite (naming the grain). */
+  protected updateStats(): void {
+    const s = this.lastStepStats, c = this.contacts, b = contactBuffers(c);
     let wallC = 0, maxOv = 0;
-    const kind = c._kind, ov = c._overlap;
+    const kind = b.kind, ov = b.overlap;
     for (let k = 0; k < c.count; k++) {
-      if (kind[k] === WALL_CONTACT) wallC++;
+      if (kind[k] !== ContactKind.particle) wallC++;
       if (ov[k] > maxOv) maxOv = ov[k];
     }
-    let ke = 0;
-    const vel = this._vel, om = this._omega, m = this._mass, I = this._inertia;
+    let ke = 0, v2max = 0, acc = 0;
+    const pos = this._pos, vel = this._vel, om = this._omega, m = this._mass, I = this._inertia;
+    const ang = this._ang;
     for (let i = 0; i < this.count; i++) {
-      const vx = vel[2 * i], vy = vel[2 * i + 1];
-      ke += 0.5 * (m[i] * (vx * vx + vy * vy) + I[i] * om[i] * om[i]);
+      const vx = vel[2 * i], vy = vel[2 * i + 1], v2 = vx * vx + vy * vy;
+      if (v2 > v2max) v2max = v2;
+      ke += 0.5 * (m[i] * v2 + I[i] * om[i] * om[i]);
+      acc += pos[2 * i] + pos[2 * i + 1] + ang[i] + om[i];
     }
     s.step++;
+    if (!Number.isFinite(ke + acc)) this.#reportNonFinite(s.step);
     s.time = this.time;
     s.candidatePairs = this._pairs.tested;
     s.boundingHits = this._pairs.count;
     s.nodeTests = this._nodeTests;
-    s.contacts = c.count - wallC;
-    s.wallContacts = wallC;
+    s.particleContacts = c.count - wallC;
+    s.boundaryContacts = wallC;
     s.pairsInContact = this._pairsInContact;
-    s.contactsPerPair = this._pairsInContact > 0 ? s.contacts / this._pairsInContact : 0;
-    s.maxOverlap = maxOv;
+    s.contactsPerPair = this._pairsInContact > 0 ? s.particleContacts / this._pairsInContact : 0;
+    s.maxPenetration = maxOv;
+    s.maxSpeed = Math.sqrt(v2max);
     s.kineticEnergy = ke;
-    s.collisionMs = t1 - t0;
-    s.stepMs = performance.now() - t0;
+  }
+
+  /** Throw naming the first grain whose state is not finite. */
+  #reportNonFinite(step: number): never {
+    const pos = this._pos, vel = this._vel, ang = this._ang, om = this._omega;
+    let i = 0;
+    for (; i < this.count; i++) {
+      const x = pos[2 * i] + pos[2 * i + 1] + vel[2 * i] + vel[2 * i + 1] + ang[i] + om[i];
+      if (!Number.isFinite(x)) break;
+    }
+    throw new RangeError(
+      `${this.#name}.step: grain ${i} (id ${this._ids[i]}) has a non-finite state after step ` +
+        `${step} (position ${pos[2 * i]}, ${pos[2 * i + 1]}; velocity ${vel[2 * i]}, ` +
+        `${vel[2 * i + 1]}; angle ${ang[i]}); check the initial state, or reduce the time step`,
+    );
   }
 }
 
-/** Flatten positions given as pairs or a flat array; validates. @internal */
+/** Add the time since `t0` to stage `k` (or set it when `set`); returns now. */
+function lap(p: StepProfile, k: keyof StepProfile, t0: number, set: boolean): number {
+  const t = performance.now();
+  p[k] = set ? t - t0 : p[k] + t - t0;
+  return t;
+}
+
+/** One value per grain from a number (for all) or an array of length n; all finite. */
+function perGrain(
+  name: string,
+  what: string,
+  v: number | ArrayLike<number> | undefined,
+  n: number,
+): Float64Array {
+  const out = new Float64Array(n);
+  if (v === undefined) return out;
+  if (typeof v === "number") return out.fill(finite(name, what, v));
+  if (v === null || typeof v !== "object" || typeof v.length !== "number") {
+    throw new TypeError(`${name}: ${what} (${String(v)}) must be a number or an array`);
+  }
+  if (v.length !== n) {
+    throw new RangeError(`${name}: ${what}.length (${v.length}) must equal the grain count ${n}`);
+  }
+  for (let k = 0; k < n; k++) out[k] = finite(name, `${what}[${k}]`, v[k]);
+  return out;
+}
+
+/**
+ * Flatten 2D vectors given as `[x, y]` pairs or a flat stride-2 array; every value finite,
+ * every pair of exactly 2 components. @internal
+ */
 export function flatten(
   name: string,
   p: ArrayLike<number> | readonly (readonly [number, number])[],
+  what = "positions",
 ): Float64Array {
-  if (!p || typeof p.length !== "number") {
-    throw new RangeError(`${name}: positions (${p}) must be an array`);
+  if (p === null || typeof p !== "object" || typeof p.length !== "number") {
+    throw new TypeError(`${name}: ${what} (${String(p)}) must be an array`);
   }
   let out: Float64Array;
   if (p.length > 0 && typeof (p as ArrayLike<unknown>)[0] === "object") {
     const pp = p as readonly (readonly [number, number])[];
     out = new Float64Array(2 * pp.length);
     for (let k = 0; k < pp.length; k++) {
-      out[2 * k] = pp[k][0];
-      out[2 * k + 1] = pp[k][1];
+      const q = pp[k];
+      if (q === null || typeof q !== "object" || q.length !== 2) {
+        throw new RangeError(
+          `${name}: ${what}[${k}] (${String(q)}) must be a 2D point [x, y] (2 components)`,
+        );
+      }
+      out[2 * k] = finite(name, `${what}[${k}][0]`, q[0]);
+      out[2 * k + 1] = finite(name, `${what}[${k}][1]`, q[1]);
     }
-  } else {
-    const a = p as ArrayLike<number>;
-    if (a.length % 2 !== 0) {
-      throw new RangeError(`${name}: positions.length (${a.length}) must be even (stride 2)`);
-    }
-    out = Float64Array.from(a);
+    return out;
   }
-  for (let k = 0; k < out.length; k++) {
-    if (!Number.isFinite(out[k])) {
-      throw new RangeError(`${name}: positions[${k}] (${out[k]}) must be finite`);
-    }
+  const a = p as ArrayLike<number>;
+  if (a.length % 2 !== 0) {
+    throw new RangeError(`${name}: ${what}.length (${a.length}) must be even (stride 2)`);
   }
+  out = new Float64Array(a.length);
+  for (let k = 0; k < a.length; k++) out[k] = finite(name, `${what}[${k}]`, a[k]);
   return out;
 }

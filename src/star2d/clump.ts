@@ -6,8 +6,16 @@
  * @module
  */
 
-import { flatten, type GrainInit, GrainSystem2, type GrainSystemOptions } from "./body.ts";
+import {
+  flatten,
+  GRAIN_INIT_KEYS,
+  GRAIN_SYSTEM_KEYS,
+  type GrainInit,
+  GrainSystem2,
+  type GrainSystemOptions,
+} from "./body.ts";
 import { exactDistance } from "./distance.ts";
+import { options as checkOptions } from "../math/validate.ts";
 import type { StarShape } from "./shape.ts";
 
 /** Disks of a rigid clump in its body frame, relative to the centre of mass. */
@@ -41,8 +49,10 @@ export interface ClumpTemplateOptions {
  * @example
  * ```ts
  * import { clumpTemplate } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const t = clumpTemplate({ centres: [[1, 0]], radii: [0.5] });
- * console.assert(t.x[0] === 0 && Math.abs(t.area - Math.PI * 0.25) < 1e-3);
+ * expect(t.x[0]).toBe(0);
+ * expect(t.area).toBeCloseTo(Math.PI * 0.25, 3);
  * ```
  */
 export function clumpTemplate(options: ClumpTemplateOptions): ClumpTemplate {
@@ -114,8 +124,10 @@ export function clumpTemplate(options: ClumpTemplateOptions): ClumpTemplate {
  * @example
  * ```ts
  * import { approximateByDisks, StarShape } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const t = approximateByDisks(StarShape.preset("cross", { area: 30e-6 }), 9);
- * console.assert(t.r.length === 9 && Math.abs(t.area - 30e-6) < 1e-12);
+ * expect(t.r).toHaveLength(9);
+ * expect(t.area).toBeCloseTo(30e-6, 12);
  * ```
  */
 export function approximateByDisks(shape: StarShape, n: number): ClumpTemplate {
@@ -191,12 +203,13 @@ export interface ClumpGrainsOptions extends GrainInit {
  * @example
  * ```ts
  * import { approximateByDisks, ClumpSystem, StarShape } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const sys = new ClumpSystem();
  * const t = approximateByDisks(StarShape.preset("cross", { area: 30e-6 }), 9);
  * sys.addGrains({ template: t, positions: [[0, 0.005], [0.012, 0.005]] });
  * sys.walls.addPlane({ point: [0, 0], normal: [0, 1] });
  * sys.run(100);
- * console.assert(sys.count === 2);
+ * expect(sys.count).toBe(2);
  * ```
  */
 export class ClumpSystem extends GrainSystem2 {
@@ -208,7 +221,7 @@ export class ClumpSystem extends GrainSystem2 {
   /** @internal */ _sin: Float64Array = new Float64Array(0);
   /** Create an empty clump system. */
   constructor(options: GrainSystemOptions = {}) {
-    super("ClumpSystem", options);
+    super("ClumpSystem", options, GRAIN_SYSTEM_KEYS);
     this._keyTol = 0;
   }
 
@@ -218,23 +231,31 @@ export class ClumpSystem extends GrainSystem2 {
    * @example
    * ```ts
    * import { clumpTemplate, ClumpSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const s = new ClumpSystem();
-   * console.assert(s.addTemplate(clumpTemplate({ centres: [[0, 0]], radii: [0.01] })) === 0);
+   * expect(s.addTemplate(clumpTemplate({ centres: [[0, 0]], radii: [0.01] }))).toBe(0);
    * ```
    */
   addTemplate(t: ClumpTemplate): number {
     const k = this.templates.indexOf(t);
     if (k >= 0) return k;
-    if (!(t && t.r && t.r.length > 0 && t.area > 0 && t.polarMoment > 0)) {
-      throw new RangeError(
-        `ClumpSystem.addTemplate: template must have disks, area > 0, polarMoment > 0`,
-      );
-    }
-    if (t.r.length > 1024) {
-      throw new RangeError(`ClumpSystem.addTemplate: disks (${t.r.length}) must be <= 1024`);
-    }
+    checkTemplate(t);
     this.templates.push(t);
     return this.templates.length - 1;
+  }
+
+  /** The id `t` has or will have once registered (validated; registers nothing). */
+  #templateId(t: number | ClumpTemplate): number {
+    if (typeof t === "number") {
+      if (!(Number.isInteger(t) && t >= 0 && t < this.templates.length)) {
+        throw new RangeError(`ClumpSystem.addGrains: template (${t}) unknown`);
+      }
+      return t;
+    }
+    const k = this.templates.indexOf(t);
+    if (k >= 0) return k;
+    checkTemplate(t);
+    return this.templates.length;
   }
 
   /**
@@ -243,18 +264,18 @@ export class ClumpSystem extends GrainSystem2 {
    * @example
    * ```ts
    * import { clumpTemplate, ClumpSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const s = new ClumpSystem();
    * const t = clumpTemplate({ centres: [[0, 0], [0.01, 0]], radii: [0.006, 0.006] });
    * s.addGrains({ template: t, positions: [[0, 0]] });
-   * console.assert(s.count === 1 && s.radii[0] > 0.01);
+   * expect(s.count).toBe(1);
+   * expect(s.radii[0]).toBeGreaterThan(0.01);
    * ```
    */
   addGrains(options: ClumpGrainsOptions): number {
-    const tid = typeof options.template === "number"
-      ? options.template
-      : this.addTemplate(options.template);
-    const t = this.templates[tid];
-    if (!t) throw new RangeError(`ClumpSystem.addGrains: template (${options.template}) unknown`);
+    checkOptions("ClumpSystem.addGrains", "options", options, [...GRAIN_INIT_KEYS, "template"]);
+    const tid = this.#templateId(options.template);
+    const t = tid < this.templates.length ? this.templates[tid] : options.template as ClumpTemplate;
     const rho = options.arealDensity ?? 3.54;
     if (!(rho > 0 && Number.isFinite(rho))) {
       throw new RangeError(`ClumpSystem.addGrains: arealDensity (${rho}) must be > 0`);
@@ -270,6 +291,7 @@ export class ClumpSystem extends GrainSystem2 {
       rmax: R,
       lever: R,
     });
+    if (tid === this.templates.length) this.templates.push(t);
     return first;
   }
 
@@ -380,16 +402,18 @@ export interface DiskGrainsOptions extends GrainInit {
  * @example
  * ```ts
  * import { DiskSystem } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const s = new DiskSystem({ gravity: [0, 0] });
  * s.addGrains({ positions: [[0, 0], [0.0099, 0]], radius: 0.005 });
  * s.step();
- * console.assert(s.contacts.count === 1 && Math.abs(s.contacts.overlap[0] - 1e-4) < 1e-12);
+ * expect(s.contacts.count).toBe(1);
+ * expect(s.contacts.overlap[0]).toBeCloseTo(1e-4, 12);
  * ```
  */
 export class DiskSystem extends GrainSystem2 {
   /** Create an empty disk system. */
   constructor(options: GrainSystemOptions = {}) {
-    super("DiskSystem", options);
+    super("DiskSystem", options, GRAIN_SYSTEM_KEYS);
     this._keyTol = 0;
   }
   /**
@@ -398,12 +422,14 @@ export class DiskSystem extends GrainSystem2 {
    * @example
    * ```ts
    * import { DiskSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const s = new DiskSystem();
    * s.addGrains({ positions: [0, 0, 1, 0], radius: [0.01, 0.02] });
-   * console.assert(s.radii[1] === 0.02);
+   * expect(s.radii[1]).toBe(0.02);
    * ```
    */
   addGrains(options: DiskGrainsOptions): number {
+    checkOptions("DiskSystem.addGrains", "options", options, [...GRAIN_INIT_KEYS, "radius"]);
     const rho = options.arealDensity ?? 3.54;
     if (!(rho > 0 && Number.isFinite(rho))) {
       throw new RangeError(`DiskSystem.addGrains: arealDensity (${rho}) must be > 0`);
@@ -422,7 +448,11 @@ export class DiskSystem extends GrainSystem2 {
         lever: r,
       });
     }
-    const flat = flatten("DiskSystem.addGrains", options.positions);
+    const w = "DiskSystem.addGrains";
+    const flat = flatten(w, options.positions);
+    if (r === null || typeof r !== "object" || typeof r.length !== "number") {
+      throw new TypeError(`${w}: radius (${String(r)}) must be a number or an array`);
+    }
     if (r.length !== flat.length / 2) {
       throw new RangeError(
         `DiskSystem.addGrains: radius.length (${r.length}) must equal the number of positions (${
@@ -430,18 +460,49 @@ export class DiskSystem extends GrainSystem2 {
         })`,
       );
     }
+    // Validate every disk before adding any: a failed call adds nothing.
+    for (let k = 0; k < r.length; k++) {
+      const rk = r[k];
+      if (!(typeof rk === "number" && rk > 0 && Number.isFinite(rk))) {
+        throw new RangeError(`${w}: radius[${k}] (${rk}) must be > 0`);
+      }
+      const m = rho * Math.PI * rk * rk;
+      this.checkTimeStep(w, m, 0.5 * m * rk * rk, rk);
+    }
+    const vflat = options.velocities !== undefined
+      ? flatten(w, options.velocities, "velocities")
+      : null;
+    if (vflat) {
+      const v = vflat;
+      if (v.length !== flat.length) {
+        throw new RangeError(
+          `${w}: velocities (${v.length / 2} pairs) must match positions (${flat.length / 2})`,
+        );
+      }
+    }
+    for (const key of ["angles", "angularVelocities"] as const) {
+      const a = options[key];
+      if (a === undefined || typeof a === "number") continue;
+      if (a.length !== r.length) {
+        throw new RangeError(`${w}: ${key}.length (${a.length}) must equal ${r.length}`);
+      }
+      for (let k = 0; k < a.length; k++) {
+        if (!Number.isFinite(a[k])) {
+          throw new RangeError(`${w}: ${key}[${k}] (${a[k]}) must be finite`);
+        }
+      }
+    }
     const pick = (v: number | ArrayLike<number> | undefined, k: number) =>
       v === undefined || typeof v === "number" ? v : v[k];
     let first = -1;
     for (let k = 0; k < r.length; k++) {
-      const v = options.velocities;
       const f = this.addGrains({
         positions: [flat[2 * k], flat[2 * k + 1]],
         radius: r[k],
         arealDensity: rho,
         angles: pick(options.angles, k),
         angularVelocities: pick(options.angularVelocities, k),
-        velocities: v ? [v[2 * k], v[2 * k + 1]] : undefined,
+        velocities: vflat ? vflat.subarray(2 * k, 2 * k + 2) : undefined,
       });
       if (first < 0) first = f;
     }
@@ -495,5 +556,17 @@ export class DiskSystem extends GrainSystem2 {
         c.push(i, w, 1, x + nx * arm, y + ny * arm, nx, ny, ov, 0);
       }
     }
+  }
+}
+
+/** Throw unless `t` is a usable clump template. */
+function checkTemplate(t: ClumpTemplate): void {
+  if (!(t && t.r && t.r.length > 0 && t.area > 0 && t.polarMoment > 0)) {
+    throw new RangeError(
+      `ClumpSystem.addTemplate: template must have disks, area > 0, polarMoment > 0`,
+    );
+  }
+  if (t.r.length > 1024) {
+    throw new RangeError(`ClumpSystem.addTemplate: disks (${t.r.length}) must be <= 1024`);
   }
 }

@@ -12,75 +12,61 @@
  * @module
  */
 
-/** Contact kind: between two grains. */
-export const GRAIN_CONTACT = 0;
-/** Contact kind: between a grain and a wall (`j` is then the wall index). */
-export const WALL_CONTACT = 1;
+import { ContactKind, ContactRecord } from "../contact/record.ts";
 
 /**
- * Contact columns of the last step. Read `count` entries; the getters return views that must
- * be re-read after the next step. The normal points from grain `i` to grain `j` (to the wall).
+ * The 2D contact record of the star2d systems: the shared {@link ContactRecord} (normal from
+ * `j` or the wall towards `i`, forces on `i`, wall contacts with kind `wall`, `j = -1` and the
+ * wall index in `boundary`) plus the history key of each contact (see the module notes).
  *
  * @example
  * ```ts
- * import { ContactColumns } from "@grainlab/grainlab/star2d";
- * const c = new ContactColumns();
- * c.push(0, 1, 0, 0.5, 0, 1, 0, 1e-4, 0);
- * console.assert(c.count === 1 && c.normal[0] === 1 && c.overlap[0] === 1e-4);
+ * import { StarContacts } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
+ * const c = new StarContacts();
+ * c.push(0, 1, 0, 0.5, 0, 1, 0, 1e-4, 0); // detection's view: normal from grain 0 to grain 1
+ * expect(c.count).toBe(1);
+ * expect(c.normal[0]).toBe(-1); // stored from j towards i
+ * expect(c.overlap[0]).toBe(1e-4);
  * ```
  */
-export class ContactColumns {
-  /** Number of contacts. */
-  count = 0;
-  /** @internal */ _i: Int32Array = new Int32Array(256);
-  /** @internal */ _j: Int32Array = new Int32Array(256);
-  /** @internal */ _kind: Uint8Array = new Uint8Array(256);
-  /** @internal */ _point: Float64Array = new Float64Array(512);
-  /** @internal */ _normal: Float64Array = new Float64Array(512);
-  /** @internal */ _overlap: Float64Array = new Float64Array(256);
-  /** @internal */ _key: Float64Array = new Float64Array(256);
-  /** @internal */ _fn: Float64Array = new Float64Array(256);
-  /** @internal */ _ft: Float64Array = new Float64Array(256);
-  /** @internal */ _xi: Float64Array = new Float64Array(256);
+export class StarContacts extends ContactRecord {
+  /** @internal History key of each contact. */
+  _key: Float64Array = new Float64Array(0);
+  /** @internal Tangential spring of each contact (m). */
+  _xi: Float64Array = new Float64Array(0);
+  /** @internal Signed tangential force along t = (n_y, −n_x) (N). */
+  _ft: Float64Array = new Float64Array(0);
 
-  /** First grain (slot index) of each contact. */
-  get i(): Int32Array {
-    return this._i.subarray(0, this.count);
+  /** An empty record. */
+  constructor() {
+    super(2);
+    // The field initialisers above ran after the base constructor grew the columns.
+    this.grown(this.capacity);
   }
-  /** Second grain (slot index), or the wall index for wall contacts. */
-  get j(): Int32Array {
-    return this._j.subarray(0, this.count);
-  }
-  /** 0 grain–grain, 1 grain–wall. */
-  get kind(): Uint8Array {
-    return this._kind.subarray(0, this.count);
-  }
-  /** Contact point (m), stride 2. */
-  get point(): Float64Array {
-    return this._point.subarray(0, 2 * this.count);
-  }
-  /** Unit normal from i to j, stride 2. */
-  get normal(): Float64Array {
-    return this._normal.subarray(0, 2 * this.count);
-  }
-  /** Overlap depth (m). */
-  get overlap(): Float64Array {
-    return this._overlap.subarray(0, this.count);
-  }
-  /** Normal force magnitude (N), repulsive. */
-  get normalForce(): Float64Array {
-    return this._fn.subarray(0, this.count);
-  }
-  /** Tangential force on i along t = (−n_y, n_x) (N). */
-  get tangentialForce(): Float64Array {
-    return this._ft.subarray(0, this.count);
-  }
+
   /** History key of each contact (see the module notes). */
   get key(): Float64Array {
     return this._key.subarray(0, this.count);
   }
 
-  /** Append a contact (grows by doubling). */
+  /** Grow the star2d columns with the shared ones. */
+  protected override grown(capacity: number): void {
+    const f = (a: Float64Array | undefined) => {
+      const b = new Float64Array(capacity);
+      if (a) b.set(a);
+      return b;
+    };
+    this._key = f(this._key);
+    this._xi = f(this._xi);
+    this._ft = f(this._ft);
+  }
+
+  /**
+   * Append a contact as detection sees it: `kind` 0 for grain `i` against grain `j`, 1 for
+   * grain `i` against wall `j`; `(nx, ny)` the unit normal from `i` towards `j` (or the wall).
+   * Stored in the shared convention (normal flipped, walls as kind `wall` with `j = -1`).
+   */
   push(
     i: number,
     j: number,
@@ -92,43 +78,15 @@ export class ContactColumns {
     overlap: number,
     key: number,
   ): void {
-    if (this.count === this._i.length) this.#grow();
-    const c = this.count++;
-    this._i[c] = i;
-    this._j[c] = j;
-    this._kind[c] = kind;
-    this._point[2 * c] = px;
-    this._point[2 * c + 1] = py;
-    this._normal[2 * c] = nx;
-    this._normal[2 * c + 1] = ny;
-    this._overlap[c] = overlap;
-    this._key[c] = key;
-  }
-
-  #grow(): void {
-    const n = 2 * this._i.length;
-    const i32 = (a: Int32Array) => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
-    const f64 = (a: Float64Array, s: number) => {
-      const b = new Float64Array(n * s);
-      b.set(a);
-      return b;
-    };
-    this._i = i32(this._i);
-    this._j = i32(this._j);
-    const k = new Uint8Array(n);
-    k.set(this._kind);
-    this._kind = k;
-    this._point = f64(this._point, 2);
-    this._normal = f64(this._normal, 2);
-    this._overlap = f64(this._overlap, 1);
-    this._key = f64(this._key, 1);
-    this._fn = f64(this._fn, 1);
-    this._ft = f64(this._ft, 1);
-    this._xi = f64(this._xi, 1);
+    const wall = kind !== 0;
+    const k = this.add(
+      i,
+      wall ? -1 : j,
+      wall ? ContactKind.wall : ContactKind.particle,
+      wall ? j : -1,
+    );
+    this.setGeometry2(k, px, py, -nx, -ny, overlap);
+    this._key[k] = key;
   }
 }
 
@@ -139,11 +97,13 @@ export class ContactColumns {
  * @example
  * ```ts
  * import { ContactHistory } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const h = new ContactHistory();
  * h.begin();
  * h.record(3, 7, 1.0, 2e-5);
  * h.begin(); // next step
- * console.assert(h.lookup(3, 7, 1.05, 0.3) === 2e-5 && h.lookup(3, 7, 2, 0.3) === 0);
+ * expect(h.lookup(3, 7, 1.05, 0.3)).toBe(2e-5);
+ * expect(h.lookup(3, 7, 2, 0.3)).toBe(0);
  * ```
  */
 export class ContactHistory {

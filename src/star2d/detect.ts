@@ -14,7 +14,7 @@
  */
 
 import type { StarShape } from "./shape.ts";
-import type { ContactColumns } from "./contacts.ts";
+import type { StarContacts } from "./contacts.ts";
 import type { Walls } from "./walls.ts";
 
 const TWO_PI = 2 * Math.PI;
@@ -31,17 +31,19 @@ export interface DetectorSettings {
 
 /**
  * Detection kernel bound to a system's columns; allocation-free. Outputs go to a
- * {@linkcode ContactColumns}; `nodeTests` counts point-in-grain tests.
+ * {@linkcode StarContacts}; `nodeTests` counts point-in-grain tests.
  *
  * @example
  * ```ts
  * import { StarSystem, StarShape } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const s = new StarSystem({ gravity: [0, 0] });
  * const cross = s.addShape(StarShape.preset("cross", { rMax: 0.005 }));
  * // Lobes at ±45° and ±135°: two arms of each cross meet, two distinct contacts.
  * s.addGrains({ shape: cross, positions: [[0, 0], [0.0068, 0]], angles: Math.PI / 8 });
  * s.step();
- * console.assert(s.lastStepStats.nodeTests > 0 && s.contacts.count === 2);
+ * expect(s.lastStepStats.nodeTests).toBeGreaterThan(0);
+ * expect(s.contacts.count).toBe(2);
  * ```
  */
 export class StarDetector {
@@ -72,7 +74,7 @@ export class StarDetector {
   /** Settings. */
   settings: DetectorSettings = { firstOrder: true, symmetric: true, allNodes: false };
   /** Output contacts. */
-  out: ContactColumns | null = null;
+  out: StarContacts | null = null;
 
   /**
    * 1 when the point `res[9..10]` is inside grain g, else 0. On success `res[0]` holds the

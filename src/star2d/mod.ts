@@ -8,12 +8,18 @@
  * @example
  * ```ts
  * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const sys = new StarSystem({ timeStep: 1e-4, friction: 0.5 });
  * const cross = StarShape.preset("cross", { area: 30e-6 });
  * sys.addGrains({ shape: cross, positions: [[0, 0.01], [0.002, 0.025]], angles: [0, 0.4] });
  * sys.walls.addBox({ min: [-0.03, 0], max: [0.03, 0.1] });
- * sys.run(500);
- * console.assert(sys.positions[1] < 0.1 && sys.lastStepStats.step === 500);
+ * sys.run(500); // 0.05 s
+ * expect(sys.lastStepStats.step).toBe(500);
+ * // the lower grain has landed on the floor (free fall would take it 2.3 mm below it) ...
+ * expect(sys.positions[1]).toBeGreaterThan(0);
+ * expect(sys.positions[1]).toBeLessThan(0.01);
+ * // ... while the upper one still falls freely: v = −g·t
+ * expect(sys.velocities[3]).toBeCloseTo(-9.81 * 0.05, 9);
  * ```
  *
  * @module

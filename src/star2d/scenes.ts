@@ -16,6 +16,7 @@ import type { GrainSystemOptions } from "./body.ts";
 import { approximateByDisks, ClumpSystem, DiskSystem } from "./clump.ts";
 import { type StarPresetName, StarShape } from "./shape.ts";
 import { StarSystem, type StarSystemOptions } from "./system.ts";
+import { finite, objectOrEmpty, options as checkOptions } from "../math/validate.ts";
 
 const MM = 1e-3;
 
@@ -62,6 +63,19 @@ interface Layout {
   system: GrainSystemOptions;
   build(s: StarSystem | ClumpSystem | DiskSystem): number[];
   gateTime: number;
+}
+
+const SCENE_KEYS: readonly string[] = ["shape", "seed", "count", "method", "clumpDisks", "system"];
+
+/**
+ * Check a scene's options before anything is built: unknown keys, `null` for the options or
+ * for `system` (whose own keys the system constructor checks), a non-finite seed.
+ */
+function sceneOptions(where: string, options: SceneOptions): SceneOptions {
+  const o = checkOptions<SceneOptions>(where, "options", options, SCENE_KEYS);
+  objectOrEmpty(where, "system", o.system);
+  if (o.seed !== undefined) finite(where, "seed", o.seed);
+  return o;
 }
 
 function resolveShape(o: SceneOptions, l: Layout): StarShape {
@@ -163,12 +177,15 @@ function poisson(
  * @example
  * ```ts
  * import { packingScene } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const scene = packingScene({ count: 50 });
  * scene.advance(5);
- * console.assert(scene.system.count === 50 && scene.system.walls.count === 3);
+ * expect(scene.system.count).toBe(50);
+ * expect(scene.system.walls.count).toBe(3);
  * ```
  */
 export function packingScene(options: SceneOptions = {}): StarScene {
+  options = sceneOptions("packingScene", options);
   const rng = new Rng((options.seed ?? 1) + 1000);
   const p: number[] = [];
   const sp = 14.29;
@@ -202,12 +219,14 @@ export function packingScene(options: SceneOptions = {}): StarScene {
  * @example
  * ```ts
  * import { drumScene } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const scene = drumScene({ count: 30 });
  * scene.advance(3);
- * console.assert(scene.system.walls.count === 9);
+ * expect(scene.system.walls.count).toBe(9);
  * ```
  */
 export function drumScene(options: SceneOptions = {}): StarScene {
+  options = sceneOptions("drumScene", options);
   const p: number[] = [];
   for (let iy = 0; iy < 30; iy++) {
     for (let ix = 0; ix < 30; ix++) p.push((155 + ix * 10) * MM, (155 + iy * 10) * MM);
@@ -247,11 +266,14 @@ export function drumScene(options: SceneOptions = {}): StarScene {
  * @example
  * ```ts
  * import { archesScene } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const scene = archesScene({ count: 20 });
- * console.assert(scene.system.count === 20 && scene.system.walls.count === 5);
+ * expect(scene.system.count).toBe(20);
+ * expect(scene.system.walls.count).toBe(5);
  * ```
  */
 export function archesScene(options: SceneOptions = {}): StarScene {
+  options = sceneOptions("archesScene", options);
   const rng = new Rng((options.seed ?? 1) + 2000);
   const p = poisson(rng, 55, 355, 245, 595, 10.4, 279).map((v) => v * MM);
   return make(options, {
@@ -289,11 +311,14 @@ export function archesScene(options: SceneOptions = {}): StarScene {
  * @example
  * ```ts
  * import { columnCollapseScene } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const scene = columnCollapseScene({ count: 20 });
- * console.assert(scene.gates.length === 2 && scene.gateTime === 0.4);
+ * expect(scene.gates).toHaveLength(2);
+ * expect(scene.gateTime).toBe(0.4);
  * ```
  */
 export function columnCollapseScene(options: SceneOptions = {}): StarScene {
+  options = sceneOptions("columnCollapseScene", options);
   const rng = new Rng((options.seed ?? 1) + 3000);
   const p = poisson(rng, 246, 20, 354, 600, 10.2, 429).map((v) => v * MM);
   return make(options, {

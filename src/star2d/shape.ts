@@ -10,6 +10,26 @@
  */
 
 import { Rng } from "../math/rng.ts";
+import { options as checkOptions, ownEntry, sizeGuard } from "../math/validate.ts";
+
+const SHAPE_KEYS: readonly string[] = [
+  "a0",
+  "cos",
+  "sin",
+  "r0",
+  "rMax",
+  "area",
+  "nodes",
+  "lutSize",
+  "name",
+];
+const PRESET_KEYS: readonly string[] = ["rMax", "area", "nodes", "lutSize"];
+
+/**
+ * The most memory a shape's lookup tables (r, r′ and the sampling scratch, 24 bytes per
+ * sample) may take: 1 GiB, about 45 million samples, 2,000 times the default.
+ */
+const LUT_BYTES_LIMIT = 2 ** 30;
 
 const TWO_PI = 2 * Math.PI;
 
@@ -91,10 +111,12 @@ export const STAR_PRESETS: Readonly<
  * @example
  * ```ts
  * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const s = new StarShape({ a0: 2, sin: [0, 0, 0, 1], rMax: 0.005 });
- * console.assert(Math.abs(s.rMax - 0.005) < 1e-12);
- * console.assert(Math.abs(s.radiusAt(Math.PI / 8) - 0.005) < 1e-12);
- * console.assert(s.nodes === 100 && s.lutSize === 20000);
+ * expect(s.rMax).toBeCloseTo(0.005, 12);
+ * expect(s.radiusAt(Math.PI / 8)).toBeCloseTo(0.005, 12);
+ * expect(s.nodes).toBe(100);
+ * expect(s.lutSize).toBe(20000);
  * ```
  */
 export class StarShape {
@@ -135,8 +157,9 @@ export class StarShape {
 
   /** Build and validate a shape; throws `RangeError` naming the offending value. */
   constructor(options: StarShapeOptions = {}) {
+    options = checkOptions<StarShapeOptions>("StarShape", "options", options, SHAPE_KEYS);
     const a0 = options.a0 ?? 1;
-    const cos = options.cos ?? [], sin = options.sin ?? [];
+    const cos = coefficients("cos", options.cos), sin = coefficients("sin", options.sin);
     const nodes = options.nodes ?? 100;
     const lutSize = options.lutSize ?? 20000;
     this.name = options.name ?? "custom";
@@ -154,6 +177,12 @@ export class StarShape {
         `StarShape: lutSize (${lutSize}) must be an integer >= 2 * nodes (${2 * nodes})`,
       );
     }
+    sizeGuard(
+      "StarShape",
+      `lookup tables of lutSize ${lutSize} samples`,
+      24 * lutSize + 16 * nodes,
+      LUT_BYTES_LIMIT,
+    );
     for (const [key, v] of [["r0", options.r0], ["rMax", options.rMax], ["area", options.area]]) {
       if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
         throw new RangeError(`StarShape: ${key} (${v}) must be > 0`);
@@ -231,18 +260,15 @@ export class StarShape {
    * @example
    * ```ts
    * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const cross = StarShape.preset("cross", { area: 30e-6 });
-   * console.assert(Math.abs(cross.area - 30e-6) < 1e-12);
-   * console.assert(Math.abs(cross.rMax - 4.37e-3) < 0.01e-3); // the reference R = 4.37 mm
+   * expect(cross.area).toBeCloseTo(30e-6, 12);
+   * expect(cross.rMax).toBeCloseTo(4.37e-3, 5); // the reference R = 4.37 mm
    * ```
    */
   static preset(name: StarPresetName, options: StarPresetOptions = {}): StarShape {
-    const p = STAR_PRESETS[name];
-    if (!p) {
-      throw new RangeError(
-        `StarShape.preset: name (${name}) must be one of ${Object.keys(STAR_PRESETS).join(", ")}`,
-      );
-    }
+    const p = ownEntry("StarShape.preset", "name", name, STAR_PRESETS);
+    options = checkOptions<StarPresetOptions>("StarShape.preset", "options", options, PRESET_KEYS);
     return new StarShape({
       a0: p.a0,
       cos: p.cos,
@@ -261,11 +287,14 @@ export class StarShape {
    * @example
    * ```ts
    * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const a = StarShape.random(7, { rMax: 0.005 }), b = StarShape.random(7, { rMax: 0.005 });
-   * console.assert(a.radiusAt(1) === b.radiusAt(1) && a.rMin > 0);
+   * expect(a.radiusAt(1)).toBe(b.radiusAt(1));
+   * expect(a.rMin).toBeGreaterThan(0);
    * ```
    */
   static random(seed: number, options: StarPresetOptions = {}): StarShape {
+    options = checkOptions<StarPresetOptions>("StarShape.random", "options", options, PRESET_KEYS);
     const rng = new Rng(seed);
     const k = 8 + Math.floor(rng.next() * 4);
     const cos: number[] = [], sin: number[] = [];
@@ -293,7 +322,8 @@ export class StarShape {
    * @example
    * ```ts
    * import { StarShape } from "@grainlab/grainlab/star2d";
-   * console.assert(new StarShape({ r0: 2 }).radiusAt(0.3) === 2);
+   * import { expect } from "expect";
+   * expect(new StarShape({ r0: 2 }).radiusAt(0.3)).toBe(2);
    * ```
    */
   radiusAt(alpha: number): number {
@@ -310,8 +340,9 @@ export class StarShape {
    * @example
    * ```ts
    * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const s = new StarShape({ a0: 2, sin: [0, 0, 0, 1] });
-   * console.assert(Math.abs(s.derivativeAt(0) - 4) < 1e-12);
+   * expect(s.derivativeAt(0)).toBeCloseTo(4, 12);
    * ```
    */
   derivativeAt(alpha: number): number {
@@ -328,8 +359,9 @@ export class StarShape {
    * @example
    * ```ts
    * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const s = StarShape.preset("flower");
-   * console.assert(Math.abs(s.radiusLut(1.234) - s.radiusAt(1.234)) < 1e-6 * s.rMax);
+   * expect(Math.abs(s.radiusLut(1.234) - s.radiusAt(1.234))).toBeLessThan(1e-6 * s.rMax);
    * ```
    */
   radiusLut(alpha: number): number {
@@ -346,8 +378,9 @@ export class StarShape {
    * @example
    * ```ts
    * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const s = StarShape.preset("cross");
-   * console.assert(Math.abs(s.derivativeLut(0.5) - s.derivativeAt(0.5)) < 1e-5 * s.rMax);
+   * expect(Math.abs(s.derivativeLut(0.5) - s.derivativeAt(0.5))).toBeLessThan(1e-5 * s.rMax);
    * ```
    */
   derivativeLut(alpha: number): number {
@@ -365,8 +398,10 @@ export class StarShape {
    * @example
    * ```ts
    * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const poly = StarShape.preset("circle", { rMax: 1 }).outline(4);
-   * console.assert(poly.length === 8 && Math.abs(poly[0] - 1) < 1e-15);
+   * expect(poly).toHaveLength(8);
+   * expect(poly[0]).toBeCloseTo(1, 15);
    * ```
    */
   outline(n: number = 100, out?: Float64Array): Float64Array {
@@ -397,4 +432,13 @@ function fourier(
   for (let k = 0; k < cos.length; k++) r += cos[k] * Math.cos((k + 1) * alpha);
   for (let k = 0; k < sin.length; k++) r += sin[k] * Math.sin((k + 1) * alpha);
   return r;
+}
+
+/** Fourier coefficients: an array of numbers (checked finite later), or [] when omitted. */
+function coefficients(name: string, v: unknown): readonly number[] {
+  if (v === undefined) return [];
+  if (v === null || typeof v !== "object" || typeof (v as ArrayLike<number>).length !== "number") {
+    throw new TypeError(`StarShape: ${name} (${String(v)}) must be an array of numbers`);
+  }
+  return Array.from(v as ArrayLike<number>);
 }

@@ -9,7 +9,14 @@
  * @module
  */
 
-import { type GrainInit, GrainSystem2, type GrainSystemOptions } from "./body.ts";
+import {
+  GRAIN_INIT_KEYS,
+  GRAIN_SYSTEM_KEYS,
+  type GrainInit,
+  GrainSystem2,
+  type GrainSystemOptions,
+} from "./body.ts";
+import { options as checkOptions } from "../math/validate.ts";
 import { StarDetector } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 
@@ -26,6 +33,8 @@ export interface StarSystemOptions extends GrainSystemOptions {
   contactPoints?: "deepest" | "all-nodes";
 }
 
+const STAR_SYSTEM_KEYS = [...GRAIN_SYSTEM_KEYS, "distance", "detection", "contactPoints"];
+
 /** Grains of one shape for {@linkcode StarSystem.addGrains}. */
 export interface StarGrainsOptions extends GrainInit {
   /** A shape id returned by `addShape`, or a shape (registered on first use). */
@@ -38,12 +47,14 @@ export interface StarGrainsOptions extends GrainInit {
  * @example
  * ```ts
  * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const sys = new StarSystem({ timeStep: 1e-4 });
  * const cross = StarShape.preset("cross", { area: 30e-6 });
  * sys.addGrains({ shape: cross, positions: [[0, 0.006], [0.009, 0.006]], angles: [0, 0.3] });
  * sys.walls.addPlane({ point: [0, 0], normal: [0, 1] });
  * sys.run(200);
- * console.assert(sys.count === 2 && sys.lastStepStats.maxOverlap < 1e-3);
+ * expect(sys.count).toBe(2);
+ * expect(sys.lastStepStats.maxPenetration).toBeLessThan(1e-3);
  * ```
  */
 export class StarSystem extends GrainSystem2 {
@@ -62,7 +73,8 @@ export class StarSystem extends GrainSystem2 {
 
   /** Create an empty system; see {@linkcode StarSystemOptions}. */
   constructor(options: StarSystemOptions = {}) {
-    super("StarSystem", options);
+    super("StarSystem", options, STAR_SYSTEM_KEYS);
+    options ??= {};
     const d = options.distance ?? "first-order";
     if (d !== "first-order" && d !== "radial") {
       throw new RangeError(`StarSystem: distance (${d}) must be "first-order" or "radial"`);
@@ -98,8 +110,9 @@ export class StarSystem extends GrainSystem2 {
    * @example
    * ```ts
    * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const sys = new StarSystem();
-   * console.assert(sys.addShape(StarShape.preset("flower")) === 0);
+   * expect(sys.addShape(StarShape.preset("flower"))).toBe(0);
    * ```
    */
   addShape(shape: StarShape): number {
@@ -123,17 +136,35 @@ export class StarSystem extends GrainSystem2 {
    * @example
    * ```ts
    * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const sys = new StarSystem();
    * sys.addGrains({ shape: StarShape.preset("peanut"), positions: [0, 0, 0.02, 0] });
-   * console.assert(sys.count === 2 && sys.masses[0] > 0 && sys.ids[1] === 1);
+   * expect(sys.count).toBe(2);
+   * expect(sys.masses[0]).toBeGreaterThan(0);
+   * expect(sys.ids[1]).toBe(1);
    * ```
    */
   addGrains(options: StarGrainsOptions): number {
-    const sid = typeof options.shape === "number" ? options.shape : this.addShape(options.shape);
-    const sh = this.starShapes[sid];
+    checkOptions("StarSystem.addGrains", "options", options, [...GRAIN_INIT_KEYS, "shape"]);
+    // The shape is registered only once the grains are in: a failed call changes nothing.
+    const given = options.shape;
+    let sid: number, sh: StarShape | undefined;
+    if (given instanceof StarShape) {
+      const k = this.starShapes.indexOf(given);
+      sid = k >= 0 ? k : this.starShapes.length;
+      sh = given;
+      if (k < 0 && sid >= 65535) {
+        throw new RangeError(`StarSystem.addGrains: too many shapes (${sid})`);
+      }
+    } else {
+      sid = given as number;
+      sh = Number.isInteger(sid) ? this.starShapes[sid] : undefined;
+    }
     if (!sh) {
       throw new RangeError(
-        `StarSystem.addGrains: shape (${options.shape}) must be a registered shape id`,
+        `StarSystem.addGrains: shape (${
+          String(given)
+        }) must be a StarShape or a registered shape id`,
       );
     }
     const rho = options.arealDensity ?? 3.54;
@@ -148,6 +179,7 @@ export class StarSystem extends GrainSystem2 {
       rmax: sh.rMax,
       lever: sh.rMax + off,
     });
+    if (sid === this.starShapes.length) this.starShapes.push(sh);
     this.prepare();
     return first;
   }
@@ -159,10 +191,12 @@ export class StarSystem extends GrainSystem2 {
    * @example
    * ```ts
    * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const sys = new StarSystem();
    * sys.addGrains({ shape: StarShape.preset("circle", { rMax: 1 }), positions: [[5, 0]] });
    * const poly = sys.outline(0);
-   * console.assert(poly.length === 200 && Math.abs(poly[0] - 6) < 1e-12);
+   * expect(poly).toHaveLength(200);
+   * expect(poly[0]).toBeCloseTo(6, 12);
    * ```
    */
   outline(i: number, options: { n?: number; out?: Float64Array } = {}): Float64Array {

@@ -8,7 +8,17 @@
  * @module
  */
 
+import { bool, options as checkOptions } from "../math/validate.ts";
+
 const PLANE = 0, SEGMENT = 1, DRUM = 2;
+
+/** A required options object: `undefined` and `null` throw a TypeError, unknown keys a RangeError. */
+function required<T extends object>(where: string, value: T, keys: readonly string[]): T {
+  if (value === undefined) {
+    throw new TypeError(`${where}: options (undefined) must be an options object`);
+  }
+  return checkOptions<T>(where, "options", value, keys);
+}
 
 /** Options common to every wall. */
 export interface WallCommonOptions {
@@ -65,9 +75,11 @@ export interface BoxOptions extends WallCommonOptions {
  * @example
  * ```ts
  * import { Walls } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
  * const w = new Walls();
  * const floor = w.addPlane({ point: [0, 0], normal: [0, 1] });
- * console.assert(w.signedDistance(floor, 3, 0.25) === 0.25 && w.ny === 1);
+ * expect(w.signedDistance(floor, 3, 0.25)).toBe(0.25);
+ * expect(w.ny).toBe(1);
  * ```
  */
 export class Walls {
@@ -135,11 +147,13 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
-   * console.assert(w.addPlane({ point: [0, 0.01], normal: [0, 2], friction: 0.3 }) === 0);
+   * expect(w.addPlane({ point: [0, 0.01], normal: [0, 2], friction: 0.3 })).toBe(0);
    * ```
    */
   addPlane(options: PlaneOptions): number {
+    required("Walls.addPlane", options, ["point", "normal", "friction"]);
     const [px, py] = vec("Walls.addPlane: point", options.point);
     const [nx, ny] = vec("Walls.addPlane: normal", options.normal);
     const n = Math.sqrt(nx * nx + ny * ny);
@@ -157,12 +171,21 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
    * const s = w.addSegment({ from: [0, 0], to: [1, 0], thickness: 0.02 });
-   * console.assert(Math.abs(w.signedDistance(s, 0.5, 0.11) - 0.1) < 1e-12);
+   * expect(w.signedDistance(s, 0.5, 0.11)).toBeCloseTo(0.1, 12);
    * ```
    */
   addSegment(options: SegmentOptions): number {
+    required("Walls.addSegment", options, [
+      "from",
+      "to",
+      "thickness",
+      "omega",
+      "pivot",
+      "friction",
+    ]);
     const [ax, ay] = vec("Walls.addSegment: from", options.from);
     const [bx, by] = vec("Walls.addSegment: to", options.to);
     const len = Math.sqrt((bx - ax) ** 2 + (by - ay) ** 2);
@@ -188,12 +211,15 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
    * const d = w.addDrum({ centre: [0, 0], radius: 1, omega: 2 });
-   * console.assert(w.signedDistance(d, 0.5, 0) === 0.5 && w.nx === -1);
+   * expect(w.signedDistance(d, 0.5, 0)).toBe(0.5);
+   * expect(w.nx).toBe(-1);
    * ```
    */
   addDrum(options: DrumOptions): number {
+    required("Walls.addDrum", options, ["centre", "radius", "omega", "friction"]);
     const [cx, cy] = vec("Walls.addDrum: centre", options.centre);
     const r = options.radius;
     if (!(r > 0 && Number.isFinite(r))) {
@@ -211,11 +237,14 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
-   * console.assert(w.addBox({ min: [0, 0], max: [1, 1] }).length === 3);
+   * expect(w.addBox({ min: [0, 0], max: [1, 1] })).toHaveLength(3);
    * ```
    */
   addBox(options: BoxOptions): number[] {
+    required("Walls.addBox", options, ["min", "max", "openTop", "friction"]);
+    const closed = !bool("Walls.addBox", "openTop", options.openTop, true);
     const [x0, y0] = vec("Walls.addBox: min", options.min);
     const [x1, y1] = vec("Walls.addBox: max", options.max);
     if (!(x1 > x0 && y1 > y0)) {
@@ -229,7 +258,7 @@ export class Walls {
       this.addPlane({ point: [x0, y0], normal: [1, 0], friction: f }),
       this.addPlane({ point: [x1, y0], normal: [-1, 0], friction: f }),
     ];
-    if (options.openTop === false) {
+    if (closed) {
       out.push(this.addPlane({ point: [x0, y1], normal: [0, -1], friction: f }));
     }
     return out;
@@ -241,10 +270,11 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
    * const g = w.addPlane({ point: [0, 0], normal: [1, 0] });
    * w.setEnabled(g, false);
-   * console.assert(w.enabled[g] === 0);
+   * expect(w.enabled[g]).toBe(0);
    * ```
    */
   setEnabled(wall: number, on: boolean): void {
@@ -261,9 +291,11 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
    * w.addPlane({ point: [0, 1], normal: [0, -1] });
-   * console.assert(w.signedDistance(0, 0, 0.5) === 0.5 && w.ny === -1);
+   * expect(w.signedDistance(0, 0, 0.5)).toBe(0.5);
+   * expect(w.ny).toBe(-1);
    * ```
    */
   signedDistance(w: number, x: number, y: number): number {
@@ -280,10 +312,12 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
    * w.addDrum({ centre: [0, 0], radius: 1 });
    * w.probe(0, 0.25, 0);
-   * console.assert(w.res[0] === 0.75 && w.res[1] === -1);
+   * expect(w.res[0]).toBe(0.75);
+   * expect(w.res[1]).toBe(-1);
    * ```
    */
   probe(w: number, x: number, y: number): void {
@@ -339,9 +373,11 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
    * const d = w.addDrum({ centre: [0, 0], radius: 1, omega: 2 });
-   * console.assert(w.velocityX(d, 0, 1) === -2 && w.velocityY(d, 1, 0) === 2);
+   * expect(w.velocityX(d, 0, 1)).toBe(-2);
+   * expect(w.velocityY(d, 1, 0)).toBe(2);
    * ```
    */
   velocityX(w: number, _x: number, y: number): number {
@@ -355,8 +391,9 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
-   * console.assert(w.velocityY(w.addPlane({ point: [0, 0], normal: [0, 1] }), 1, 0) === 0);
+   * expect(w.velocityY(w.addPlane({ point: [0, 0], normal: [0, 1] }), 1, 0)).toBe(0);
    * ```
    */
   velocityY(w: number, x: number, _y: number): number {
@@ -371,10 +408,13 @@ export class Walls {
    * @example
    * ```ts
    * import { Walls } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
    * const w = new Walls();
    * const s = w.addSegment({ from: [1, 0], to: [2, 0], omega: Math.PI / 2 });
    * w.advance(1);
-   * console.assert(Math.abs(w.geom[0]) < 1e-12 && Math.abs(w.geom[1] - 1) < 1e-12 && s === 0);
+   * expect(w.geom[0]).toBeCloseTo(0, 12);
+   * expect(w.geom[1]).toBeCloseTo(1, 12);
+   * expect(s).toBe(0);
    * ```
    */
   advance(dt: number): void {
