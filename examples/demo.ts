@@ -8,7 +8,7 @@
  * @module
  */
 import { World } from "../src/sphere3d/mod.ts";
-import { writeHeadlineFigures } from "../src/notebook/mod.ts";
+import { writeHeadlineFigures } from "./lib/headline.ts";
 
 const smoke = Deno.args.includes("--smoke");
 const world = new World({ timeStep: 2e-4, gravity: [0, 0, -9.81] });

@@ -10,7 +10,8 @@
 import { archesScene } from "../src/star2d/mod.ts";
 import { contactsTable, particlesTable, writeArrow } from "../src/arrow/mod.ts";
 import { forceNetwork, particles2d } from "../src/plot/mod.ts";
-import { runWithProgress, starPacking } from "../src/notebook/mod.ts";
+import { runWithProgress } from "../src/notebook/mod.ts";
+import { starPacking } from "./lib/headline.ts";
 
 const smoke = Deno.args.includes("--smoke");
 const OUT = "out/force_networks";

@@ -4,9 +4,12 @@ import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import pl from "nodejs-polars";
 import {
+  checkArrowFile,
   contactsTable,
   FrameWriter,
   particlesTable,
+  readArrow,
+  readFrames,
   statsTable,
   writeArrow,
 } from "../src/arrow/mod.ts";
@@ -52,5 +55,43 @@ describe("nodejs-polars reads Grainlab Arrow files", () => {
     expect(df.height).toBe(9);
     expect(df.getColumn("frame").toArray()).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
     expect(df.getColumn("time").toArray()).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+  });
+});
+
+describe("Grainlab reads files Polars writes", () => {
+  const df = pl.DataFrame({
+    x: [1.5, 2, null],
+    s: ["a", "a longer string!", null],
+    ok: [true, false, null],
+  });
+
+  it("IPC file (schema message, views, nulls), no checksum: readArrow", async () => {
+    const dir = await Deno.makeTempDir();
+    await Deno.writeFile(`${dir}/pl.arrow`, df.writeIPC() as unknown as Uint8Array);
+    const raw = await Deno.readFile(`${dir}/pl.arrow`);
+    expect(checkArrowFile(raw, "pl").schemaMessage?.start).toBe(8);
+    expect(checkArrowFile(raw, "pl").checksum.stored).toBe(null);
+    const t = await readArrow(`${dir}/pl.arrow`);
+    expect([...t.getChild("x")!]).toEqual([1.5, 2, null]);
+    expect([...t.getChild("s")!]).toEqual(["a", "a longer string!", null]);
+    expect([...t.getChild("ok")!]).toEqual([true, false, null]);
+  });
+
+  it("compressed IPC file: a clear error (apache-arrow has no codec)", async () => {
+    const dir = await Deno.makeTempDir();
+    const bytes = df.writeIPC({ compression: "zstd" }) as unknown as Uint8Array;
+    await Deno.writeFile(`${dir}/z.arrow`, bytes);
+    await expect(readArrow(`${dir}/z.arrow`)).rejects.toThrow(
+      /^readArrow: .*z\.arrow: apache-arrow cannot decode it: .*codec/,
+    );
+  });
+
+  it("IPC stream: readFrames", async () => {
+    const dir = await Deno.makeTempDir();
+    await Deno.writeFile(`${dir}/pl.arrows`, df.writeIPCStream() as unknown as Uint8Array);
+    const reader = readFrames(`${dir}/pl.arrows`);
+    const frames = await Array.fromAsync(reader);
+    expect(frames.map((f) => [f.frame, f.table.numRows])).toEqual([[0, 3]]);
+    expect(reader.truncated).toBe(false);
   });
 });

@@ -94,9 +94,10 @@ describe("contactsTable", () => {
     expect(t.schema.fields.find((f) => f.name === "normalForce")!.metadata.get("unit")).toBe("N");
   });
 
-  it("handles 2D scalar tangential force", () => {
+  it("writes the 2D tangential force as a vector (tx, ty)", () => {
     const t = contactsTable(fakeSystem2d());
-    expect(t.getChild("tangentialForce")!.get(0)).toBe(0.5);
+    expect(t.getChild("tx")!.get(0)).toBe(0.5);
+    expect(t.getChild("ty")!.get(0)).toBe(-0.25);
     expect(t.getChild("py")!.get(0)).toBe(2);
   });
 

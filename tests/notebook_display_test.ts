@@ -12,6 +12,7 @@ import {
   systemBundle,
   systemSummary,
   tableBundle,
+  tableView,
 } from "../src/notebook/mod.ts";
 import { fakeSystem3d } from "./arrow_fixtures.ts";
 
@@ -42,7 +43,7 @@ describe("display", () => {
     expect((html.match(/<tr>/g) ?? []).length).toBe(2 + 2);
   });
 
-  it("real sphere3d and star2d objects and Arrow tables display themselves", () => {
+  it("real sphere3d and star2d objects display themselves", () => {
     const world = new World({ timeStep: 1e-4 });
     const g = world.addGranularParticles({
       positions: [[0, 0, 0.05], [0.03, 0, 0.05]],
@@ -59,9 +60,25 @@ describe("display", () => {
     const sb = (sys as unknown as Displayable)[DISPLAY]();
     expect(sb["text/plain"]).toContain("star2d: 2 particles");
     expect(String(sb["text/html"])).toContain("<path"); // star outlines
-    const tb = (particlesTable(g) as unknown as Displayable)[DISPLAY]();
-    expect(tb["text/plain"]).toContain("2 rows");
     expect(show(42)[DISPLAY]()["text/plain"]).toBe("42");
+  });
+
+  it("leaves apache-arrow's Table alone; tableView and show display tables explicitly", () => {
+    const world = new World({ timeStep: 1e-4 });
+    const g = world.addGranularParticles({
+      positions: [[0, 0, 0.05], [0.03, 0, 0.05]],
+      radii: 0.01,
+    });
+    const t = particlesTable(g);
+    // importing the notebook module patched no prototype of apache-arrow
+    expect(DISPLAY in Object.getPrototypeOf(t)).toBe(false);
+    expect((t as unknown as Displayable)[DISPLAY]).toBeUndefined();
+    const tv = tableView(t, { rows: 1 })[DISPLAY]();
+    expect(tv["text/plain"]).toMatch(/^Arrow table: 2 rows × \d+ columns/);
+    expect((String(tv["text/html"]).match(/<tr>/g) ?? []).length).toBe(2 + 1);
+    expect(show(t)[DISPLAY]()).toEqual(tableBundle(t));
+    expect(() => tableView({ numRows: 1 } as never)).toThrow(/must be an Arrow Table/);
+    expect(() => tableView(t, { rows: -1 })).toThrow(RangeError);
   });
 });
 

@@ -21,8 +21,22 @@ import {
 import { fakeSystem2d, fakeSystem3d } from "./arrow_fixtures.ts";
 
 const count = (svg: string, tag: string) => parseSVG(svg).querySelectorAll(tag).length;
-const isPng = (b: Uint8Array) =>
-  b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b.length > 500;
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Checks the PNG signature and the IHDR chunk; returns the image's width and height (px). */
+function pngSize(b: Uint8Array): { width: number; height: number } {
+  expect(Array.from(b.subarray(0, 8))).toEqual(PNG_SIGNATURE);
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  expect(v.getUint32(8)).toBe(13); // IHDR data length
+  expect(new TextDecoder().decode(b.subarray(12, 16))).toBe("IHDR");
+  return { width: v.getUint32(16), height: v.getUint32(20) };
+}
+
+/** Every number-like attribute and path coordinate of an SVG is finite: no NaN, no Infinity. */
+function expectFinite(svg: string): void {
+  expect(svg).not.toMatch(/NaN|Infinity/);
+}
 
 function grid2d(nx: number, ny: number) {
   const n = nx * ny, pos = new Float64Array(2 * n), vel = new Float64Array(2 * n);
@@ -45,10 +59,9 @@ describe("figure basics", () => {
     const s = toSVG('<svg width="40" height="30"><rect width="10" height="10"/></svg>');
     expect(s).toContain('xmlns="http://www.w3.org/2000/svg"');
     expect(count(s, "rect")).toBe(1);
-    const png = toPNG(s, { scale: 2 });
-    expect(isPng(png) || png.length > 60).toBe(true);
-    const w = new DataView(png.buffer, png.byteOffset + 16, 8);
-    expect([w.getUint32(0), w.getUint32(4)]).toEqual([80, 60]);
+    expect(pngSize(toPNG(s, { scale: 2 }))).toEqual({ width: 80, height: 60 });
+    expect(pngSize(toPNG(s, { scale: 1 }))).toEqual({ width: 40, height: 30 });
+    expect(() => pngSize(new TextEncoder().encode("GIF89a not a png"))).toThrow();
     expect(() => toSVG("<div/>")).toThrow(TypeError);
   });
 
@@ -88,7 +101,9 @@ describe("particle figures", () => {
     const dx = Number(c[1].getAttribute("cx")) - Number(c[0].getAttribute("cx"));
     // neighbours 0.02 m apart with radius 0.01 m touch: distance = 2 r in pixels
     expect(dx).toBeCloseTo(2 * r, 1);
-    expect(isPng(f.toPNG())).toBe(true);
+    expect(pngSize(f.toPNG())).toEqual({ width: 2 * f.width, height: 2 * f.height });
+    // a thin wrapper: one Plot chart with the grains mark inside the composed figure
+    expect(count(f.svg, "g[aria-label='grains'] circle")).toBe(50);
   });
 
   it("star outlines are drawn as paths, rotated by angle", () => {
@@ -136,6 +151,8 @@ describe("force network", () => {
     const widths = Array.from(ls, (l) => Number(l.getAttribute("stroke-width")));
     expect(widths[1]).toBeCloseTo(6, 5); // strongest chain drawn last at maxWidth
     expect(widths[0]).toBeCloseTo(0.4 + 5.6 * 0.04, 1);
+    expect(count(f.svg, "g[aria-label='force chains'] line")).toBe(2);
+    expect(count(f.svg, "g[aria-label='grains'] circle")).toBe(3); // faint grains underneath
     const none = forceNetwork(fakeSystem3d(), { boundaries: false });
     expect(none.info.links).toBe(1);
     expect(() => forceNetwork({ count: 0, positions: [], velocities: [] })).toThrow(TypeError);
@@ -184,5 +201,95 @@ describe("series and distance figures", () => {
       distanceErrorFigure({ count: 0, x: [], y: [], firstOrderError: [], radialError: [] })
     )
       .toThrow(RangeError);
+  });
+});
+
+describe("degenerate input never writes NaN", () => {
+  const sys2 = (positions: number[], radii?: number[]) => ({
+    count: positions.length / 2,
+    dimension: 2,
+    positions,
+    velocities: positions.map(() => 0),
+    ...(radii ? { radii } : {}),
+  });
+
+  it("zero particles: an empty frame", () => {
+    const f = particles2d(sys2([], []));
+    expectFinite(f.svg);
+    expect(f.info).toEqual({ particles: 0, drawn: 0, mode: "grains" });
+    expect(count(f.svg, "circle")).toBe(0);
+    expect(pngSize(f.toPNG({ scale: 1 }))).toEqual({ width: f.width, height: f.height });
+    for (const g of [bed3d, heightMap, slice3d]) {
+      expectFinite(g({ count: 0, positions: [], velocities: [], radii: [] }).svg);
+    }
+    const empty = {
+      ...sys2([], []),
+      contacts: {
+        count: 0,
+        i: [],
+        j: [],
+        kind: [],
+        point: [],
+        normal: [],
+        overlap: [],
+        normalForce: [],
+        tangentialForce: [],
+      },
+    };
+    const n = forceNetwork(empty);
+    expectFinite(n.svg);
+    expect(n.info).toEqual({ links: 0, maxForce: 0, particles: 0 });
+  });
+
+  it("NaN or infinite positions and radii throw, naming the column and the index", () => {
+    expect(() => particles2d(sys2([0, 0, NaN, 1], [1, 1]))).toThrow(
+      "particles2d: x[1] is NaN, must be a finite number",
+    );
+    expect(() => particles2d(sys2([0, 0, 1, Infinity], [1, 1]))).toThrow(/y\[1\] is Infinity/);
+    expect(() => particles2d(sys2([0, 0, 1, 1], [1, NaN]))).toThrow(/radius\[1\] is NaN/);
+    expect(() => particles2d(sys2([0, 0, 1, 1], [1, -1]))).toThrow(/radius\[1\] is -1/);
+    const s3 = fakeSystem3d();
+    s3.positions[5] = NaN; // z of particle 1
+    expect(() => bed3d(s3)).toThrow(/bed3d: z\[1\] is NaN/);
+    expect(() => forceNetwork(s3)).toThrow(/forceNetwork: z\[1\] is NaN/);
+    expect(() => heightMap(s3)).toThrow(RangeError);
+    expect(() => slice3d(s3)).toThrow(RangeError);
+  });
+
+  it("zero-size extents and grains all at one point get a sensible frame", () => {
+    const cases = {
+      "one point, no size": sys2([3, 4], [0]),
+      "no radius column": sys2([3, 4]),
+      "all at one point": sys2([1, 1, 1, 1, 1, 1], [0.1, 0.1, 0.1]),
+      "on a line, no size": sys2([0, 1, 1, 1, 2, 1], [0, 0, 0]),
+      "at the origin, no size": sys2([0, 0, 0, 0], [0, 0]),
+    };
+    for (const [name, s] of Object.entries(cases)) {
+      const f = particles2d(s);
+      expectFinite(f.svg);
+      expect({ name, drawn: count(f.svg, "circle") }).toEqual({ name, drawn: s.count });
+      expect(f.width).toBeGreaterThan(100);
+      expect(f.height).toBeGreaterThan(58); // taller than the margins
+      const c = parseSVG(f.svg).querySelector("circle")!;
+      for (const a of ["cx", "cy", "r"]) {
+        expect(Number.isFinite(Number(c.getAttribute(a)))).toBe(true);
+      }
+    }
+    // grains at one point are centred in their frame
+    const one = parseSVG(particles2d(cases["all at one point"]).svg);
+    const x = Array.from(one.querySelectorAll("circle"), (c) => c.getAttribute("cx"));
+    expect(new Set(x).size).toBe(1);
+    const point3 = { count: 2, positions: [1, 2, 3, 1, 2, 3], velocities: [0, 0, 0, 0, 0, 0] };
+    for (const g of [bed3d, heightMap, slice3d]) expectFinite(g(point3).svg);
+  });
+
+  it("NaN velocities colour grains grey instead of writing NaN", () => {
+    const s = { ...sys2([0, 0, 1, 0, 2, 0], [0.4, 0.4, 0.4]), velocities: [NaN, 0, 1, 0, 0.5, 0] };
+    const f = particles2d(s, { color: "speed" });
+    expectFinite(f.svg);
+    expect(count(f.svg, "circle[fill='#bbb']")).toBe(1); // linear scale: NaN is grey
+    const g = particles2d({ ...s, velocities: [NaN, 0, 1, 0, 1, 0] }, { color: "speed" });
+    expectFinite(g.svg);
+    expect(count(g.svg, "circle[fill='#999']")).toBe(1); // categorical: unknown is grey
   });
 });

@@ -4,7 +4,16 @@ import { expect } from "expect";
 import { StarShape, StarSystem } from "../src/star2d/mod.ts";
 import { simulateBar } from "../src/ipc1d/mod.ts";
 import { barTable, contactsTable, particlesTable } from "../src/arrow/mod.ts";
-import { barComparison, forceNetwork, parseSVG, particles2d } from "../src/plot/mod.ts";
+import {
+  barComparison,
+  forceChains,
+  forceNetwork,
+  parseSVG,
+  particles2d,
+  plotDocument,
+} from "../src/plot/mod.ts";
+import * as Plot from "@observablehq/plot";
+import { ContactKind } from "../src/contact/record.ts";
 
 function twoCrossesOnAFloor() {
   const sys = new StarSystem({ timeStep: 1e-4, friction: 0.5 });
@@ -41,6 +50,37 @@ describe("star2d systems", () => {
     expect(kinds).toContain("wall");
     const f = forceNetwork(sys);
     expect(f.info.links).toBe(c.numRows);
+  });
+
+  it("force chains run wall contacts (kind wall, j = -1) from the centre to the contact point", () => {
+    const sys = twoCrossesOnAFloor();
+    const c = sys.contacts;
+    const walls: number[] = [];
+    for (let k = 0; k < c.count; k++) {
+      if (c.kind[k] === ContactKind.wall) {
+        expect(c.j[k]).toBe(-1);
+        walls.push(k);
+      }
+    }
+    expect(walls.length).toBeGreaterThan(0);
+    const m = forceChains(sys, { boundaries: true, stroke: "black" });
+    expect(m.links).toBe(Array.from(c.normalForce).filter((f) => f > 0).length);
+    const el = Plot.plot({
+      document: plotDocument() as never,
+      aspectRatio: 1,
+      marks: [m],
+    }) as unknown as { scale(n: string): { apply(v: number): number }; outerHTML: string };
+    const sx = el.scale("x").apply, sy = el.scale("y").apply;
+    const ends = Array.from(
+      parseSVG(el.outerHTML).querySelectorAll("line"),
+      (l) =>
+        `${Math.round(Number(l.getAttribute("x2")))},${Math.round(Number(l.getAttribute("y2")))}`,
+    );
+    for (const k of walls) {
+      if (!(c.normalForce[k] > 0)) continue;
+      const end = `${Math.round(sx(c.point[2 * k]))},${Math.round(sy(c.point[2 * k + 1]))}`;
+      expect(ends).toContain(end);
+    }
   });
 });
 

@@ -90,7 +90,7 @@ describe("sphere3d: bad input throws a clear error and changes nothing", () => {
           { positions: [[0, 0, 0]], radii: 1 },
           { frction: 1 } as never,
         ),
-      /unknown field "frction"/,
+      /addGranularParticles: unknown option "frction" in material; did you mean "friction"\?/,
     ],
     [
       "box min >= max",

@@ -55,8 +55,12 @@ function isNumericArray(v: unknown): v is ArrayLike<number> {
  * @example
  * ```ts
  * import { barTable } from "@grainlab/grainlab/arrow";
+ * import { expect } from "expect";
  * const t = barTable({ time: [0, 0.1], endPosition: [5, 4], method: "ipc" });
- * console.assert(t.numRows === 2 && t.schema.metadata.get("grainlab.run.method") === "ipc");
+ * expect(t.numRows).toBe(2);
+ * expect([...t.getChild("endPosition")!]).toEqual([5, 4]);
+ * expect(t.schema.fields[0].name).toBe("time");
+ * expect(t.schema.metadata.get("grainlab.run.method")).toBe("ipc");
  * ```
  */
 export function barTable<R extends BarRunLike>(

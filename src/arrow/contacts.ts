@@ -18,11 +18,12 @@ import {
 export type ContactsTableOptions = SnapshotOptions;
 
 /**
- * The force network of the system's last step: `i`, `j` (stable particle ids; `j` is −1 for
- * boundary contacts), contact point (`px`, `py`, `pz`), normal (`nx`, `ny`, `nz`), `overlap`,
- * `normalForce`, tangential force (`tx`, `ty`, `tz` in 3D; scalar `tangentialForce` in 2D)
- * and `kind` — a dictionary column with labels particle, ground, wall, body (star2d's wall
- * contacts, code 1, become "wall"; `j` is −1 for every non-particle contact).
+ * The force network of the system's last step in the shared contact convention: `i`, `j`
+ * (stable particle ids; `j` is −1 for boundary contacts), `kind` — a dictionary column with
+ * the shared labels (particle, ground, wall, body, mesh, heightMap), the same in every
+ * simulator —, `boundary` (plane or wall index, −1 for particle contacts), contact point
+ * (`px`, `py`[, `pz`]), unit normal from j (or the boundary) towards i (`nx`, `ny`[, `nz`]),
+ * `overlap`, `normalForce` and the tangential force on i (`tx`, `ty`[, `tz`]).
  *
  * @param system a system with a `contacts` record (sphere3d or star2d)
  * @param options time/step stamp
@@ -69,13 +70,21 @@ export function contactsTable(
   };
   const I = new Int32Array(m);
   const J = new Int32Array(m);
-  // star2d codes: 0 grain, 1 wall (j is then the wall index) → the shared labels.
   const kinds = new Uint8Array(m);
+  const B = new Int32Array(m);
   for (let r = 0; r < m; r++) {
     const k = Number(c.kind[r]);
-    kinds[r] = d === 2 && k === 1 ? 2 : k;
+    if (!(Number.isInteger(k) && k >= 0 && k < CONTACT_KINDS.length)) {
+      throw new RangeError(
+        `${where}: contacts.kind[${r}] is kind code ${k}, must be one of 0..${
+          CONTACT_KINDS.length - 1
+        } (${CONTACT_KINDS.join(", ")})`,
+      );
+    }
+    kinds[r] = k;
     I[r] = toId(c.i[r], r, "i", false);
-    J[r] = kinds[r] === 0 ? toId(c.j[r], r, "j", false) : -1;
+    J[r] = k === 0 ? toId(c.j[r], r, "j", false) : -1;
+    B[r] = k === 0 ? -1 : c.boundary ? Number(c.boundary[r]) : -1;
   }
   const axes = d === 3 ? ["x", "y", "z"] : ["x", "y"];
   const comp = (src: ArrayLike<number>, k: number, stride: number) => {
@@ -103,7 +112,14 @@ export function contactsTable(
       values: kinds,
       labels: CONTACT_KINDS,
       unit: "1",
-      description: "contact kind: particle, ground, wall or body",
+      description: `contact kind: ${CONTACT_KINDS.join(", ")}`,
+    },
+    {
+      name: "boundary",
+      type: "int32",
+      values: B,
+      unit: "1",
+      description: "boundary index (plane, wall or body), or -1 for a particle contact",
     },
   ];
   axes.forEach((a, k) =>
@@ -137,28 +153,18 @@ export function contactsTable(
       type: "float64",
       values: comp(c.normalForce, 0, 1),
       unit: "N",
-      description: "magnitude of the normal contact force",
+      description: "normal contact force on i along the normal (> 0 repulsive)",
     },
   );
-  if (d === 3) {
-    axes.forEach((a, k) =>
-      cols.push({
-        name: `t${a}`,
-        type: "float64",
-        values: comp(c.tangentialForce, k, d),
-        unit: "N",
-        description: `${a} component of the tangential (friction) force`,
-      })
-    );
-  } else {
+  axes.forEach((a, k) =>
     cols.push({
-      name: "tangentialForce",
+      name: `t${a}`,
       type: "float64",
-      values: comp(c.tangentialForce, 0, 1),
+      values: comp(c.tangentialForce, k, d),
       unit: "N",
-      description: "signed tangential (friction) force",
-    });
-  }
+      description: `${a} component of the tangential (friction) force on i`,
+    })
+  );
   const stamp = snapshotStamp(system, options);
   return buildTable(where, m, cols, {
     simulator: options.simulator ?? (d === 3 ? "sphere3d" : "star2d"),

@@ -4,17 +4,23 @@
  * - {@link particlesTable}, {@link contactsTable}, {@link statsTable}, {@link barTable} turn
  *   simulator state into Arrow tables with `unit` and `description` metadata on every column
  *   and `grainlab.*` schema metadata (version, simulator, time, step, material).
- * - {@link writeArrow} / {@link readArrow} store one table as an Arrow IPC file, atomically.
- * - {@link FrameWriter} / {@link readFrames} stream many time steps to one `.arrows` file.
+ * - {@link writeArrow} / {@link readArrow} store one table as an Arrow IPC file, atomically,
+ *   with a checksum of its data; `readArrow` checks every byte's role before decoding and
+ *   throws `readArrow: <path>: <what is wrong>` on a damaged file.
+ * - {@link FrameWriter} / {@link readFrames} stream many time steps to one `.arrows` file,
+ *   frame by frame, so that a crashed run keeps its frames ({@link FrameReader.truncated}).
  *
  * @example
  * ```ts
  * import { particlesTable, readArrow, writeArrow } from "@grainlab/grainlab/arrow";
+ * import { expect } from "expect";
  * const system = { count: 2, positions: [0, 0, 1, 1, 0, 1], velocities: [0, 0, -1, 0, 0, 0] };
  * const dir = await Deno.makeTempDir();
  * await writeArrow(`${dir}/bed.arrow`, particlesTable(system, { time: 0.1 }));
  * const back = await readArrow(`${dir}/bed.arrow`);
- * console.assert(back.numRows === 2 && back.schema.fields[1].metadata.get("unit") === "m");
+ * expect(back.numRows).toBe(2);
+ * expect(back.schema.fields[1].metadata.get("unit")).toBe("m");
+ * expect([...back.getChild("vz")!]).toEqual([-1, 0]);
  * ```
  *
  * @module
@@ -23,9 +29,20 @@ export { particlesTable, type ParticlesTableOptions } from "./particles.ts";
 export { contactsTable, type ContactsTableOptions } from "./contacts.ts";
 export { type StatsEntry, StatsRecorder, statsTable } from "./stats.ts";
 export { type BarRunLike, barTable } from "./bar.ts";
-export { readArrow, writeArrow, writeFileAtomic } from "./io.ts";
+export {
+  type ArrowFileLayout,
+  checkArrowFile,
+  type CheckArrowFileOptions,
+  CHECKSUM_KEY,
+  readArrow,
+  tableFromBytes,
+  tableToArrowFile,
+  writeArrow,
+  writeFileAtomic,
+} from "./io.ts";
 export {
   type Frame,
+  FrameReader,
   type FrameStamp,
   FrameWriter,
   type FrameWriterOptions,

@@ -52,6 +52,7 @@ function maybeCopy<T extends NumArray>(v: T, n: number, copy: boolean): NumArray
  * @example
  * ```ts
  * import { particlesTable } from "@grainlab/grainlab/arrow";
+ * import { expect } from "expect";
  * const system = {
  *   count: 2,
  *   positions: new Float64Array([0, 0, 0.1, 1, 0, 0.1]),
@@ -59,8 +60,10 @@ function maybeCopy<T extends NumArray>(v: T, n: number, copy: boolean): NumArray
  *   radii: new Float64Array([0.1, 0.1]),
  * };
  * const t = particlesTable(system, { time: 0.5, step: 10 });
- * console.assert(t.numRows === 2 && t.getChild("speed")!.get(0) === 5);
- * console.assert(t.schema.metadata.get("grainlab.step") === "10");
+ * expect(t.numRows).toBe(2);
+ * expect([...t.getChild("speed")!]).toEqual([5, 0]);
+ * expect([...t.getChild("x")!]).toEqual([0, 1]);
+ * expect(t.schema.metadata.get("grainlab.step")).toBe("10");
  * ```
  */
 export function particlesTable(

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { CONTACT_KIND_NAMES } from "../contact/record.ts";
 import * as A from "apache-arrow";
 import { VERSION } from "../version.ts";
 
@@ -38,13 +39,11 @@ export interface ColumnSpec {
   labels?: readonly string[];
 }
 
-/** The labels of the contact-kind dictionary column, indexed by the simulators' kind codes. */
-export const CONTACT_KINDS: readonly string[] = Object.freeze([
-  "particle",
-  "ground",
-  "wall",
-  "body",
-]);
+/**
+ * The labels of the contact-kind dictionary column, indexed by the shared kind codes
+ * (`ContactKind` of `src/contact/record.ts`): the same dictionary in every simulator.
+ */
+export const CONTACT_KINDS: readonly string[] = CONTACT_KIND_NAMES;
 
 function arrowType(spec: ColumnSpec): A.DataType {
   switch (spec.type) {
@@ -127,7 +126,9 @@ function columnData(spec: ColumnSpec, length: number, type: A.DataType): A.Data 
  * @example
  * ```ts
  * import { metadataMap } from "@grainlab/grainlab/arrow";
- * console.assert(metadataMap("demo", { unit: "m" }).get("unit") === "m");
+ * import { expect } from "expect";
+ * expect(metadataMap("demo", { unit: "m", n: 2 })).toEqual(new Map([["unit", "m"], ["n", "2"]]));
+ * expect(() => metadataMap("demo", { "ARROW:x": 1 })).toThrow(/reserved by Arrow/);
  * ```
  */
 export function metadataMap(
@@ -174,10 +175,14 @@ export interface TableMetadata {
  * @example
  * ```ts
  * import { buildTable } from "@grainlab/grainlab/arrow";
+ * import { expect } from "expect";
  * const t = buildTable("demo", 2, [
  *   { name: "x", type: "float64", values: new Float64Array([1, 2]), unit: "m", description: "x" },
  * ], { simulator: "demo", table: "demo" });
- * console.assert(t.numRows === 2 && t.schema.metadata.get("grainlab.simulator") === "demo");
+ * expect(t.numRows).toBe(2);
+ * expect([...t.getChild("x")!]).toEqual([1, 2]);
+ * expect(t.schema.fields[0].metadata.get("unit")).toBe("m");
+ * expect(t.schema.metadata.get("grainlab.simulator")).toBe("demo");
  * ```
  */
 export function buildTable(
@@ -223,8 +228,11 @@ export function buildTable(
  * @example
  * ```ts
  * import { schemaMetadata, VERSION_KEY } from "@grainlab/grainlab/arrow";
+ * import { expect } from "expect";
  * const m = schemaMetadata("demo", { simulator: "sphere3d", table: "particles", time: 0.5 });
- * console.assert(m.get("grainlab.time") === "0.5" && m.has(VERSION_KEY));
+ * expect(m.get("grainlab.time")).toBe("0.5");
+ * expect(m.get(VERSION_KEY)).toMatch(/^\d+\.\d+\.\d+$/);
+ * expect(m.has("grainlab.step")).toBe(false); // absent values are left out
  * ```
  */
 export function schemaMetadata(where: string, meta: TableMetadata): Map<string, string> {

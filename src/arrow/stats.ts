@@ -6,6 +6,7 @@
 
 import type * as A from "apache-arrow";
 import { buildTable, type ColumnSpec } from "./schema.ts";
+import { STAT_FIELDS } from "../contact/stats.ts";
 
 /** One recorded step: time, step number and the counters of `lastStepStats`. */
 export interface StatsEntry {
@@ -16,17 +17,6 @@ export interface StatsEntry {
   /** Counters (numbers; non-numeric values are ignored). */
   stats: Readonly<Record<string, unknown>>;
 }
-
-/** Units and descriptions of the counters the simulators report. */
-const KNOWN: Record<string, [string, string]> = {
-  maxPenetration: ["m", "largest overlap of any contact in the step"],
-  maxSpeed: ["m/s", "largest particle speed in the step"],
-  kineticEnergy: ["J", "total translational + rotational kinetic energy"],
-  potentialEnergy: ["J", "gravitational potential energy"],
-  elasticEnergy: ["J", "elastic energy stored in contacts"],
-  totalEnergy: ["J", "sum of kinetic, potential and elastic energy"],
-  dissipatedEnergy: ["J", "energy dissipated by damping and friction so far"],
-};
 
 /**
  * One row per recorded step: `time`, `step` and one Float64 column per numeric counter seen
@@ -86,7 +76,9 @@ export function statsTable(
     },
   ];
   for (const k of keys) {
-    const [unit, description] = KNOWN[k] ?? ["1", `lastStepStats.${k} (count)`];
+    const known = STAT_FIELDS[k];
+    const unit = known ? known.unit : "1";
+    const description = known ? known.description : `lastStepStats.${k}`;
     cols.push({
       name: k,
       type: "float64",
@@ -123,7 +115,9 @@ export class StatsRecorder {
   readonly entries: StatsEntry[] = [];
 
   /**
-   * Appends one entry: the world's time and step and a copy of the system's counters.
+   * Appends one entry: the world's time and step, a copy of the system's counters and, when
+   * the system is profiled (`lastStepProfile.total > 0`), its stage times as `neighborsMs`,
+   * `pairForcesMs`, `boundaryForcesMs`, `integrationMs` and `totalMs`.
    *
    * @param world anything with `time` (s) and `stepCount`
    * @param system anything with `lastStepStats`
@@ -131,13 +125,18 @@ export class StatsRecorder {
    */
   record(
     world: { readonly time: number; readonly stepCount?: number },
-    system: { readonly lastStepStats?: object },
+    system: { readonly lastStepStats?: object; readonly lastStepProfile?: object },
     extra: Record<string, number> = {},
   ): void {
+    const profile: Record<string, number> = {};
+    const p = system.lastStepProfile as Record<string, number> | undefined;
+    if (p && typeof p.total === "number" && p.total > 0) {
+      for (const [k, v] of Object.entries(p)) if (typeof v === "number") profile[`${k}Ms`] = v;
+    }
     this.entries.push({
       time: world.time,
       step: world.stepCount,
-      stats: { ...(system.lastStepStats ?? {}), ...extra },
+      stats: { ...(system.lastStepStats ?? {}), ...profile, ...extra },
     });
   }
 }

@@ -16,17 +16,19 @@ export interface ContactsLike {
   readonly i: NumArray;
   /** Second particle slot, −1 for a boundary. */
   readonly j: NumArray;
-  /** Kind code: 0 particle, 1 ground, 2 wall, 3 body. */
+  /** Kind code (`ContactKind`): 0 particle, 1 ground, 2 wall, 3 body, 4 mesh, 5 heightMap. */
   readonly kind: NumArray;
+  /** Boundary index (plane, wall, body), −1 for particle contacts. */
+  readonly boundary?: NumArray;
   /** Contact point, stride = dimension. */
   readonly point: NumArray;
-  /** Unit normal, stride = dimension. */
+  /** Unit normal from j (or the boundary) towards i, stride = dimension. */
   readonly normal: NumArray;
   /** Overlap (m). */
   readonly overlap: NumArray;
   /** Normal force magnitude (N). */
   readonly normalForce: NumArray;
-  /** Tangential force, stride = dimension (N) — or scalar per contact in 2D. */
+  /** Tangential force on i, stride = dimension (N). */
   readonly tangentialForce: NumArray;
 }
 
@@ -89,8 +91,9 @@ export interface SnapshotOptions {
  * @example
  * ```ts
  * import { dimensionOf } from "@grainlab/grainlab/arrow";
- * const s = { count: 1, positions: [0, 0], velocities: [0, 0], angles: [0] };
- * console.assert(dimensionOf(s) === 2);
+ * import { expect } from "expect";
+ * expect(dimensionOf({ count: 1, positions: [0, 0], velocities: [0, 0], angles: [0] })).toBe(2);
+ * expect(dimensionOf({ count: 1, positions: [0, 0, 0], velocities: [0, 0, 0] })).toBe(3);
  * ```
  */
 export function dimensionOf(system: ParticleSystemLike): 2 | 3 {
@@ -110,7 +113,10 @@ export function dimensionOf(system: ParticleSystemLike): 2 | 3 {
  * @example
  * ```ts
  * import { checkSystem } from "@grainlab/grainlab/arrow";
- * console.assert(checkSystem("demo", { count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] }) === 3);
+ * import { expect } from "expect";
+ * expect(checkSystem("demo", { count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] })).toBe(3);
+ * expect(() => checkSystem("demo", { count: 2, positions: [0, 0, 1], velocities: [0, 0, 0] }))
+ *   .toThrow("demo: system.positions has 3 values, need count × 3 = 6");
  * ```
  */
 export function checkSystem(where: string, system: ParticleSystemLike): 2 | 3 {

@@ -102,7 +102,7 @@ export function guardBarRun(
   bytesPerStep = 9 * 8 + 2,
 ): void {
   const what = `a run of ${
-    steps < 1e9 ? steps : steps.toExponential(2)
+    steps < 1e10 ? steps : steps.toExponential(2)
   } time steps on ${elements} elements`;
   sizeGuard(where, what, (steps + 1) * bytesPerStep + (elements + 1) * 24 * 8);
   workGuard(where, what, steps * (elements + 1));

@@ -141,6 +141,9 @@ export class CellGrid3 {
         maxz =
           0;
     }
+    if (!(cellSize > 0 && cellSize < Infinity)) {
+      throw new RangeError(`CellGrid.build: cellSize (${cellSize}) must be a finite number > 0`);
+    }
     let cs = cellSize;
     // Keep the number of cells bounded for sparse scenes by coarsening open axes.
     const budget = Math.max(64, MAX_CELLS_PER_ITEM * count);
@@ -400,6 +403,9 @@ export class CellGrid2 {
         maxx =
         maxy =
           0;
+    }
+    if (!(cellSize > 0 && cellSize < Infinity)) {
+      throw new RangeError(`CellGrid.build: cellSize (${cellSize}) must be a finite number > 0`);
     }
     let cs = cellSize;
     const budget = Math.max(64, MAX_CELLS_PER_ITEM * count);

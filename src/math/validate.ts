@@ -156,13 +156,18 @@ export function options<T extends object>(
 
 /** The entry of `candidates` nearest to `key` by edit distance, or undefined when none is close. */
 export function nearest(key: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined, bestD = Infinity;
+  let best: string | undefined, bestD = Infinity, bestP = -1;
   const a = key.toLowerCase();
   for (const c of candidates) {
-    const d = editDistance(a, c.toLowerCase());
-    if (d < bestD) {
+    const lc = c.toLowerCase();
+    const d = editDistance(a, lc);
+    // ties go to the longer common prefix: "mesh" suggests "meshes", not "mass"
+    let pre = 0;
+    while (pre < a.length && pre < lc.length && a[pre] === lc[pre]) pre++;
+    if (d < bestD || (d === bestD && pre > bestP)) {
       bestD = d;
       best = c;
+      bestP = pre;
     }
   }
   return bestD <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;

@@ -1,6 +1,7 @@
 /**
  * Rich display of simulator objects and tables in Deno Jupyter (`Symbol.for("Jupyter.display")`):
- * a system shows a compact summary plus a figure; a table its schema with units and first rows.
+ * a system shows a compact summary plus a figure; a table (through {@link tableView} or
+ * {@link show}) its schema with units and first rows.
  *
  * @module
  */
@@ -46,8 +47,10 @@ export interface SystemSummary {
  * @example
  * ```ts
  * import { systemSummary } from "@grainlab/grainlab/notebook";
+ * import { expect } from "expect";
  * const s = systemSummary({ count: 1, positions: [0, 0, 1], velocities: [3, 4, 0], radii: [0.1] });
- * console.assert(s.maxSpeed === 5 && s.kind === "sphere3d");
+ * expect(s).toMatchObject({ kind: "sphere3d", count: 1, maxSpeed: 5, meanRadius: 0.1, contacts: 0 });
+ * expect(s.bounds).toEqual([[0, 0], [0, 0], [1, 1]]);
  * ```
  */
 export function systemSummary(
@@ -103,8 +106,12 @@ function fmt(v: number | undefined, unit = ""): string {
  * @example
  * ```ts
  * import { systemBundle } from "@grainlab/grainlab/notebook";
+ * import { expect } from "expect";
  * const b = systemBundle({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0], radii: [0.1] });
- * console.assert(String(b["text/plain"]).includes("1 particles") && String(b["text/html"]).includes("<svg"));
+ * expect(b["text/plain"]).toMatch(/^sphere3d: 1 particles, /);
+ * expect(String(b["text/html"]).match(/<circle/g)?.length).toBe(2); // side and top views
+ * const text = systemBundle({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] }, { figure: false });
+ * expect(String(text["text/html"])).not.toContain("<svg");
  * ```
  */
 export function systemBundle(
@@ -159,12 +166,24 @@ export function systemBundle(
  * ```ts
  * import { particlesTable } from "@grainlab/grainlab/arrow";
  * import { tableBundle } from "@grainlab/grainlab/notebook";
+ * import { expect } from "expect";
  * const t = particlesTable({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] });
- * console.assert(String(tableBundle(t)["text/html"]).includes("<th>z</th>"));
+ * const html = String(tableBundle(t)["text/html"]);
+ * expect(html).toContain("<th>z</th>");
+ * expect(html).toContain("<i>m</i>"); // units under the names
+ * expect(tableBundle(t)["text/plain"]).toMatch(/^Arrow table: 1 rows × \d+ columns \(id, x, y, z/);
  * ```
  */
-export function tableBundle(table: Table, options: { rows?: number } = {}): MediaBundle {
-  const n = Math.min(table.numRows, options.rows ?? 8);
+export function tableBundle(table: Table, options: TableViewOptions = {}): MediaBundle {
+  const where = "tableBundle";
+  if (!(table instanceof Table)) {
+    throw new TypeError(`${where}: table is ${String(table)}, must be an Arrow Table`);
+  }
+  const rows = options.rows ?? 8;
+  if (!(Number.isInteger(rows) && rows >= 0)) {
+    throw new RangeError(`${where}: options.rows is ${rows}, must be an integer >= 0`);
+  }
+  const n = Math.min(table.numRows, rows);
   const fields = table.schema.fields;
   const meta = [...table.schema.metadata].filter(([k]) => k !== "grainlab.material");
   const cell = (v: unknown) => {
@@ -191,6 +210,48 @@ export function tableBundle(table: Table, options: { rows?: number } = {}): Medi
   return { "text/plain": text, "text/html": html };
 }
 
+/** Options of {@link tableView} and {@link tableBundle}. */
+export interface TableViewOptions {
+  /** First rows to show. @default 8 */
+  rows?: number;
+}
+
+/**
+ * An Arrow table as a displayable value: shown in a notebook cell (as the cell's value or
+ * through `Deno.jupyter.display`) with its schema, units, metadata and first rows. Importing
+ * the notebook module does not change apache-arrow's `Table`; wrap a table in this (or
+ * {@link show}) to display it richly.
+ *
+ * @param table an Arrow table (`particlesTable`, `readArrow`, …)
+ * @param options rows to show
+ * @returns an object with `Symbol.for("Jupyter.display")`
+ * @throws {TypeError} when `table` is not an Arrow Table
+ * @throws {RangeError} when `rows` is not an integer >= 0
+ * @example
+ * ```ts
+ * import { particlesTable } from "@grainlab/grainlab/arrow";
+ * import { tableView } from "@grainlab/grainlab/notebook";
+ * import { expect } from "expect";
+ * const t = particlesTable({ count: 3, positions: [0, 0, 1, 0, 0, 2, 0, 0, 3], velocities: new Array(9).fill(0) });
+ * const b = tableView(t, { rows: 2 })[Symbol.for("Jupyter.display")]();
+ * expect(String(b["text/html"]).match(/<tr>/g)?.length).toBe(2 + 2); // names, units, 2 rows
+ * expect(() => tableView({} as never)).toThrow(TypeError);
+ * ```
+ */
+export function tableView(
+  table: Table,
+  options: TableViewOptions = {},
+): { [k: symbol]: () => MediaBundle } {
+  if (!(table instanceof Table)) {
+    throw new TypeError(`tableView: table is ${String(table)}, must be an Arrow Table`);
+  }
+  const rows = options.rows ?? 8;
+  if (!(Number.isInteger(rows) && rows >= 0)) {
+    throw new RangeError(`tableView: options.rows is ${rows}, must be an integer >= 0`);
+  }
+  return { [DISPLAY]: () => tableBundle(table, { rows }) };
+}
+
 /**
  * Wraps a value so that it displays richly in a notebook cell: systems (summary + figure),
  * Arrow tables (schema + rows), anything already displayable as itself.
@@ -201,8 +262,10 @@ export function tableBundle(table: Table, options: { rows?: number } = {}): Medi
  * @example
  * ```ts
  * import { show } from "@grainlab/grainlab/notebook";
+ * import { expect } from "expect";
  * const d = show({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0], radii: [0.1] });
- * console.assert(typeof d[Symbol.for("Jupyter.display")] === "function");
+ * expect(d[Symbol.for("Jupyter.display")]()["text/plain"]).toMatch(/^sphere3d: 1 particles/);
+ * expect(show(42)[Symbol.for("Jupyter.display")]()).toEqual({ "text/plain": "42" });
  * ```
  */
 export function show(
@@ -247,19 +310,23 @@ function worldBundle(
 }
 
 /**
- * Gives classes (simulator systems, worlds, Arrow `Table`) a `Symbol.for("Jupyter.display")`
- * method so that their instances display themselves as a cell's value or through
- * `Deno.jupyter.display`. Already-displayable classes are left alone.
+ * Gives classes (simulator systems, worlds) a `Symbol.for("Jupyter.display")` method so that
+ * their instances display themselves as a cell's value or through `Deno.jupyter.display`.
+ * Already-displayable classes are left alone. It patches the classes' prototypes: use it for
+ * your own classes, not for other libraries' (wrap those values in {@link show} or
+ * {@link tableView} instead).
  *
  * @param classes constructors whose instances should display richly
  * @returns the number of classes patched
  * @example
  * ```ts
  * import { registerDisplay } from "@grainlab/grainlab/notebook";
+ * import { expect } from "expect";
  * class Probe { count = 1; positions = [0, 0, 1]; velocities = [0, 0, 0]; }
- * console.assert(registerDisplay([Probe]) === 1);
+ * expect(registerDisplay([Probe])).toBe(1);
+ * expect(registerDisplay([Probe])).toBe(0); // already displayable: left alone
  * const p = new Probe() as unknown as Record<symbol, () => Record<string, string>>;
- * console.assert(p[Symbol.for("Jupyter.display")]()["text/plain"].includes("1 particles"));
+ * expect(p[Symbol.for("Jupyter.display")]()["text/plain"]).toMatch(/^sphere3d: 1 particles/);
  * ```
  */
 export function registerDisplay(

@@ -27,7 +27,9 @@ let cached: JupyterApi | null | undefined;
  * @example
  * ```ts
  * import { jupyter } from "@grainlab/grainlab/notebook";
- * console.assert(jupyter() === null); // not in a kernel here
+ * import { expect } from "expect";
+ * expect(jupyter()).toBeNull(); // not in a kernel here
+ * expect(jupyter()).toBe(jupyter()); // looked up once
  * ```
  */
 export function jupyter(): JupyterApi | null {
@@ -50,7 +52,8 @@ export function jupyter(): JupyterApi | null {
  * @example
  * ```ts
  * import { inNotebook } from "@grainlab/grainlab/notebook";
- * console.assert(inNotebook() === false);
+ * import { expect } from "expect";
+ * expect(inNotebook()).toBe(false); // `deno test`, not `deno jupyter`
  * ```
  */
 export function inNotebook(): boolean {

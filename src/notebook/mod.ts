@@ -1,24 +1,28 @@
 /**
- * Notebook support for Deno Jupyter: rich display of systems, worlds and Arrow tables
- * (registered on import for sphere3d, star2d and apache-arrow classes), a progress display
- * that updates one output in a notebook and one line on a terminal, and kernel detection.
- * Nothing here touches `Deno.jupyter` outside a kernel.
+ * Notebook support for Deno Jupyter: rich display of systems and worlds (registered on import
+ * for the sphere3d and star2d classes), explicit rich views of Arrow tables ({@link tableView};
+ * apache-arrow's own classes are left untouched), a progress display that updates one output
+ * in a notebook and one line on a terminal, and kernel detection. Nothing here touches
+ * `Deno.jupyter` outside a kernel.
  *
  * @example
  * ```ts
  * import { World } from "@grainlab/grainlab/sphere3d";
- * import { runWithProgress, show } from "@grainlab/grainlab/notebook";
+ * import { particlesTable } from "@grainlab/grainlab/arrow";
+ * import { runWithProgress, show, tableView } from "@grainlab/grainlab/notebook";
+ * import { expect } from "expect";
  * const world = new World({ timeStep: 1e-4 });
  * const g = world.addGranularParticles({ positions: [[0, 0, 0.05]], radii: 0.01 });
  * g.setGroundPlane(0);
  * await runWithProgress(world, 100, { mode: "none" });
  * const bundle = show(g)[Symbol.for("Jupyter.display")]();
- * console.assert(String(bundle["text/plain"]).includes("1 particles"));
+ * expect(bundle["text/plain"]).toMatch(/^sphere3d: 1 particles, t = 0\.01 s, step 100/);
+ * const table = tableView(particlesTable(g))[Symbol.for("Jupyter.display")]();
+ * expect(table["text/plain"]).toMatch(/^Arrow table: 1 rows/);
  * ```
  *
  * @module
  */
-import { Table } from "apache-arrow";
 import { GranularSystem, World } from "../sphere3d/mod.ts";
 import { ClumpSystem, DiskSystem, StarSystem } from "../star2d/mod.ts";
 import { registerDisplay } from "./display.ts";
@@ -33,14 +37,10 @@ export {
   type SystemSummary,
   systemSummary,
   tableBundle,
+  tableView,
+  type TableViewOptions,
 } from "./display.ts";
 export { Progress, type ProgressOptions, runWithProgress, type Steppable } from "./progress.ts";
-export {
-  type HeadlineOptions,
-  type SettledPacking,
-  starPacking,
-  type StarPackingOptions,
-  writeHeadlineFigures,
-} from "./headline.ts";
 
-registerDisplay([World, GranularSystem, StarSystem, ClumpSystem, DiskSystem, Table]);
+// The library's own classes only: apache-arrow's Table is not patched (use tableView or show).
+registerDisplay([World, GranularSystem, StarSystem, ClumpSystem, DiskSystem]);

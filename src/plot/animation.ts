@@ -25,8 +25,15 @@ export interface AnimateOptions {
  * @example
  * ```ts
  * import { Animation } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const a = new Animation(new Uint8Array([0x47, 0x49, 0x46]), 1, 1, 1);
- * console.assert(a.frames === 1);
+ * expect(a.frames).toBe(1);
+ * const display = (a as unknown as Record<symbol, () => Record<string, string>>)[
+ *   Symbol.for("Jupyter.display")
+ * ];
+ * const html = display.call(a)["text/html"];
+ * expect(html).toContain("data:image/gif;base64,R0lG");
+ * await expect(a.save("movie.png")).rejects.toThrow(RangeError);
  * ```
  */
 export class Animation {
@@ -94,8 +101,11 @@ export class Animation {
  *     domain: { x: [-0.5, 1.5], y: [-0.5, 0.5] }, color: "none", width: 200,
  *   })
  * );
+ * import { expect } from "expect";
  * const anim = animate(figs, { delay: 200 });
- * console.assert(anim.frames === 3 && anim.gif.length > 100);
+ * expect(anim.frames).toBe(3);
+ * expect([anim.width, anim.height]).toEqual([figs[0].width, figs[0].height]);
+ * expect(new TextDecoder().decode(anim.gif.subarray(0, 6))).toBe("GIF89a");
  * ```
  */
 export function animate(frames: readonly Figure[], options: AnimateOptions = {}): Animation {

@@ -8,6 +8,7 @@ import { colorScale } from "./color.ts";
 import { compose, type Figure } from "./figure.ts";
 import { equalAspectSize, plotPanel, px, type RawLayer } from "./panel.ts";
 import { bounds, labelOf, particleColumns, type ParticleSource } from "./source.ts";
+import { checkColumns } from "./marks.ts";
 import type { ParticleFigureOptions } from "./particles.ts";
 
 /** Options of {@link heightMap}. */
@@ -36,8 +37,10 @@ export interface HeightMapOptions {
  * ```ts
  * import { heightMap } from "@grainlab/grainlab/plot";
  * const s = { count: 2, positions: [0, 0, 0.1, 1, 1, 0.3], velocities: [0, 0, 0, 0, 0, 0], radii: [0.1, 0.1] };
+ * import { expect } from "expect";
  * const fig = heightMap(s, { cells: 4 });
- * console.assert(Math.abs(Number(fig.info.maxHeight) - 0.4) < 1e-12);
+ * expect(Number(fig.info.maxHeight)).toBeCloseTo(0.4, 12); // top of the higher sphere: 0.3 + 0.1
+ * expect(() => heightMap(s, { cells: 1 })).toThrow(RangeError);
  * ```
  */
 export function heightMap(source: ParticleSource, options: HeightMapOptions = {}): Figure {
@@ -48,6 +51,8 @@ export function heightMap(source: ParticleSource, options: HeightMapOptions = {}
   if (!Number.isInteger(nx) || nx < 2) {
     throw new RangeError(`${where}: options.cells is ${nx}, must be an integer >= 2`);
   }
+  checkColumns(where, cols, "x", "y");
+  checkColumns(where, cols, "z", "z");
   const X = cols.get("x"), Y = cols.get("y"), Z = cols.get("z");
   const R = cols.has("radius") ? cols.get("radius") : undefined;
   const dom = bounds(X, Y, R, cols.n, 0);
@@ -141,8 +146,10 @@ export interface Slice3dOptions extends ParticleFigureOptions {
  * ```ts
  * import { slice3d } from "@grainlab/grainlab/plot";
  * const s = { count: 2, positions: [0, 0, 0.1, 0, 0.5, 0.1], velocities: [0, 0, 0, 0, 0, 0], radii: [0.1, 0.1] };
+ * import { expect } from "expect";
  * const fig = slice3d(s, { axis: "y", at: 0.05 });
- * console.assert(fig.info.cut === 1);
+ * expect(fig.info).toEqual({ cut: 1, at: 0.05 }); // only the sphere at y = 0 reaches y = 0.05
+ * expect(fig.svg.match(/<circle/g)?.length).toBe(1);
  * ```
  */
 export function slice3d(source: ParticleSource, options: Slice3dOptions = {}): Figure {
@@ -154,6 +161,11 @@ export function slice3d(source: ParticleSource, options: Slice3dOptions = {}): F
     throw new RangeError(`${where}: options.axis is "${axis}", must be x, y or z`);
   }
   const [an, bn] = axis === "x" ? ["y", "z"] : axis === "y" ? ["x", "z"] : ["x", "y"];
+  checkColumns(where, cols, an, bn);
+  checkColumns(where, cols, axis, axis);
+  if (options.at !== undefined && !Number.isFinite(options.at)) {
+    throw new RangeError(`${where}: options.at is ${options.at}, must be a finite number (m)`);
+  }
   const C = cols.get(axis), A = cols.get(an), B = cols.get(bn);
   const R = cols.has("radius") ? cols.get("radius") : new Float64Array(cols.n).fill(0.01);
   let lo = Infinity, hi = -Infinity;
@@ -161,7 +173,7 @@ export function slice3d(source: ParticleSource, options: Slice3dOptions = {}): F
     lo = Math.min(lo, C[i]);
     hi = Math.max(hi, C[i]);
   }
-  const at = options.at ?? (lo + hi) / 2;
+  const at = options.at ?? (cols.n > 0 ? (lo + hi) / 2 : 0);
   const cut: number[] = [], rc: number[] = [];
   for (let i = 0; i < cols.n; i++) {
     const d = C[i] - at;

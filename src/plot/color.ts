@@ -44,9 +44,14 @@ export interface ColorScale {
  * @example
  * ```ts
  * import { colorScale } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const s = colorScale([0, 1, 2, 3.5], { label: "speed (m/s)" });
- * console.assert(s.type === "linear" && s.apply(0) !== s.apply(3.5));
- * console.assert(s.legend().svg.includes("speed"));
+ * expect(s.type).toBe("linear");
+ * expect(s.domain).toEqual([0, 3.5]);
+ * expect(s.apply(0)).not.toBe(s.apply(3.5));
+ * expect(s.apply(NaN)).toBe("#bbb");
+ * expect(s.legend().svg).toContain("speed (m/s)");
+ * expect(colorScale([0, 1, 1, 2]).type).toBe("categorical");
  * ```
  */
 export function colorScale(values: ArrayLike<number>, options: ColorScaleOptions = {}): ColorScale {
@@ -119,7 +124,9 @@ export function colorScale(values: ArrayLike<number>, options: ColorScaleOptions
  * @example
  * ```ts
  * import { niceTicks } from "@grainlab/grainlab/plot";
- * console.assert(niceTicks(0, 1).join() === "0,0.2,0.4,0.6,0.8,1");
+ * import { expect } from "expect";
+ * expect(niceTicks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+ * expect(niceTicks(0, 0.035, 4)).toEqual([0, 0.01, 0.02, 0.03]);
  * ```
  */
 export function niceTicks(lo: number, hi: number, count = 5): number[] {
@@ -201,8 +208,11 @@ function colorBar(
  * @example
  * ```ts
  * import { swatches } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const p = swatches([{ label: "glass", color: "steelblue" }, { label: "sand", color: "orange" }]);
- * console.assert(p.svg.includes("glass") && p.height > 30);
+ * expect(p.svg).toContain("glass");
+ * expect(p.svg.match(/<rect /g)?.length).toBe(2);
+ * expect(p.height).toBe(4 + 2 * 16 + 4);
  * ```
  */
 export function swatches(

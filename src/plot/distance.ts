@@ -61,8 +61,10 @@ function gridStep(v: ArrayLike<number>): number {
  *   count: 4, x: [-1, 1, -1, 1], y: [-1, -1, 1, 1],
  *   firstOrderError: [0.01, 0.02, 0.01, 0.02], radialError: [0.1, 0.3, 0.1, 0.2],
  * };
+ * import { expect } from "expect";
  * const fig = distanceErrorFigure(map);
- * console.assert(fig.info.maxRadialError === 0.3 && (fig.svg.match(/<rect /g) ?? []).length >= 8);
+ * expect(fig.info).toMatchObject({ maxFirstOrderError: 0.02, maxRadialError: 0.3 });
+ * expect(fig.svg.match(/<rect /g)!.length).toBeGreaterThanOrEqual(8); // 4 cells in each map
  * ```
  */
 export function distanceErrorFigure(

@@ -42,8 +42,10 @@ let doc: DomDocument | undefined;
  * @example
  * ```ts
  * import { plotDocument } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const svg = plotDocument().createElementNS("http://www.w3.org/2000/svg", "svg");
- * console.assert(svg.tagName.toLowerCase() === "svg");
+ * expect(svg.tagName.toLowerCase()).toBe("svg");
+ * expect(plotDocument()).toBe(plotDocument()); // one shared document
  * ```
  */
 export function plotDocument(): DomDocument {
@@ -62,7 +64,8 @@ export function plotDocument(): DomDocument {
  * @example
  * ```ts
  * import { escapeXml } from "@grainlab/grainlab/plot";
- * console.assert(escapeXml("a<b & c") === "a&lt;b &amp; c");
+ * import { expect } from "expect";
+ * expect(escapeXml('a<b & "c"')).toBe("a&lt;b &amp; &quot;c&quot;");
  * ```
  */
 export function escapeXml(text: string): string {
@@ -81,8 +84,11 @@ export function escapeXml(text: string): string {
  * @example
  * ```ts
  * import { parseSVG } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const root = parseSVG('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>');
- * console.assert(root.querySelectorAll("circle").length === 1);
+ * expect(root.querySelectorAll("circle").length).toBe(1);
+ * expect(root.querySelector("circle")?.getAttribute("r")).toBe("1");
+ * expect(() => parseSVG("<div/>")).toThrow(/no <svg> element/);
  * ```
  */
 export function parseSVG(svg: string): DomElement {

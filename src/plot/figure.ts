@@ -18,8 +18,13 @@ const INLINE_SVG_LIMIT = 350_000;
  * @example
  * ```ts
  * import { Figure } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const f = new Figure('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"></svg>', 20, 10);
- * console.assert(f.toPNG().length > 50 && f.toSVG().startsWith("<svg"));
+ * const png = f.toPNG(); // scale 2
+ * expect(Array.from(png.subarray(1, 4))).toEqual([0x50, 0x4e, 0x47]); // "PNG"
+ * const ihdr = new DataView(png.buffer, png.byteOffset + 16, 8);
+ * expect([ihdr.getUint32(0), ihdr.getUint32(4)]).toEqual([40, 20]);
+ * expect(() => new Figure("<div/>", 1, 1)).toThrow(TypeError);
  * ```
  */
 export class Figure {
@@ -104,7 +109,9 @@ export class Figure {
  * @example
  * ```ts
  * import { base64 } from "@grainlab/grainlab/plot";
- * console.assert(base64(new Uint8Array([104, 105])) === "aGk=");
+ * import { expect } from "expect";
+ * expect(base64(new Uint8Array([104, 105]))).toBe("aGk=");
+ * expect(atob(base64(new Uint8Array([0, 255])))).toBe("\x00\xff");
  * ```
  */
 export function base64(bytes: Uint8Array): string {
@@ -125,8 +132,10 @@ export function base64(bytes: Uint8Array): string {
  * @example
  * ```ts
  * import { toSVG } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const s = toSVG('<svg width="5" height="5"><circle r="2"/></svg>');
- * console.assert(s.includes('xmlns="http://www.w3.org/2000/svg"'));
+ * expect(s).toBe('<svg xmlns="http://www.w3.org/2000/svg" width="5" height="5"><circle r="2"/></svg>');
+ * expect(() => toSVG("<div/>")).toThrow(TypeError);
  * ```
  */
 export function toSVG(svg: string | DomElement | Figure): string {
@@ -149,8 +158,11 @@ export function toSVG(svg: string | DomElement | Figure): string {
  * @example
  * ```ts
  * import { toPNG } from "@grainlab/grainlab/plot";
- * const png = toPNG('<svg width="8" height="8"><rect width="4" height="4"/></svg>');
- * console.assert(png.length > 60 && png[0] === 0x89);
+ * import { expect } from "expect";
+ * const png = toPNG('<svg width="8" height="8"><rect width="4" height="4"/></svg>', { scale: 1 });
+ * expect(Array.from(png.subarray(0, 4))).toEqual([0x89, 0x50, 0x4e, 0x47]);
+ * const ihdr = new DataView(png.buffer, png.byteOffset + 16, 8);
+ * expect([ihdr.getUint32(0), ihdr.getUint32(4)]).toEqual([8, 8]);
  * ```
  */
 export function toPNG(svg: string | DomElement | Figure, options: PngOptions = {}): Uint8Array {
@@ -194,8 +206,11 @@ export interface ComposeOptions {
  * ```ts
  * import { compose } from "@grainlab/grainlab/plot";
  * const box = { svg: '<svg width="50" height="40"><rect width="50" height="40"/></svg>', width: 50, height: 40 };
+ * import { expect } from "expect";
  * const f = compose([box, box], { title: "Two boxes" });
- * console.assert(f.width === 124 && f.svg.includes("Two boxes"));
+ * expect(f.width).toBe(2 * 50 + 12 + 12); // two panels, the gap between, half a gap each side
+ * expect(f.height).toBe(40 + 32 + 12); // panels, title row, bottom gap
+ * expect(f.svg).toContain("Two boxes");
  * ```
  */
 export function compose(panels: readonly Panel[], options: ComposeOptions = {}): Figure {

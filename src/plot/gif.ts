@@ -124,8 +124,11 @@ function lzw(indices: Uint8Array): Uint8Array {
  * ```ts
  * import { encodeGif } from "@grainlab/grainlab/plot";
  * const red = { width: 2, height: 2, pixels: new Uint8Array(16).map((_, i) => (i % 4 === 0 || i % 4 === 3 ? 255 : 0)) };
+ * import { expect } from "expect";
  * const gif = encodeGif([red, red]);
- * console.assert(new TextDecoder().decode(gif.subarray(0, 6)) === "GIF89a" && gif.at(-1) === 0x3b);
+ * expect(new TextDecoder().decode(gif.subarray(0, 6))).toBe("GIF89a");
+ * expect([gif[6] | (gif[7] << 8), gif[8] | (gif[9] << 8)]).toEqual([2, 2]); // logical screen size
+ * expect(gif.at(-1)).toBe(0x3b); // trailer
  * ```
  */
 export function encodeGif(frames: readonly RgbaImage[], options: GifOptions = {}): Uint8Array {

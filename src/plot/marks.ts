@@ -3,11 +3,8 @@
  * projection, star outlines), {@link forceChains} (the force network as segments between
  * particle centres) and {@link walls} (star2d planes, segments and drums). They read the
  * simulators' typed-array columns (or Arrow tables), snapshot them when created, and draw with
- * the plot's x and y scales, so they combine with Plot's own marks in one chart:
- *
- * ```ts ignore
- * Plot.plot({ aspectRatio: 1, marks: [walls(sys), grains(sys, { fill: "speed" }), Plot.ruleY([0])] });
- * ```
+ * the plot's x and y scales, so they combine with Plot's own marks in one chart, e.g.
+ * `Plot.plot({ aspectRatio: 1, marks: [walls(sys), grains(sys, { fill: "speed" }), Plot.ruleY([0])] })`.
  *
  * Their x/y channels carry the grains' full extents, so Plot's automatic domains fit whole
  * grains; `aspectRatio: 1` keeps discs round. {@link plotFigure} renders such a chart with the
@@ -20,7 +17,7 @@ import * as Plot from "@observablehq/plot";
 import { Table } from "apache-arrow";
 import { ContactKind } from "../contact/record.ts";
 import { checkSystem, type ContactsLike, type ParticleSystemLike } from "../arrow/types.ts";
-import { colorScale, type ColorScale } from "./color.ts";
+import { type ColorScale, colorScale } from "./color.ts";
 import { type DomDocument, type DomElement, plotDocument, SVG_NS } from "./dom.ts";
 import { Figure, toSVG } from "./figure.ts";
 import { px } from "./panel.ts";
@@ -34,7 +31,7 @@ export type ViewName = "side" | "front" | "top";
 const VIEW_AXES: Record<ViewName, { a: string; b: string; depth: string; nearLow: boolean }> = {
   // seen from −y: small y is near
   side: { a: "x", b: "z", depth: "y", nearLow: true },
-  // seen from +x: large x is near (as before: far first)
+  // seen from −x: small x is near
   front: { a: "y", b: "z", depth: "x", nearLow: true },
   // seen from above: large z is near
   top: { a: "x", b: "y", depth: "z", nearLow: false },
@@ -80,15 +77,147 @@ export function checkColumns(where: string, cols: ParticleColumns, a: string, b:
   }
 }
 
-// The base class: Plot's typings declare Mark without its (data, channels, options) constructor.
+/** A channel of a custom mark: values and the scale they go through. */
 type ChannelSpec = {
   value: ArrayLike<unknown>;
   scale?: string | null;
   label?: string;
   filter?: null;
 };
-// deno-lint-ignore no-explicit-any
-const MarkBase = Plot.Mark as unknown as new (...args: any[]) => Plot.Mark;
+
+/**
+ * The plot's scale functions a mark's `render` receives (the part of Plot's `ScaleFunctions`
+ * the marks use): data value → pixels.
+ *
+ * @example
+ * ```ts
+ * import type { MarkScales } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
+ * const scales: MarkScales = { x: (v) => 100 * v, y: (v) => 200 - 100 * v };
+ * expect([scales.x!(1), scales.y!(1)]).toEqual([100, 100]);
+ * ```
+ */
+export interface MarkScales {
+  /** The x scale. */
+  x?: (value: number) => number;
+  /** The y scale. */
+  y?: (value: number) => number;
+}
+
+/**
+ * The scaled channel values a mark's `render` receives, by channel name: pixels for channels
+ * on the x and y scales, CSS colours for `fill` and `stroke` on the color scale.
+ *
+ * @example
+ * ```ts
+ * import type { MarkValues } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
+ * const values: MarkValues = { x: [10, 20], y: [5, 5], fill: ["red", "blue"] };
+ * expect(values.x?.length).toBe(2);
+ * ```
+ */
+export interface MarkValues {
+  /** Centres across (px). */
+  x?: ArrayLike<number>;
+  /** Centres up (px). */
+  y?: ArrayLike<number>;
+  /** Start or lower extent across (px). */
+  x1?: ArrayLike<number>;
+  /** End or upper extent across (px). */
+  x2?: ArrayLike<number>;
+  /** Start or lower extent up (px). */
+  y1?: ArrayLike<number>;
+  /** End or upper extent up (px). */
+  y2?: ArrayLike<number>;
+  /** Fill colours. */
+  fill?: ArrayLike<unknown>;
+  /** Stroke colours. */
+  stroke?: ArrayLike<unknown>;
+}
+
+/**
+ * The plot's size and margins (px), as a mark's `render` receives them.
+ *
+ * @example
+ * ```ts
+ * import type { MarkDimensions } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
+ * const d: MarkDimensions = { width: 640, height: 400, marginTop: 20, marginRight: 20, marginBottom: 30, marginLeft: 40 };
+ * expect(d.width - d.marginLeft - d.marginRight).toBe(580); // the frame's width
+ * ```
+ */
+export interface MarkDimensions {
+  /** Outer width (px). */
+  width: number;
+  /** Outer height (px). */
+  height: number;
+  /** Top margin (px). */
+  marginTop: number;
+  /** Right margin (px). */
+  marginRight: number;
+  /** Bottom margin (px). */
+  marginBottom: number;
+  /** Left margin (px). */
+  marginLeft: number;
+}
+
+/**
+ * What a mark's `render` gets from the plot besides scales: the document to create SVG
+ * nodes in (the shared linkedom document of {@link plotFigure}, or a browser's).
+ *
+ * @example
+ * ```ts
+ * import { type MarkContext, plotDocument } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
+ * const context: MarkContext = { document: plotDocument() };
+ * const g = context.document.createElementNS("http://www.w3.org/2000/svg", "g");
+ * expect(g.tagName.toLowerCase()).toBe("g");
+ * ```
+ */
+export interface MarkContext {
+  /** The plot's document. */
+  document: DomDocument;
+}
+
+/**
+ * A Grainlab mark as Observable Plot sees it: an instance of Plot's `Mark` with a `render`
+ * method; put it in the `marks` of any `Plot.plot`.
+ *
+ * @example
+ * ```ts
+ * import { grains, type PlotMark } from "@grainlab/grainlab/plot";
+ * import * as Plot from "@observablehq/plot";
+ * import { expect } from "expect";
+ * const m: PlotMark = grains({ count: 1, dimension: 2, positions: [0, 0], velocities: [0, 0], radii: [1] });
+ * expect(m).toBeInstanceOf(Plot.Mark);
+ * expect(typeof m.render).toBe("function");
+ * ```
+ */
+export interface PlotMark {
+  /**
+   * Renders a new plot with this mark first (Plot's `mark.plot(options)`); needs a `document`
+   * option outside a browser — prefer {@link plotFigure}.
+   */
+  // deno-lint-ignore no-explicit-any
+  plot(options?: object): any;
+  /**
+   * Draws the mark; called by `Plot.plot`.
+   *
+   * @param index indices of the data to draw
+   * @param scales the plot's scale functions
+   * @param values the scaled channel values
+   * @param dimensions the plot's size and margins
+   * @param context the plot's document
+   * @returns an SVG group
+   */
+  render(
+    index: number[],
+    scales: MarkScales,
+    values: MarkValues,
+    dimensions: MarkDimensions,
+    context: MarkContext,
+  ): DomElement;
+}
 
 function range(n: number): Uint32Array {
   const r = new Uint32Array(n);
@@ -109,7 +238,7 @@ function append(parent: DomElement, child: DomElement): void {
 const fin = Number.isFinite;
 
 /** Wraps the mark's group in a clip path of the plot's frame. */
-function clipToFrame(doc: DomDocument, g: DomElement, d: Plot.Dimensions, id: string): void {
+function clipToFrame(doc: DomDocument, g: DomElement, d: MarkDimensions, id: string): void {
   const clip = create(doc, "clipPath", { id });
   append(
     clip,
@@ -126,11 +255,7 @@ function clipToFrame(doc: DomDocument, g: DomElement, d: Plot.Dimensions, id: st
 
 let clipCounter = 0;
 
-type Scales = Plot.ScaleFunctions;
-type Values = Plot.ChannelValues;
-type Ctx = Plot.Context;
-
-function scalesXY(where: string, scales: Scales) {
+function scalesXY(where: string, scales: MarkScales) {
   const sx = scales.x, sy = scales.y;
   if (typeof sx !== "function" || typeof sy !== "function") {
     throw new Error(`${where}: the plot needs x and y scales (a projection is not supported)`);
@@ -204,7 +329,8 @@ const CSS_NAMED = new Set(
 /** Whether a string is a CSS colour (hex, functional notation or a named colour). */
 function isCssColor(s: string): boolean {
   const v = s.trim().toLowerCase();
-  return /^#[0-9a-f]{3,8}$/.test(v) || /^(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\(.*\)$/.test(v) ||
+  return /^#[0-9a-f]{3,8}$/.test(v) ||
+    /^(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\(.*\)$/.test(v) ||
     CSS_NAMED.has(v);
 }
 
@@ -249,19 +375,26 @@ function paint(
  *
  * @example
  * ```ts
- * import { grains, GrainsMark } from "@grainlab/grainlab/plot";
+ * import { grains } from "@grainlab/grainlab/plot";
  * import { expect } from "expect";
- * const m = grains({ count: 1, dimension: 2, positions: [0, 0], velocities: [0, 0], radii: [1] });
- * expect(m).toBeInstanceOf(GrainsMark);
+ * const m = grains({ count: 1, positions: [0, 0, 0.5], velocities: [0, 0, 0], radii: [0.1] });
  * expect(m.count).toBe(1);
+ * expect([m.xColumn, m.yColumn]).toEqual(["x", "z"]); // 3D: the side view by default
  * ```
  */
-export class GrainsMark extends MarkBase {
+export interface GrainsMark extends PlotMark {
   /** Number of particles in the mark. */
   readonly count: number;
-  /** The column or view the mark's x axis shows, e.g. "x". */
+  /** The column the mark's x axis shows, e.g. "x". */
   readonly xColumn: string;
   /** The column the mark's y axis shows, e.g. "y" or "z". */
+  readonly yColumn: string;
+}
+
+/** The implementation of {@link GrainsMark}. */
+class GrainsLayer extends Plot.Mark implements GrainsMark {
+  readonly count: number;
+  readonly xColumn: string;
   readonly yColumn: string;
   #radius: Float64Array | undefined;
   #angle: Float64Array | undefined;
@@ -272,12 +405,6 @@ export class GrainsMark extends MarkBase {
   #fill: string | undefined;
   #options: GrainsOptions;
 
-  /**
-   * Snapshots the particle columns (see {@link grains}).
-   *
-   * @param source a simulator system or a particles table
-   * @param options view, fill, outlines, style
-   */
   constructor(source: ParticleSource, options: GrainsOptions = {}) {
     const where = "grains";
     const cols = particleColumns(where, source);
@@ -286,7 +413,9 @@ export class GrainsMark extends MarkBase {
     const n = cols.n;
     const X = Float64Array.from(cols.get(a)), Y = Float64Array.from(cols.get(b));
     const R = cols.has("radius") ? Float64Array.from(cols.get("radius")) : undefined;
-    const ang = cols.dim === 2 && cols.has("angle") ? Float64Array.from(cols.get("angle")) : undefined;
+    const ang = cols.dim === 2 && cols.has("angle")
+      ? Float64Array.from(cols.get("angle"))
+      : undefined;
     const maxV = options.maxVertices ?? 50;
     if (!(Number.isInteger(maxV) && maxV >= 3)) {
       throw new RangeError(`${where}: options.maxVertices is ${maxV}, must be an integer >= 3`);
@@ -352,6 +481,7 @@ export class GrainsMark extends MarkBase {
       y2: { value: y2, scale: "y", label: labelOf(cols, b) },
     };
     if ("channel" in fill) channels.fill = fill.channel;
+    // @ts-expect-error: Plot's typings leave out Mark's (data, channels, options) constructor
     super(range(n), channels, {});
     this.count = n;
     this.xColumn = a;
@@ -370,25 +500,16 @@ export class GrainsMark extends MarkBase {
     }
   }
 
-  /**
-   * Draws the grains (called by `Plot.plot`).
-   *
-   * @param index indices of the particles to draw
-   * @param scales the plot's scale functions
-   * @param values the scaled channel values
-   * @param dimensions the plot's size and margins
-   * @param context the plot's document
-   * @returns an SVG group
-   */
+  /** Draws the grains (called by `Plot.plot`). */
   render(
     index: number[],
-    scales: Scales,
-    values: Values,
-    dimensions: Plot.Dimensions,
-    context: Ctx,
+    scales: MarkScales,
+    values: MarkValues,
+    dimensions: MarkDimensions,
+    context: MarkContext,
   ): DomElement {
     const { sx, sy } = scalesXY("grains", scales);
-    const doc = context.document as unknown as DomDocument;
+    const doc = context.document;
     const o = this.#options;
     const X = values.x!, Y = values.y!;
     const X1 = values.x1!, X2 = values.x2!, Y1 = values.y1!, Y2 = values.y2!;
@@ -485,7 +606,7 @@ export class GrainsMark extends MarkBase {
  * ```
  */
 export function grains(source: ParticleSource, options: GrainsOptions = {}): GrainsMark {
-  return new GrainsMark(source, options);
+  return new GrainsLayer(source, options);
 }
 
 /**
@@ -606,13 +727,15 @@ function networkOf(where: string, source: NetworkSource): Network {
   if (!Number.isInteger(m) || m < 0) {
     throw new TypeError(`${where}: contacts.count is ${m}, must be a non-negative integer`);
   }
-  for (const [name, arr, stride] of [
-    ["i", c.i, 1],
-    ["j", c.j, 1],
-    ["kind", c.kind, 1],
-    ["normalForce", c.normalForce, 1],
-    ["point", c.point, dim],
-  ] as const) {
+  for (
+    const [name, arr, stride] of [
+      ["i", c.i, 1],
+      ["j", c.j, 1],
+      ["kind", c.kind, 1],
+      ["normalForce", c.normalForce, 1],
+      ["point", c.point, dim],
+    ] as const
+  ) {
     if (!arr || arr.length < m * stride) {
       throw new RangeError(
         `${where}: contacts.${name} has ${arr?.length ?? 0} values, need ${m * stride}`,
@@ -659,24 +782,25 @@ function networkOf(where: string, source: NetworkSource): Network {
  * expect([m.links, m.maxForce]).toEqual([1, 3]);
  * ```
  */
-export class ForceChainsMark extends MarkBase {
+export interface ForceChainsMark extends PlotMark {
   /** Number of segments drawn. */
   readonly links: number;
   /** Largest normal force among them (N); 0 when there are none. */
   readonly maxForce: number;
   /** The colour scale of the default stroke (light = weak), for a legend; else undefined. */
   readonly colorScale: ColorScale | undefined;
+}
+
+/** The implementation of {@link ForceChainsMark}. */
+class ForceChainsLayer extends Plot.Mark implements ForceChainsMark {
+  readonly links: number;
+  readonly maxForce: number;
+  readonly colorScale: ColorScale | undefined;
   #force: Float64Array;
   #stroke: string | string[] | undefined;
   #options: ForceChainsOptions;
   #scaleForce: number;
 
-  /**
-   * Gathers the contacts (see {@link forceChains}).
-   *
-   * @param source a system with contacts, or `{ particles, contacts }` tables
-   * @param options view, colours, widths, filters
-   */
   constructor(source: NetworkSource, options: ForceChainsOptions = {}) {
     const where = "forceChains";
     const net = networkOf(where, source);
@@ -712,14 +836,14 @@ export class ForceChainsMark extends MarkBase {
       B0[k] = net.pos(i, kb);
       A1[k] = j >= 0 ? net.pos(j, ka) : net.point(r, ka);
       B1[k] = j >= 0 ? net.pos(j, kb) : net.point(r, kb);
-      for (const [name, v] of [[j >= 0 ? "position" : "point", A1[k]], ["position", A0[k]]]) {
-        if (!Number.isFinite(v as number)) {
-          throw new RangeError(
-            `${where}: contact ${r} has a ${name} coordinate ${v}, must be finite`,
-          );
-        }
+      if (![A0[k], B0[k], A1[k], B1[k]].every(fin)) {
+        const end = j >= 0 ? `the centre of particle ${j}` : "the contact point";
+        throw new RangeError(
+          `${where}: contact ${r} runs from (${A0[k]}, ${B0[k]}) to ${end} (${A1[k]}, ${
+            B1[k]
+          }); coordinates must be finite`,
+        );
       }
-      checkFinite(where, `contact ${r} coordinates`, [B0[k], B1[k]], 2);
       F[k] = net.f(r);
       maxF = Math.max(maxF, F[k]);
     }
@@ -759,6 +883,7 @@ export class ForceChainsMark extends MarkBase {
     } else {
       throw new TypeError(`${where}: options.stroke must be a CSS colour, "force" or a function`);
     }
+    // @ts-expect-error: Plot's typings leave out Mark's (data, channels, options) constructor
     super(range(m), channels, {});
     this.links = m;
     this.maxForce = maxF;
@@ -769,24 +894,15 @@ export class ForceChainsMark extends MarkBase {
     this.#scaleForce = fMax || 1;
   }
 
-  /**
-   * Draws the chains (called by `Plot.plot`).
-   *
-   * @param index indices of the segments to draw
-   * @param _scales the plot's scale functions
-   * @param values the scaled channel values
-   * @param dimensions the plot's size and margins
-   * @param context the plot's document
-   * @returns an SVG group
-   */
+  /** Draws the chains (called by `Plot.plot`). */
   render(
     index: number[],
-    _scales: Scales,
-    values: Values,
-    dimensions: Plot.Dimensions,
-    context: Ctx,
+    _scales: MarkScales,
+    values: MarkValues,
+    dimensions: MarkDimensions,
+    context: MarkContext,
   ): DomElement {
-    const doc = context.document as unknown as DomDocument;
+    const doc = context.document;
     const o = this.#options;
     const wMax = o.maxWidth ?? 6, wMin = o.minWidth ?? 0.4;
     const g = create(doc, "g", { "aria-label": "force chains", "stroke-linecap": "round" });
@@ -798,7 +914,13 @@ export class ForceChainsMark extends MarkBase {
       if (!fin(x1) || !fin(y1) || !fin(x2) || !fin(y2)) continue;
       const w = wMin + (wMax - wMin) * Math.min(1, this.#force[k] / this.#scaleForce);
       const st = this.#stroke;
-      const stroke = typeof st === "string" ? st : st ? st[k] : S?.[k] != null ? String(S[k]) : "#bbb";
+      const stroke = typeof st === "string"
+        ? st
+        : st
+        ? st[k]
+        : S?.[k] != null
+        ? String(S[k])
+        : "#bbb";
       append(
         g,
         create(doc, "line", {
@@ -847,8 +969,11 @@ export class ForceChainsMark extends MarkBase {
  * expect(fig.svg.match(/<line/g)!.length).toBeGreaterThanOrEqual(2);
  * ```
  */
-export function forceChains(source: NetworkSource, options: ForceChainsOptions = {}): ForceChainsMark {
-  return new ForceChainsMark(source, options);
+export function forceChains(
+  source: NetworkSource,
+  options: ForceChainsOptions = {},
+): ForceChainsMark {
+  return new ForceChainsLayer(source, options);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -873,27 +998,24 @@ const PLANE = 0, SEGMENT = 1, DRUM = 2;
  *
  * @example
  * ```ts
- * import { walls, WallsMark } from "@grainlab/grainlab/plot";
+ * import { walls } from "@grainlab/grainlab/plot";
  * import { expect } from "expect";
- * const floor = { count: 1, kind: [0], enabled: [1], geom: [0, 0, 0, 1, 0, 0, 0, 0] };
- * const m = walls(floor);
- * expect(m).toBeInstanceOf(WallsMark);
- * expect(m.count).toBe(1);
+ * const floor = { count: 2, kind: [0, 0], enabled: [1, 0], geom: new Array(16).fill(0).fill(1, 3, 4) };
+ * expect(walls(floor).count).toBe(1); // the disabled wall is left out
  * ```
  */
-export class WallsMark extends MarkBase {
+export interface WallsMark extends PlotMark {
   /** Number of enabled walls drawn. */
+  readonly count: number;
+}
+
+/** The implementation of {@link WallsMark}. */
+class WallsLayer extends Plot.Mark implements WallsMark {
   readonly count: number;
   #kind: Int8Array;
   #geom: Float64Array;
   #options: WallsOptions;
 
-  /**
-   * Snapshots the walls (see {@link walls}).
-   *
-   * @param source star2d `Walls`, or a system with `walls`
-   * @param options colour and widths
-   */
   constructor(source: WallsLike | { walls: WallsLike }, options: WallsOptions = {}) {
     const where = "walls";
     const w = wallsOf(source) ?? wallsOf({ walls: source });
@@ -926,6 +1048,7 @@ export class WallsMark extends MarkBase {
         [x1[q], x2[q], y1[q], y2[q]] = [g[0] - g[2], g[0] + g[2], g[1] - g[2], g[1] + g[2]];
       }
     }
+    // @ts-expect-error: Plot's typings leave out Mark's (data, channels, options) constructor
     super(range(m), {
       x1: { value: x1, scale: "x", filter: null },
       x2: { value: x2, scale: "x", filter: null },
@@ -938,26 +1061,16 @@ export class WallsMark extends MarkBase {
     this.#options = options;
   }
 
-  /**
-   * Draws the walls (called by `Plot.plot`): planes across the frame, segments at their
-   * thickness, drums as circles.
-   *
-   * @param index indices of the walls to draw
-   * @param scales the plot's scale functions
-   * @param _values the scaled channel values
-   * @param dimensions the plot's size and margins
-   * @param context the plot's document
-   * @returns an SVG group
-   */
+  /** Draws the walls (called by `Plot.plot`). */
   render(
     index: number[],
-    scales: Scales,
-    _values: Values,
-    dimensions: Plot.Dimensions,
-    context: Ctx,
+    scales: MarkScales,
+    _values: MarkValues,
+    dimensions: MarkDimensions,
+    context: MarkContext,
   ): DomElement {
     const { sx, sy } = scalesXY("walls", scales);
-    const doc = context.document as unknown as DomDocument;
+    const doc = context.document;
     const o = this.#options;
     const color = o.stroke ?? "#555", sw = o.strokeWidth ?? 2, minT = o.minThickness ?? 1.5;
     const g = create(doc, "g", { "aria-label": "walls", fill: "none" });
@@ -1042,7 +1155,7 @@ export function walls(
   source: WallsLike | { walls: WallsLike },
   options: WallsOptions = {},
 ): WallsMark {
-  return new WallsMark(source, options);
+  return new WallsLayer(source, options);
 }
 
 /** Liang–Barsky: the part of the line p + t·d, t in [t0, t1], inside the rectangle; null if none. */
@@ -1078,8 +1191,8 @@ function clipLine(
 // ---------------------------------------------------------------------------------------------
 // cells (density maps): compact rectangles with literal colours
 
-/** Rectangles in data units with their CSS colours, drawn compactly (density maps). */
-export class CellsMark extends MarkBase {
+/** Rectangles in data units with their CSS colours, drawn compactly (density maps); internal. */
+export class CellsMark extends Plot.Mark implements PlotMark {
   #fill: readonly string[];
 
   /**
@@ -1087,6 +1200,7 @@ export class CellsMark extends MarkBase {
    */
   constructor(cells: readonly { x1: number; x2: number; y1: number; y2: number; fill: string }[]) {
     const col = (k: "x1" | "x2" | "y1" | "y2") => Float64Array.from(cells, (c) => c[k]);
+    // @ts-expect-error: Plot's typings leave out Mark's (data, channels, options) constructor
     super(range(cells.length), {
       x1: { value: col("x1"), scale: "x" },
       x2: { value: col("x2"), scale: "x" },
@@ -1108,12 +1222,12 @@ export class CellsMark extends MarkBase {
    */
   render(
     index: number[],
-    _scales: Scales,
-    values: Values,
-    _dimensions: Plot.Dimensions,
-    context: Ctx,
+    _scales: MarkScales,
+    values: MarkValues,
+    _dimensions: MarkDimensions,
+    context: MarkContext,
   ): DomElement {
-    const doc = context.document as unknown as DomDocument;
+    const doc = context.document;
     const g = create(doc, "g", { "aria-label": "cells" });
     const X1 = values.x1!, X2 = values.x2!, Y1 = values.y1!, Y2 = values.y2!;
     for (const k of index) {
@@ -1122,7 +1236,13 @@ export class CellsMark extends MarkBase {
       if (![x, y, w, h].every(fin)) continue;
       append(
         g,
-        create(doc, "rect", { x: px(x), y: px(y), width: px(w), height: px(h), fill: this.#fill[k] }),
+        create(doc, "rect", {
+          x: px(x),
+          y: px(y),
+          width: px(w),
+          height: px(h),
+          fill: this.#fill[k],
+        }),
       );
     }
     return g;
@@ -1130,6 +1250,32 @@ export class CellsMark extends MarkBase {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * Options of {@link plotFigure}: any `Plot.plot` options (see Observable Plot's documentation);
+ * the ones listed are the most used.
+ *
+ * @example
+ * ```ts
+ * import type { PlotFigureOptions } from "@grainlab/grainlab/plot";
+ * import * as Plot from "@observablehq/plot";
+ * import { expect } from "expect";
+ * const options: PlotFigureOptions = { aspectRatio: 1, marks: [Plot.ruleY([0])], x: { domain: [0, 1] } };
+ * expect(options.marks?.length).toBe(1);
+ * ```
+ */
+export interface PlotFigureOptions {
+  /** The marks, in drawing order: Grainlab's and Plot's. */
+  marks?: readonly unknown[];
+  /** Outer width (px). @default 640 */
+  width?: number;
+  /** Outer height (px). @default from the aspect ratio or 400 */
+  height?: number;
+  /** Pixels per unit of y over pixels per unit of x; 1 keeps discs round. */
+  aspectRatio?: number;
+  /** Any other `Plot.plot` option (scales `x`, `y`, `color`, margins, `style` …). */
+  [option: string]: unknown;
+}
 
 /**
  * Renders a Plot chart with the shared server-side DOM (linkedom) as a {@link Figure}:
@@ -1150,8 +1296,10 @@ export class CellsMark extends MarkBase {
  * expect(fig.svg).toContain('xmlns="http://www.w3.org/2000/svg"');
  * ```
  */
-export function plotFigure(options: Plot.PlotOptions): Figure {
-  const el = Plot.plot({ document: plotDocument() as never, ...options }) as unknown as DomElement;
+export function plotFigure(options: PlotFigureOptions): Figure {
+  const el = Plot.plot(
+    { document: plotDocument(), ...options } as unknown as Plot.PlotOptions,
+  ) as unknown as DomElement;
   if (el.tagName.toLowerCase() !== "svg") {
     throw new TypeError(
       `plotFigure: Plot returned a <${el.tagName.toLowerCase()}> (title, caption or legend), ` +

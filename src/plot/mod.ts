@@ -53,7 +53,7 @@ export {
   swatches,
 } from "./color.ts";
 export { equalAspectSize, type PanelOptions, plotPanel, type RawLayer } from "./panel.ts";
-export type { ParticleColumns, ParticleSource } from "./source.ts";
+export type { ParticleSource } from "./source.ts";
 export type { ContactsLike, NumArray, ParticleSystemLike } from "../arrow/types.ts";
 export {
   bed3d,
@@ -64,19 +64,24 @@ export {
 } from "./particles.ts";
 export { forceNetwork, type ForceNetworkOptions } from "./network.ts";
 export {
-  checkColumns,
   forceChains,
-  ForceChainsMark,
+  type ForceChainsMark,
   type ForceChainsOptions,
   grains,
-  GrainsMark,
+  type GrainsMark,
   type GrainsOptions,
+  type MarkContext,
+  type MarkDimensions,
+  type MarkScales,
+  type MarkValues,
   type NetworkSource,
   plotFigure,
+  type PlotFigureOptions,
+  type PlotMark,
   systemOutline,
   type ViewName,
   walls,
-  WallsMark,
+  type WallsMark,
   type WallsOptions,
 } from "./marks.ts";
 export { heightMap, type HeightMapOptions, slice3d, type Slice3dOptions } from "./bedmaps.ts";

@@ -5,7 +5,6 @@
  * @module
  */
 
-import * as Plot from "@observablehq/plot";
 import { Table } from "apache-arrow";
 import type { ParticleSystemLike } from "../arrow/types.ts";
 import { compose, type Figure } from "./figure.ts";
@@ -110,7 +109,7 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
     maxWidth: options.width ?? 560,
     maxHeight: options.height ?? 480,
   });
-  const marks: Plot.Markish[] = [];
+  const marks: object[] = [];
   if (wallSource) marks.push(walls(wallSource));
   if (options.grains !== false && cols.n > 0 && cols.n <= 20000) {
     marks.push(

@@ -44,7 +44,7 @@ export interface PanelOptions {
   /** Draw grid lines. @default false */
   grid?: boolean;
   /** Marks in drawing order: Plot marks and raw layers. */
-  marks: (RawLayer | Plot.Markish | Plot.Mark)[];
+  marks: (RawLayer | object)[];
   /** Panel title, drawn inside the top margin. */
   title?: string;
 }
@@ -111,7 +111,7 @@ let tokenCounter = 0;
 export function plotPanel(options: PanelOptions): Panel {
   const width = options.width ?? 560, height = options.height ?? 360;
   const chunks = new Map<string, string>();
-  const marks: (Plot.Markish | Plot.Mark)[] = options.marks.map((m) => {
+  const marks: object[] = options.marks.map((m) => {
     if (!isRaw(m)) return m;
     const token = `gl${++tokenCounter}`;
     return Plot.dot([0], {

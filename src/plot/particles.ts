@@ -5,10 +5,9 @@
  * @module
  */
 
-import * as Plot from "@observablehq/plot";
 import { colorScale, type ColorScaleOptions } from "./color.ts";
 import { compose, type Figure, type Panel } from "./figure.ts";
-import { CellsMark, checkColumns, grains, type ViewName, walls } from "./marks.ts";
+import { CellsMark, checkColumns, grains, type GrainsMark, type ViewName, walls } from "./marks.ts";
 import { equalAspectSize, plotPanel } from "./panel.ts";
 import { type WallsLike, wallsOf, withWalls } from "./walls.ts";
 import {
@@ -145,7 +144,7 @@ function viewPanel(
   const dom = options.domain ?? withWalls(wallSource, bounds(A, B, R, cols.n));
   const size = equalAspectSize(dom.x, dom.y, { maxWidth: maxW, maxHeight: maxH });
   const maxP = options.maxParticles ?? 4000;
-  let mark: Plot.Markish | CellsMark, legend: Panel | undefined, drawn: number;
+  let mark: GrainsMark | CellsMark, legend: Panel | undefined, drawn: number;
   const density = cols.n > maxP;
   if (density) {
     const d = densityMark(cols, view, dom);

@@ -73,8 +73,12 @@ function render(svg: string, options: PngOptions, where: string) {
  * @example
  * ```ts
  * import { svgToPNG } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const png = svgToPNG('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
- * console.assert(png[1] === 0x50 && png[2] === 0x4e && png[3] === 0x47);
+ * expect(Array.from(png.subarray(0, 8))).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+ * const ihdr = new DataView(png.buffer, png.byteOffset + 16, 8);
+ * expect([ihdr.getUint32(0), ihdr.getUint32(4)]).toEqual([20, 20]); // scale 2
+ * expect(() => svgToPNG("<svg/>", { scale: 0 })).toThrow(RangeError);
  * ```
  */
 export function svgToPNG(svg: string, options: PngOptions = {}): Uint8Array {
@@ -90,8 +94,10 @@ export function svgToPNG(svg: string, options: PngOptions = {}): Uint8Array {
  * @example
  * ```ts
  * import { svgToRGBA } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const img = svgToRGBA('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"/>', { scale: 1 });
- * console.assert(img.width === 4 && img.pixels.length === 48);
+ * expect([img.width, img.height, img.pixels.length]).toEqual([4, 3, 4 * 3 * 4]);
+ * expect(Array.from(img.pixels.subarray(0, 4))).toEqual([255, 255, 255, 255]); // white background
  * ```
  */
 export function svgToRGBA(

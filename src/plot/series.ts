@@ -74,9 +74,12 @@ const PALETTE = [
  * @example
  * ```ts
  * import { lines } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const t = [0, 1, 2, 3];
  * const fig = lines([{ label: "a", x: t, y: [0, 1, 4, 9] }, { label: "b", x: t, y: [0, 1, 2, 3], dash: "4,3" }]);
- * console.assert(fig.info.series === 2 && fig.svg.includes("<path"));
+ * expect(fig.info).toMatchObject({ series: 2, points: 8 });
+ * expect(fig.svg).toContain('stroke-dasharray="4,3"');
+ * expect(() => lines([{ label: "bad", x: [0, 1], y: [0] }])).toThrow(RangeError);
  * ```
  */
 export function lines(series: readonly Series[], options: LinesOptions = {}): Figure {
@@ -201,9 +204,12 @@ function unitOf(src: SeriesSource, name: string): string {
  * @example
  * ```ts
  * import { timeSeries } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const rows = [{ time: 0, contacts: 0 }, { time: 1, contacts: 5 }, { time: 2, contacts: 7 }];
  * const fig = timeSeries(rows, { y: ["contacts"], title: "Contacts" });
- * console.assert(fig.info.points === 3);
+ * expect(fig.info).toMatchObject({ series: 1, points: 3 });
+ * expect(fig.svg).toContain("Contacts");
+ * expect(() => timeSeries(rows, { y: ["energy"] })).toThrow(/no field "energy"/);
  * ```
  */
 export function timeSeries(source: SeriesSource, options: TimeSeriesOptions): Figure {
@@ -249,11 +255,13 @@ export interface BarComparisonOptions extends LinesOptions {
  * @example
  * ```ts
  * import { barComparison } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
  * const t = [0, 0.5, 1];
  * const fig = barComparison({ ipc: { time: t, endPosition: [5, 0.1, 5] } }, {
  *   analytic: { time: t, endPosition: [5, 0, 5] },
  * });
- * console.assert(fig.info.series === 2);
+ * expect(fig.info.series).toBe(2); // the run and the analytic curve
+ * expect(fig.svg).toContain("ipc");
  * ```
  */
 export function barComparison<R extends Record<string, { readonly time: ArrayLike<number> }>>(

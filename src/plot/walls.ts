@@ -99,7 +99,7 @@ export function withWalls(
  * const floor = { count: 1, kind: [0], enabled: [1], geom: [0, 0, 0, 1, 0, 0, 0, 0] };
  * import { expect } from "expect";
  * const svg = wallsLayer(floor, { x: [-1, 1], y: [-1, 1] }).raw((x) => x, (y) => -y, 1);
- * expect(svg).toBe('<line x1="-1" y1="0" x2="1" y2="0" stroke="#555" stroke-width="2"/>');
+ * expect(svg).toBe('<line x1="1" y1="0" x2="-1" y2="0" stroke="#555" stroke-width="2"/>'); // across the domain
  * ```
  */
 export function wallsLayer(

@@ -42,7 +42,7 @@ export function guardPacking(
 ): number {
   const { perAxis, total } = packingCount(min, max, radius, spacing);
   const n = Math.min(limit, total);
-  const count = (x: number) => (x < 1e9 ? String(x) : x.toExponential(2));
+  const count = (x: number) => (x < 1e10 ? String(x) : x.toExponential(2));
   sizeGuard(
     where,
     `${count(n)} particles (${perAxis.map(count).join(" × ")} sites at spacing ${spacing} m` +

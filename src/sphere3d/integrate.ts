@@ -107,20 +107,22 @@ export function scanState(ps: ParticleStore, out: Float64Array): boolean {
     if (s2 > max2) max2 = s2;
     const inv = ii[i];
     ke += m[i] * s2 + (inv > 0 ? w2 / inv : 0);
-    acc += s2 + w2 + x[o] + x[o + 1] + x[o + 2];
+    // x·0 is 0 for every finite x and NaN otherwise: the sum stays 0 unless a value is not
+    // finite (a plain sum could overflow on large but finite values).
+    acc += (s2 + w2) * 0 + x[o] * 0 + x[o + 1] * 0 + x[o + 2] * 0;
   }
   out[0] = Math.sqrt(max2);
   out[1] = 0.5 * ke;
-  return Number.isFinite(acc);
+  return acc === 0;
 }
 
 /** Index of the first particle with a non-finite position, velocity or spin, or -1. */
 export function firstNonFinite(ps: ParticleStore): number {
   const x = ps.pos, v = ps.vel, w = ps.ang;
   for (let i = 0, o = 0; i < ps.count; i++, o += 3) {
-    const s = x[o] + x[o + 1] + x[o + 2] + v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2] +
-      w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2];
-    if (!Number.isFinite(s)) return i;
+    let s = 0;
+    for (let k = 0; k < 3; k++) s += x[o + k] * 0 + v[o + k] * 0 + w[o + k] * 0;
+    if (s !== 0) return i;
   }
   return -1;
 }

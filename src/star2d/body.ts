@@ -400,7 +400,8 @@ export abstract class GrainSystem2 {
 
   /** Sort detection centres into cells of the largest bounding diameter. */
   protected rebuildGrid(): void {
-    this._grid.build(this.detectionCentres(), this.count, this._cell);
+    // An empty system has no cell size yet (no grain gave one): any positive size will do.
+    this._grid.build(this.detectionCentres(), this.count, this._cell > 0 ? this._cell : 1);
   }
 
   /** Grid pairs whose bounding circles intersect. */
@@ -514,10 +515,11 @@ export abstract class GrainSystem2 {
       const vx = vel[2 * i], vy = vel[2 * i + 1], v2 = vx * vx + vy * vy;
       if (v2 > v2max) v2max = v2;
       ke += 0.5 * (m[i] * v2 + I[i] * om[i] * om[i]);
-      acc += pos[2 * i] + pos[2 * i + 1] + ang[i] + om[i];
+      // x·0 is 0 for finite x, NaN otherwise (a plain sum could overflow on finite values)
+      acc += pos[2 * i] * 0 + pos[2 * i + 1] * 0 + ang[i] * 0 + om[i] * 0 + v2 * 0;
     }
     s.step++;
-    if (!Number.isFinite(ke + acc)) this.#reportNonFinite(s.step);
+    if (acc !== 0 || !Number.isFinite(ke)) this.#reportNonFinite(s.step);
     s.time = this.time;
     s.candidatePairs = this._pairs.tested;
     s.boundingHits = this._pairs.count;
@@ -536,11 +538,15 @@ export abstract class GrainSystem2 {
     const pos = this._pos, vel = this._vel, ang = this._ang, om = this._omega;
     let i = 0;
     for (; i < this.count; i++) {
-      const x = pos[2 * i] + pos[2 * i + 1] + vel[2 * i] + vel[2 * i + 1] + ang[i] + om[i];
-      if (!Number.isFinite(x)) break;
+      const vx = vel[2 * i], vy = vel[2 * i + 1];
+      const x = pos[2 * i] * 0 + pos[2 * i + 1] * 0 + (vx * vx + vy * vy) * 0 + ang[i] * 0 +
+        om[i] * om[i] * 0;
+      if (x !== 0) break;
     }
     throw new RangeError(
-      `${this.#name}.step: grain ${i} (id ${this._ids[i]}) has a non-finite state after step ` +
+      `${this.#name}.step: grain ${i} (id ${
+        this._ids[i]
+      }) has a non-finite state (or a speed whose energy overflows) after step ` +
         `${step} (position ${pos[2 * i]}, ${pos[2 * i + 1]}; velocity ${vel[2 * i]}, ` +
         `${vel[2 * i + 1]}; angle ${ang[i]}); check the initial state, or reduce the time step`,
     );

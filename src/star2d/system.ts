@@ -48,13 +48,20 @@ export interface StarGrainsOptions extends GrainInit {
  * ```ts
  * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
  * import { expect } from "expect";
- * const sys = new StarSystem({ timeStep: 1e-4 });
+ * const sys = new StarSystem({ timeStep: 1e-4, normalStiffness: 1000 });
  * const cross = StarShape.preset("cross", { area: 30e-6 });
  * sys.addGrains({ shape: cross, positions: [[0, 0.006], [0.009, 0.006]], angles: [0, 0.3] });
  * sys.walls.addPlane({ point: [0, 0], normal: [0, 1] });
- * sys.run(200);
+ * sys.run(1000); // 0.1 s
  * expect(sys.count).toBe(2);
- * expect(sys.lastStepStats.maxPenetration).toBeLessThan(1e-3);
+ * // Both crosses land, tip over onto two arms (tilted by π/8) and come to rest:
+ * const stats = sys.lastStepStats;
+ * expect(stats.boundaryContacts).toBe(4);
+ * expect(stats.particleContacts).toBe(0);
+ * expect(sys.angles[0]).toBeCloseTo(Math.PI / 8, 2);
+ * expect(stats.kineticEnergy).toBeLessThan(1e-12);
+ * // each arm carries half a grain's weight: δ ≈ m·g/(2·kn) = 0.52 µm
+ * expect(stats.maxPenetration).toBeCloseTo((sys.masses[0] * 9.81) / (2 * 1000), 7);
  * ```
  */
 export class StarSystem extends GrainSystem2 {

@@ -1,20 +1,18 @@
 /**
- * The headline experiment's outputs (used by `deno task demo`): a settled packing of
- * star-shaped grains with its force network, the star-shape distance-error maps and, given a
- * settled sphere3d bed, its figures — all written as PNG and Arrow files.
+ * The headline experiment's outputs (used by `deno task demo`, examples/demo.ts): a settled
+ * packing of star-shaped grains with its force network, the star-shape distance-error maps
+ * and, given a settled sphere3d bed, its figures — all written as PNG and Arrow files. A
+ * helper of the examples (not part of the library); it lives in a subfolder so that the test
+ * runner, which runs every examples/*.ts, does not run it on its own.
  *
  * @module
  */
 
-import { contactsTable } from "../arrow/contacts.ts";
-import { writeArrow } from "../arrow/io.ts";
-import { particlesTable } from "../arrow/particles.ts";
-import type { ParticleSystemLike } from "../arrow/types.ts";
-import { Rng } from "../math/mod.ts";
-import { distanceErrorFigure } from "../plot/distance.ts";
-import { forceNetwork } from "../plot/network.ts";
-import { bed3d } from "../plot/particles.ts";
-import { distanceErrorMap, StarShape, StarSystem } from "../star2d/mod.ts";
+import { contactsTable, particlesTable, writeArrow } from "../../src/arrow/mod.ts";
+import type { ParticleSystemLike } from "../../src/arrow/types.ts";
+import { Rng } from "../../src/math/mod.ts";
+import { bed3d, distanceErrorFigure, forceNetwork } from "../../src/plot/mod.ts";
+import { distanceErrorMap, StarShape, StarSystem } from "../../src/star2d/mod.ts";
 
 /** Options of {@link starPacking}. */
 export interface StarPackingOptions {
@@ -39,9 +37,11 @@ export interface StarPackingOptions {
  * @throws {RangeError} when `count` or `steps` is not a non-negative integer
  * @example
  * ```ts
- * import { starPacking } from "@grainlab/grainlab/notebook";
+ * import { starPacking } from "./headline.ts";
+ * import { expect } from "expect";
  * const s = starPacking({ count: 15, steps: 50 });
- * console.assert(s.count === 15 && s.time > 0);
+ * expect(s.count).toBe(15);
+ * expect(s.time).toBeCloseTo(50 * 1e-4, 12);
  * ```
  */
 export function starPacking(options: StarPackingOptions = {}): SettledPacking {
@@ -103,10 +103,13 @@ export interface HeadlineOptions {
  * @returns the paths written, in order
  * @example
  * ```ts
- * import { writeHeadlineFigures } from "@grainlab/grainlab/notebook";
+ * import { writeHeadlineFigures } from "./headline.ts";
+ * import { expect } from "expect";
  * const dir = await Deno.makeTempDir();
  * const files = await writeHeadlineFigures({ outDir: dir, smoke: true });
- * console.assert(files.some((f) => f.endsWith("star_force_network.png")));
+ * expect(files.map((f) => f.slice(dir.length + 1))).toEqual([
+ *   "star_force_network.png", "star_particles.arrow", "star_contacts.arrow", "star_distance_error.png",
+ * ]);
  * ```
  */
 export async function writeHeadlineFigures(options: HeadlineOptions = {}): Promise<string[]> {
