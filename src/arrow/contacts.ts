@@ -33,15 +33,18 @@ export type ContactsTableOptions = SnapshotOptions;
  * @example
  * ```ts
  * import { contactsTable } from "@grainlab/grainlab/arrow";
+ * import { expect } from "expect";
  * const system = {
  *   count: 1, positions: [0, 0, 0.1], velocities: [0, 0, 0], ids: new Uint32Array([7]),
  *   contacts: {
- *     count: 1, i: [0], j: [-1], kind: [1], point: [0, 0, 0], normal: [0, 0, 1],
+ *     count: 1, i: [0], j: [-1], kind: [1], boundary: [0], point: [0, 0, 0], normal: [0, 0, 1],
  *     overlap: [1e-4], normalForce: [9.81], tangentialForce: [0, 0, 0],
  *   },
  * };
  * const t = contactsTable(system);
- * console.assert(t.getChild("i")!.get(0) === 7 && t.getChild("kind")!.get(0) === "ground");
+ * expect(t.getChild("i")!.get(0)).toBe(7); // stable ids, not slots
+ * expect(t.getChild("kind")!.get(0)).toBe("ground");
+ * expect(t.getChild("nz")!.get(0)).toBe(1); // from the ground towards the grain
  * ```
  */
 export function contactsTable(

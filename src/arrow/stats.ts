@@ -30,11 +30,15 @@ export interface StatsEntry {
  * @example
  * ```ts
  * import { statsTable } from "@grainlab/grainlab/arrow";
+ * import { expect } from "expect";
  * const t = statsTable([
  *   { time: 0.001, step: 1, stats: { particleContacts: 3, maxPenetration: 1e-5 } },
  *   { time: 0.002, step: 2, stats: { particleContacts: 5, maxPenetration: 2e-5 } },
  * ]);
- * console.assert(t.numRows === 2 && t.getChild("particleContacts")!.get(1) === 5);
+ * expect(t.numRows).toBe(2);
+ * expect(t.getChild("particleContacts")!.get(1)).toBe(5);
+ * const unit = t.schema.fields.find((f) => f.name === "maxPenetration")!.metadata.get("unit");
+ * expect(unit).toBe("m");
  * ```
  */
 export function statsTable(
@@ -105,9 +109,10 @@ export function statsTable(
  * @example
  * ```ts
  * import { StatsRecorder, statsTable } from "@grainlab/grainlab/arrow";
+ * import { expect } from "expect";
  * const rec = new StatsRecorder();
  * rec.record({ time: 0.1, stepCount: 1 }, { lastStepStats: { particleContacts: 2 } });
- * console.assert(statsTable(rec.entries).numRows === 1);
+ * expect(statsTable(rec.entries).numRows).toBe(1);
  * ```
  */
 export class StatsRecorder {

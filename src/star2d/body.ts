@@ -14,7 +14,7 @@ import { ContactHistory, StarContacts } from "./contacts.ts";
 import { contactBuffers, ContactKind } from "../contact/record.ts";
 import { emptyProfile, type StepProfile, type StepStatsCore } from "../contact/stats.ts";
 import { type RunOptions, runSteps } from "../math/progress.ts";
-import { bool, finite, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
+import { finite, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
 import { Walls } from "./walls.ts";
 
 /** Contact and integration parameters common to the 2D systems (SI units). */
