@@ -121,7 +121,9 @@ export function firstNonFinite(ps: ParticleStore): number {
   const x = ps.pos, v = ps.vel, w = ps.ang;
   for (let i = 0, o = 0; i < ps.count; i++, o += 3) {
     let s = 0;
-    for (let k = 0; k < 3; k++) s += x[o + k] * 0 + v[o + k] * v[o + k] * 0 + w[o + k] * w[o + k] * 0;
+    for (let k = 0; k < 3; k++) {
+      s += x[o + k] * 0 + v[o + k] * v[o + k] * 0 + w[o + k] * w[o + k] * 0;
+    }
     if (s !== 0) return i;
   }
   return -1;
