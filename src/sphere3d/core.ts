@@ -22,14 +22,15 @@ import { buildPlanes, planeForces, PlaneSet } from "./boundaries.ts";
 import { HistoryTable } from "./history.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
-import { bodyForces, drift, firstNonFinite, kick, scanState, wrap } from "./integrate.ts";
+import { bodyForces, drift, kick, scanState, wrap } from "./integrate.ts";
 import { emptyStats, type StepStats } from "./stats.ts";
 import {
+  checkOverlaps,
   DivergenceGuard,
-  elasticEnergy,
-  measureReference,
+  measureGuard,
+  reportNonFinite,
+  reportTooFast,
   speedLimit,
-  stableSubstep,
 } from "./guard.ts";
 import { bool, corners, integerIn, nonNegative, positive, vec3 } from "../math/validate.ts";
 import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
@@ -192,7 +193,7 @@ export class GranularCore {
     this.beginStep(gravity);
     const sub = this.material.substeps, h = dt / sub;
     if (!this.forcesValid) this.computeForces(h, 0);
-    if (this.guard.stale) this.measureGuard(h);
+    if (this.guard.stale) measureGuard(this, h);
     for (let s = 0; s < sub; s++) {
       this.halfKick(h);
       this.driftAndWrap(h);
@@ -280,88 +281,14 @@ export class GranularCore {
   /** Statistics of the finished step and the divergence guard. */
   endStep(): void {
     const st = this.stats, scan = this.scan;
-    if (!scanState(this.ps, scan)) this.reportNonFinite();
+    if (!scanState(this.ps, scan)) reportNonFinite(this);
     st.maxSpeed = scan[0];
     st.kineticEnergy = scan[1];
     this.stepCount++;
     st.step = this.stepCount;
     st.time = this.time;
-    if (st.maxPenetration > this.minRadius) this.checkOverlaps();
-    if (st.maxSpeed > speedLimit(this.guard, this.time)) this.reportTooFast();
-  }
-
-  /** Re-measure the divergence guard's reference, and warn once about an unstable step. */
-  measureGuard(h: number): void {
-    const ps = this.ps, m = this.material, g = this.guard;
-    const hertz = m.normalContactModel === "hertz";
-    const c = this.contacts;
-    const el = elasticEnergy(
-      contactBuffers(c).overlap,
-      c.count,
-      m.normalStiffness,
-      hertz,
-      0.5 * this.minRadius,
-    );
-    measureReference(g, ps, this.gravity, el, this.time);
-    if (g.warned || ps.count === 0) return;
-    const bound = stableSubstep(m.normalStiffness, hertz, g.minMass, this.minRadius);
-    if (h > bound) {
-      g.warned = true;
-      console.warn(
-        `GranularSystem: the substep ${h} s exceeds the stable bound 2·sqrt(m_min/k_n) = ` +
-          `${bound.toPrecision(3)} s (m_min ${g.minMass.toPrecision(3)} kg, k_n ` +
-          `${m.normalStiffness}); the run may diverge: reduce timeStep or raise substeps`,
-      );
-    }
-  }
-
-  /** Throw naming the first contact whose overlap exceeds the smaller radius, if any. */
-  checkOverlaps(): void {
-    const c = this.contacts, b = contactBuffers(c), r = this.ps.radius;
-    for (let k = 0; k < c.count; k++) {
-      const i = b.i[k], j = b.j[k];
-      const lim = j >= 0 ? Math.min(r[i], r[j]) : r[i];
-      if (b.overlap[k] > lim) {
-        this.diverged(
-          i,
-          `overlaps ${j >= 0 ? `particle ${j} (id ${this.ps.id[j]})` : "a boundary"} by ` +
-            `${b.overlap[k].toPrecision(3)} m, more than its radius ${lim}`,
-        );
-      }
-    }
-  }
-
-  /** Throw naming the fastest particle: it moves faster than the scene's energy allows. */
-  reportTooFast(): never {
-    const ps = this.ps, v = ps.vel;
-    let best = 0, i = 0;
-    for (let k = 0, o = 0; k < ps.count; k++, o += 3) {
-      const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
-      if (s2 > best) best = s2, i = k;
-    }
-    this.diverged(
-      i,
-      `moves at ${Math.sqrt(best).toPrecision(3)} m/s, faster than any force in the scene ` +
-        `can drive it (bound ${speedLimit(this.guard, this.time).toPrecision(3)} m/s from the ` +
-        `energy the scene holds)`,
-    );
-  }
-
-  /** Throw the divergence error for particle `i`: what happened, when, and the likely cure. */
-  diverged(i: number, what: string): never {
-    const m = this.material, h = this.params.dt;
-    const bound = stableSubstep(
-      m.normalStiffness,
-      m.normalContactModel === "hertz",
-      this.guard.minMass,
-      this.minRadius,
-    );
-    throw new RangeError(
-      `GranularSystem.step: the integration diverged at step ${this.stepCount}: particle ${i} ` +
-        `(id ${this.ps.id[i]}) ${what}. The substep ${h} s is ` +
-        `${h > bound ? "above" : "below"} the stable bound 2·sqrt(m_min/k_n) = ` +
-        `${bound.toPrecision(3)} s; reduce timeStep, raise substeps or soften the contact`,
-    );
+    if (st.maxPenetration > this.minRadius) checkOverlaps(this);
+    if (st.maxSpeed > speedLimit(this.guard, this.time)) reportTooFast(this);
   }
 
   /** Rebuild the cell grid and the neighbour list. */
@@ -394,19 +321,6 @@ export class GranularCore {
     p.px = per ? per[0].length : 0;
     p.py = per ? per[1].length : 0;
     p.pz = per ? per[2].length : 0;
-  }
-
-  /** Throw naming the first particle with a non-finite state. */
-  reportNonFinite(): never {
-    const ps = this.ps, i = firstNonFinite(ps), x = ps.pos, v = ps.vel, o = 3 * i;
-    throw new RangeError(
-      i < 0
-        ? "GranularSystem.step: the state became non-finite"
-        : `GranularSystem.step: particle ${i} (id ${ps.id[i]}) has a non-finite state ` +
-          `after step ${this.stepCount + 1} (position ${x[o]}, ${x[o + 1]}, ${x[o + 2]}; ` +
-          `velocity ${v[o]}, ${v[o + 1]}, ${v[o + 2]}); reduce the time step, raise substeps ` +
-          `or soften the contact`,
-    );
   }
 
   /**

@@ -16,6 +16,9 @@
  * @module
  */
 import type { ParticleStore } from "./particles.ts";
+import type { GranularCore } from "./core.ts";
+import { contactBuffers } from "../contact/record.ts";
+import { firstNonFinite } from "./integrate.ts";
 
 /** State of the guard, owned by one system. */
 export class DivergenceGuard {
@@ -99,4 +102,93 @@ export function elasticEnergy(
     e += hertz ? 0.4 * kn * Math.sqrt(rEff) * d * d * Math.sqrt(d) : 0.5 * kn * d * d;
   }
   return e;
+}
+
+/** Re-measure the divergence guard's reference, and warn once about an unstable step. */
+export function measureGuard(core: GranularCore, h: number): void {
+  const ps = core.ps, m = core.material, g = core.guard;
+  const hertz = m.normalContactModel === "hertz";
+  const c = core.contacts;
+  const el = elasticEnergy(
+    contactBuffers(c).overlap,
+    c.count,
+    m.normalStiffness,
+    hertz,
+    0.5 * core.minRadius,
+  );
+  measureReference(g, ps, core.gravity, el, core.time);
+  if (g.warned || ps.count === 0) return;
+  const bound = stableSubstep(m.normalStiffness, hertz, g.minMass, core.minRadius);
+  if (h > bound) {
+    g.warned = true;
+    console.warn(
+      `GranularSystem: the substep ${h} s exceeds the stable bound 2·sqrt(m_min/k_n) = ` +
+        `${bound.toPrecision(3)} s (m_min ${g.minMass.toPrecision(3)} kg, k_n ` +
+        `${m.normalStiffness}); the run may diverge: reduce timeStep or raise substeps`,
+    );
+  }
+}
+
+/** Throw naming the first contact whose overlap exceeds the smaller radius, if any. */
+export function checkOverlaps(core: GranularCore): void {
+  const c = core.contacts, b = contactBuffers(c), r = core.ps.radius;
+  for (let k = 0; k < c.count; k++) {
+    const i = b.i[k], j = b.j[k];
+    const lim = j >= 0 ? Math.min(r[i], r[j]) : r[i];
+    if (b.overlap[k] > lim) {
+      diverged(
+        core,
+        i,
+        `overlaps ${j >= 0 ? `particle ${j} (id ${core.ps.id[j]})` : "a boundary"} by ` +
+          `${b.overlap[k].toPrecision(3)} m, more than its radius ${lim}`,
+      );
+    }
+  }
+}
+
+/** Throw naming the fastest particle: it moves faster than the scene's energy allows. */
+export function reportTooFast(core: GranularCore): never {
+  const ps = core.ps, v = ps.vel;
+  let best = 0, i = 0;
+  for (let k = 0, o = 0; k < ps.count; k++, o += 3) {
+    const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
+    if (s2 > best) best = s2, i = k;
+  }
+  diverged(
+    core,
+    i,
+    `moves at ${Math.sqrt(best).toPrecision(3)} m/s, faster than any force in the scene ` +
+      `can drive it (bound ${speedLimit(core.guard, core.time).toPrecision(3)} m/s from the ` +
+      `energy the scene holds)`,
+  );
+}
+
+/** Throw the divergence error for particle `i`: what happened, when, and the likely cure. */
+function diverged(core: GranularCore, i: number, what: string): never {
+  const m = core.material, h = core.params.dt;
+  const bound = stableSubstep(
+    m.normalStiffness,
+    m.normalContactModel === "hertz",
+    core.guard.minMass,
+    core.minRadius,
+  );
+  throw new RangeError(
+    `GranularSystem.step: the integration diverged at step ${core.stepCount}: particle ${i} ` +
+      `(id ${core.ps.id[i]}) ${what}. The substep ${h} s is ` +
+      `${h > bound ? "above" : "below"} the stable bound 2·sqrt(m_min/k_n) = ` +
+      `${bound.toPrecision(3)} s; reduce timeStep, raise substeps or soften the contact`,
+  );
+}
+
+/** Throw naming the first particle with a non-finite state. */
+export function reportNonFinite(core: GranularCore): never {
+  const ps = core.ps, i = firstNonFinite(ps), x = ps.pos, v = ps.vel, o = 3 * i;
+  throw new RangeError(
+    i < 0
+      ? "GranularSystem.step: the state became non-finite"
+      : `GranularSystem.step: particle ${i} (id ${ps.id[i]}) has a non-finite state ` +
+        `after step ${core.stepCount + 1} (position ${x[o]}, ${x[o + 1]}, ${x[o + 2]}; ` +
+        `velocity ${v[o]}, ${v[o + 1]}, ${v[o + 2]}); reduce the time step, raise substeps ` +
+        `or soften the contact`,
+  );
 }
