@@ -1,13 +1,15 @@
 /**
  * `deno task demo`, the headline experiment: settle a bed of about 5,000 spheres in a
  * container, run a star-grain packing, and write the force-network figures, the StarDEM
- * distance-error figure and the Arrow files to `out/`; print a summary and where they are.
+ * distance-error figure, the Arrow files and the interactive 3D view of the settling bed
+ * (`viewer.html`, open it in a browser) to `out/`; print a summary and where they are.
  *
  * Run: `deno task demo` (add `--smoke` for a tiny, fast version).
  *
  * @module
  */
 import { World } from "../src/sphere3d/mod.ts";
+import { ViewRecorder } from "../src/notebook/viewer.ts";
 import { writeHeadlineFigures } from "./lib/headline.ts";
 
 const smoke = Deno.args.includes("--smoke");
@@ -42,8 +44,16 @@ console.log(
   `Settling ${sand.count} grains (r = 2 cm) in a 1.2 × 0.8 m container, Δt = ${world.timeStep} s, ` +
     `${sand.material.substeps} substeps…`,
 );
+// 25 frames of the settling bed (with its force network) for the 3D viewer, out/viewer.html
+const frames = new ViewRecorder();
+frames.record(world);
 const t0 = performance.now();
-world.run(steps, { progress: Deno.stderr.isTerminal() });
+world.run(steps, {
+  progress: Deno.stderr.isTerminal(),
+  onStep: (k) => {
+    if (k % (steps / 24) === 0) frames.record(world);
+  },
+});
 const secs = (performance.now() - t0) / 1000;
 const st = sand.lastStepStats;
 let top = 0;
@@ -75,7 +85,7 @@ console.log("\nSummary");
 for (const [k, v] of rows) console.log(`  ${k.padEnd(18)} ${v}`);
 
 console.log("\nStar-grain packing, figures and Arrow files…");
-const files = await writeHeadlineFigures({ outDir: "out", bed: sand, world, smoke });
+const files = await writeHeadlineFigures({ outDir: "out", bed: sand, world, smoke, frames });
 console.log("Wrote:");
 for (const f of files) console.log(`  ${f}`);
 

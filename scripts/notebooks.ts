@@ -146,6 +146,17 @@ async function readmeFigure(path: string): Promise<Uint8Array | null> {
     if (!c.metadata?.tags?.includes("readme-figure")) continue;
     for (const o of c.outputs ?? []) {
       const d = o.data ?? {};
+      // a figure shown as an SVG <img> (with a PNG fallback): rasterise the SVG, sharper
+      const svgImg = text(d["text/html"] ?? "").match(
+        /^<img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/,
+      );
+      if (svgImg) {
+        const { svgToPNG } = await import("../src/plot/png.ts");
+        const svg = new TextDecoder().decode(
+          Uint8Array.from(atob(svgImg[1]), (ch) => ch.charCodeAt(0)),
+        );
+        return svgToPNG(svg, { scale: 1.5 });
+      }
       if (d["image/png"]) {
         return Uint8Array.from(
           atob(text(d["image/png"]).replace(/\s/g, "")),

@@ -31,8 +31,8 @@ describe("display", () => {
     expect(s.bounds[2]).toEqual([0.01, 0.3]);
     const b = systemBundle(fakeSystem3d());
     expect(b["text/plain"]).toContain("3 particles");
-    expect(String(b["text/html"])).toContain("<svg");
-    expect((String(b["text/html"]).match(/<circle/g) ?? []).length).toBe(6);
+    const src = String(b["text/html"]).match(/<img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/);
+    expect((atob(src![1]).match(/<circle/g) ?? []).length).toBe(6);
   });
 
   it("tables show schema, units and rows", () => {
@@ -59,7 +59,8 @@ describe("display", () => {
     sys.addGrains({ shape: StarShape.preset("cross"), positions: [[0, 0], [0.01, 0]] });
     const sb = (sys as unknown as Displayable)[DISPLAY]();
     expect(sb["text/plain"]).toContain("star2d: 2 particles");
-    expect(String(sb["text/html"])).toContain("<path"); // star outlines
+    const starSvg = atob(String(sb["text/html"]).match(/data:image\/svg\+xml;base64,([^"]+)/)![1]);
+    expect((starSvg.match(/<path fill=/g) ?? []).length).toBe(2); // two star outlines
     expect(show(42)[DISPLAY]()["text/plain"]).toBe("42");
   });
 

@@ -74,12 +74,17 @@ describe("figure basics", () => {
     expect(() => compose([])).toThrow(RangeError);
   });
 
-  it("Figure displays itself in Jupyter as SVG", () => {
+  it("Figure displays itself in Jupyter as an SVG <img> with a PNG fallback", () => {
     const f = particles2d(fakeSystem2d());
     const bundle = (f as unknown as Record<symbol, () => Record<string, string>>)[
       Symbol.for("Jupyter.display")
     ]();
-    expect(bundle["image/svg+xml"]).toContain("<svg");
+    const m = bundle["text/html"].match(/^<img [^>]*src="data:image\/svg\+xml;base64,([^"]+)">$/);
+    expect(new TextDecoder().decode(Uint8Array.from(atob(m![1]), (c) => c.charCodeAt(0))))
+      .toBe(f.svg); // the very SVG, not a picture of it
+    const png = Uint8Array.from(atob(bundle["image/png"]), (c) => c.charCodeAt(0));
+    const ihdr = new DataView(png.buffer, 16, 8);
+    expect([ihdr.getUint32(0), ihdr.getUint32(4)]).toEqual([f.width, f.height]); // scale 1
   });
 
   it("colour scales: categorical for few integers, linear otherwise", () => {

@@ -13,6 +13,7 @@ import type { ParticleSystemLike } from "../../src/arrow/types.ts";
 import { Rng } from "../../src/math/mod.ts";
 import { bed3d, distanceErrorFigure, forceNetwork } from "../../src/plot/mod.ts";
 import { distanceErrorMap, StarShape, StarSystem } from "../../src/star2d/mod.ts";
+import { type ViewRecorder, writeViewer } from "../../src/notebook/viewer.ts";
 
 /** Options of {@link starPacking}. */
 export interface StarPackingOptions {
@@ -91,13 +92,16 @@ export interface HeadlineOptions {
   world?: { time?: number; stepCount?: number };
   /** Tiny and fast (CI smoke runs). @default false */
   smoke?: boolean;
+  /** Frames of the bed recorded while it settled: written as the 3D viewer `viewer.html`. */
+  frames?: ViewRecorder;
 }
 
 /**
  * Runs the star-grain packing and writes the headline figures and data:
  * `star_force_network.png`, `star_particles.arrow`, `star_contacts.arrow`,
  * `star_distance_error.png`, and with a `bed`: `bed.png`, `bed_force_network.png`,
- * `bed_particles.arrow`, `bed_contacts.arrow`.
+ * `bed_particles.arrow`, `bed_contacts.arrow`; with `frames`: `viewer.html`, the interactive
+ * 3D view (open it in a browser).
  *
  * @param options output folder, the 3D bed, smoke mode
  * @returns the paths written, in order
@@ -153,6 +157,16 @@ export async function writeHeadlineFigures(options: HeadlineOptions = {}): Promi
     }
     await writeArrow(`${out}/bed_particles.arrow`, particlesTable(bed, { world }));
     files.push(`${out}/bed_particles.arrow`);
+  }
+  if (options.frames && options.frames.length > 0) {
+    const { path } = await writeViewer(`${out}/viewer.html`, options.frames, {
+      color: ["height", "speed", "contacts"],
+      network: true,
+      title: options.bed ? `Settling bed of ${options.bed.count} spheres` : "Settling bed",
+      width: 960,
+      height: 600,
+    });
+    files.push(path);
   }
   return files;
 }

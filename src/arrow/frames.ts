@@ -24,6 +24,7 @@ import { particlesTable } from "./particles.ts";
 import { metadataMap } from "./schema.ts";
 import type { ParticleSystemLike } from "./types.ts";
 import { IpcStreamChecker } from "./ipc.ts";
+import { concatBytes } from "../math/bytes.ts";
 
 /** End-of-stream marker: continuation token + zero length. */
 const EOS = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
@@ -446,7 +447,7 @@ export class FrameReader implements AsyncIterable<Frame> {
           break;
         }
         check.body(m, body);
-        const message = concat([head, meta, body]);
+        const message = concatBytes([head, meta, body]);
         pos = end;
         if (m.kind === "schema") {
           schemaBytes = message;
@@ -458,7 +459,7 @@ export class FrameReader implements AsyncIterable<Frame> {
         }
         let table: A.Table;
         try {
-          table = A.tableFromIPC(concat([schemaBytes!, ...dictionaries, message, EOS]));
+          table = A.tableFromIPC(concatBytes([schemaBytes!, ...dictionaries, message, EOS]));
         } catch (e) {
           throw new RangeError(
             `${prefix}: apache-arrow cannot decode the frame at byte ${end - message.length}: ${
@@ -495,16 +496,6 @@ async function readExactly(file: Deno.FsFile, n: number): Promise<Uint8Array | n
     off += got;
   }
   return buf;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }
 
 /**

@@ -98,7 +98,7 @@ function fmt(v: number | undefined, unit = ""): string {
 
 /**
  * The display bundle of a system: a text summary and HTML with a summary table and a figure
- * (side + top views in 3D, the grains in 2D).
+ * (side + top views in 3D, the grains in 2D) as an `<img>`.
  *
  * @param system a sphere3d or star2d system
  * @param options world for time/step; `figure: false` for text only
@@ -109,9 +109,10 @@ function fmt(v: number | undefined, unit = ""): string {
  * import { expect } from "expect";
  * const b = systemBundle({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0], radii: [0.1] });
  * expect(b["text/plain"]).toMatch(/^sphere3d: 1 particles, /);
- * expect(String(b["text/html"]).match(/<circle/g)?.length).toBe(2); // side and top views
+ * const svg = atob(String(b["text/html"]).match(/data:image\/svg\+xml;base64,([^"]+)/)![1]);
+ * expect(svg.match(/<circle/g)?.length).toBe(2); // side and top views
  * const text = systemBundle({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] }, { figure: false });
- * expect(String(text["text/html"])).not.toContain("<svg");
+ * expect(String(text["text/html"])).not.toContain("<img");
  * ```
  */
 export function systemBundle(
@@ -141,9 +142,12 @@ export function systemBundle(
     const f = s.kind === "sphere3d"
       ? bed3d(system, { views: ["side", "top"], width: 320, height: 300 })
       : particles2d(system, { width: 420, height: 360 });
-    fig = f.svg.length < 350_000
-      ? f.svg
-      : `<img width="${f.width}" src="data:image/png;base64,${base64(f.toPNG({ scale: 1 }))}"/>`;
+    // an <img>, not inline SVG, which nbconvert, GitHub and untrusted JupyterLab strip
+    const src = f.svg.length < 350_000
+      ? `data:image/svg+xml;base64,${base64(new TextEncoder().encode(f.svg))}`
+      : `data:image/png;base64,${base64(f.toPNG({ scale: 1 }))}`;
+    fig = `<img alt="${escapeXml(`${s.kind}, ${s.count} particles`)}" width="${f.width}" ` +
+      `height="${f.height}" style="max-width:100%;height:auto" src="${src}">`;
   }
   const html = `<div style="display:flex;gap:16px;align-items:flex-start;font-family:sans-serif">` +
     `<table style="font-size:12px"><caption style="font-weight:bold;text-align:left">${s.kind}</caption>` +

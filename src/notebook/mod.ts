@@ -41,6 +41,25 @@ export {
   type TableViewOptions,
 } from "./display.ts";
 export { Progress, type ProgressOptions, runWithProgress, type Steppable } from "./progress.ts";
+export {
+  type BoundariesLike,
+  type BoxLike,
+  type Camera,
+  type FrameLike,
+  type TableLike,
+  View3D,
+  view3d,
+  type View3DOptions,
+  type ViewInfo,
+  type ViewMesh,
+  ViewRecorder,
+  type ViewRecorderOptions,
+  type ViewScale,
+  type ViewSource,
+  type ViewSystem,
+  type ViewWorld,
+  writeViewer,
+} from "./viewer.ts";
 
 // The library's own classes only: apache-arrow's Table is not patched (use tableView or show).
 registerDisplay([World, GranularSystem, StarSystem, ClumpSystem, DiskSystem]);

@@ -6,9 +6,9 @@
 
 import { colorScale } from "./color.ts";
 import { compose, type Figure } from "./figure.ts";
-import { equalAspectSize, plotPanel, px, type RawLayer } from "./panel.ts";
+import { equalAspectFrame, plotPanel, px, type RawLayer } from "./panel.ts";
 import { bounds, labelOf, particleColumns, type ParticleSource } from "./source.ts";
-import { checkColumns } from "./marks.ts";
+import { checkColumns } from "./marks/common.ts";
 import type { ParticleFigureOptions } from "./particles.ts";
 
 /** Options of {@link heightMap}. */
@@ -87,7 +87,10 @@ export function heightMap(source: ParticleSource, options: HeightMapOptions = {}
     label: "surface height (m)",
   });
   const yDom: [number, number] = [dom.y[0], dom.y[0] + ny * h];
-  const size = equalAspectSize(dom.x, yDom, { maxWidth: options.width ?? 520, maxHeight: 460 });
+  const frame = equalAspectFrame(
+    { x: dom.x, y: yDom },
+    { maxWidth: options.width ?? 520, maxHeight: 460 },
+  );
   const layer: RawLayer = {
     raw(sx, sy, k) {
       const out: string[] = [];
@@ -106,10 +109,7 @@ export function heightMap(source: ParticleSource, options: HeightMapOptions = {}
     },
   };
   const panel = plotPanel({
-    xDomain: dom.x,
-    yDomain: yDom,
-    width: size.width,
-    height: size.height,
+    ...frame,
     xLabel: "x (m)",
     yLabel: "y (m)",
     marks: [layer],
@@ -183,7 +183,7 @@ export function slice3d(source: ParticleSource, options: Slice3dOptions = {}): F
     }
   }
   const dom = options.domain ?? bounds(A, B, R, cols.n);
-  const size = equalAspectSize(dom.x, dom.y, {
+  const frame = equalAspectFrame(dom, {
     maxWidth: options.width ?? 560,
     maxHeight: options.height ?? 480,
   });
@@ -205,10 +205,7 @@ export function slice3d(source: ParticleSource, options: Slice3dOptions = {}): F
     },
   };
   const panel = plotPanel({
-    xDomain: dom.x,
-    yDomain: dom.y,
-    width: size.width,
-    height: size.height,
+    ...frame,
     xLabel: `${an} (m)`,
     yLabel: `${bn} (m)`,
     title: `slice ${axis} = ${Number(at.toPrecision(4))} m`,

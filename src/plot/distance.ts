@@ -7,7 +7,7 @@
 
 import { colorScale } from "./color.ts";
 import { compose, type Figure, type Panel } from "./figure.ts";
-import { equalAspectSize, plotPanel, px, type RawLayer } from "./panel.ts";
+import { equalAspectFrame, plotPanel, px, type RawLayer } from "./panel.ts";
 
 /** Sampled distances around a shape (the shape of star2d's `distanceErrorMap` result). */
 export interface DistanceErrorMapLike {
@@ -92,7 +92,7 @@ export function distanceErrorFigure(
     scheme: options.scheme ?? "magma",
     label: "relative error",
   });
-  const size = equalAspectSize([x0, x1], [y0, y1], {
+  const frame = equalAspectFrame({ x: [x0, x1], y: [y0, y1] }, {
     maxWidth: options.width ?? 360,
     maxHeight: options.width ?? 360,
   });
@@ -124,10 +124,7 @@ export function distanceErrorFigure(
       },
     };
     return plotPanel({
-      xDomain: [x0, x1],
-      yDomain: [y0, y1],
-      width: size.width,
-      height: size.height,
+      ...frame,
       xLabel: "x (m)",
       yLabel: "y (m)",
       title,

@@ -94,10 +94,22 @@ export class Figure {
     return path;
   }
 
-  /** Rich display in a Deno Jupyter cell: inline SVG, or PNG for large figures. */
+  /**
+   * Rich display in a Deno Jupyter cell: the SVG as an `<img>` (front ends that strip inline
+   * SVG from outputs — `jupyter nbconvert --to html`, GitHub — still show it) and a PNG beside
+   * it for front ends that show no HTML; large figures as PNG only.
+   */
   [Symbol.for("Jupyter.display")](): Record<string, string> {
-    if (this.svg.length <= INLINE_SVG_LIMIT) return { "image/svg+xml": this.svg };
-    return { "image/png": base64(this.toPNG({ scale: 1 })) };
+    const png = base64(this.toPNG({ scale: 1 }));
+    const text = `Figure ${this.width} × ${this.height}`;
+    if (this.svg.length > INLINE_SVG_LIMIT) return { "image/png": png, "text/plain": text };
+    const svg = base64(new TextEncoder().encode(this.svg));
+    return {
+      "text/html": `<img alt="${escapeXml(text)}" width="${this.width}" height="${this.height}" ` +
+        `style="max-width:100%;height:auto" src="data:image/svg+xml;base64,${svg}">`,
+      "image/png": png,
+      "text/plain": text,
+    };
   }
 }
 

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { concatBytes } from "../math/bytes.ts";
+
 /** One RGBA image. */
 export interface RgbaImage {
   /** Width (px). */
@@ -171,11 +173,5 @@ export function encodeGif(frames: readonly RgbaImage[], options: GifOptions = {}
     parts.push(Uint8Array.from([0]));
   }
   parts.push(Uint8Array.from([0x3b]));
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -63,27 +63,23 @@ export {
   type Particles2dOptions,
 } from "./particles.ts";
 export { forceNetwork, type ForceNetworkOptions } from "./network.ts";
+export type {
+  MarkContext,
+  MarkDimensions,
+  MarkScales,
+  MarkValues,
+  PlotMark,
+} from "./marks/types.ts";
+export type { ViewName } from "./marks/common.ts";
+export { grains, type GrainsMark, type GrainsOptions, systemOutline } from "./marks/grains.ts";
 export {
   forceChains,
   type ForceChainsMark,
   type ForceChainsOptions,
-  grains,
-  type GrainsMark,
-  type GrainsOptions,
-  type MarkContext,
-  type MarkDimensions,
-  type MarkScales,
-  type MarkValues,
   type NetworkSource,
-  plotFigure,
-  type PlotFigureOptions,
-  type PlotMark,
-  systemOutline,
-  type ViewName,
-  walls,
-  type WallsMark,
-  type WallsOptions,
-} from "./marks.ts";
+} from "./marks/chains.ts";
+export { walls, type WallsMark, type WallsOptions } from "./marks/walls.ts";
+export { plotFigure, type PlotFigureOptions } from "./marks/plot_figure.ts";
 export { heightMap, type HeightMapOptions, slice3d, type Slice3dOptions } from "./bedmaps.ts";
 export {
   distanceErrorFigure,

@@ -5,11 +5,14 @@
  * @module
  */
 
-import { Table } from "apache-arrow";
+import type { Table } from "apache-arrow";
 import type { ParticleSystemLike } from "../arrow/types.ts";
 import { compose, type Figure } from "./figure.ts";
-import { checkColumns, forceChains, grains, type NetworkSource, walls } from "./marks.ts";
-import { equalAspectSize, plotPanel } from "./panel.ts";
+import { forceChains, isTablePair, type NetworkSource } from "./marks/chains.ts";
+import { checkColumns } from "./marks/common.ts";
+import { grains } from "./marks/grains.ts";
+import { walls } from "./marks/walls.ts";
+import { equalAspectFrame, plotPanel } from "./panel.ts";
 import { bounds, particleColumns, type ParticleSource } from "./source.ts";
 import { type WallsLike, wallsOf, withWalls } from "./walls.ts";
 
@@ -76,8 +79,7 @@ const AXES = { side: ["x", "z"], front: ["y", "z"], top: ["x", "y"] } as const;
  */
 export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions = {}): Figure {
   const where = "forceNetwork";
-  const tables = typeof source === "object" && source !== null && "particles" in source &&
-    source.particles instanceof Table && source.contacts instanceof Table;
+  const tables = isTablePair(source);
   const particles: ParticleSource = tables
     ? (source as { particles: Table }).particles
     : (source as ParticleSystemLike);
@@ -105,7 +107,7 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
     ? (options.walls ?? wallsOf(source))
     : undefined;
   const dom = withWalls(wallSource, bounds(A, B, R, cols.n));
-  const size = equalAspectSize(dom.x, dom.y, {
+  const frame = equalAspectFrame(dom, {
     maxWidth: options.width ?? 560,
     maxHeight: options.height ?? 480,
   });
@@ -124,10 +126,7 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
   }
   marks.push(chains);
   const panel = plotPanel({
-    xDomain: dom.x,
-    yDomain: dom.y,
-    width: size.width,
-    height: size.height,
+    ...frame,
     xLabel: `${an} (m)`,
     yLabel: `${bn} (m)`,
     marks,

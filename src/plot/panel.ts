@@ -2,7 +2,7 @@
  * Plot panels: an Observable Plot chart rendered into the shared linkedom document, with
  * equal-aspect framing, Grainlab's margins and style, and "raw" layers (raster-like maps of
  * many cells written as SVG text with the panel's scales). Grains, force chains and walls are
- * real Plot marks (`marks.ts`) and go in as such.
+ * real Plot marks (`marks/`) and go in as such.
  *
  * @module
  */
@@ -84,6 +84,23 @@ export function equalAspectSize(
     width: Math.round(k * dx + MARGIN.left + MARGIN.right),
     height: Math.round(k * dy + MARGIN.top + MARGIN.bottom),
   };
+}
+
+/**
+ * The domains and equal-aspect size ({@link equalAspectSize}) of a panel, as the first options
+ * of {@link plotPanel}: `plotPanel({ ...equalAspectFrame(dom, limits), xLabel, marks })`.
+ *
+ * @param dom x and y domains (data units)
+ * @param limits maximum width and height (px)
+ * @returns `xDomain`, `yDomain`, `width` and `height` (px, including margins)
+ * @throws {RangeError} when a domain is empty
+ */
+export function equalAspectFrame(
+  dom: { x: [number, number]; y: [number, number] },
+  limits: { maxWidth?: number; maxHeight?: number },
+): { xDomain: [number, number]; yDomain: [number, number]; width: number; height: number } {
+  const { width, height } = equalAspectSize(dom.x, dom.y, limits);
+  return { xDomain: dom.x, yDomain: dom.y, width, height };
 }
 
 let tokenCounter = 0;

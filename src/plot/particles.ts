@@ -7,8 +7,11 @@
 
 import { colorScale, type ColorScaleOptions } from "./color.ts";
 import { compose, type Figure, type Panel } from "./figure.ts";
-import { CellsMark, checkColumns, grains, type GrainsMark, type ViewName, walls } from "./marks.ts";
-import { equalAspectSize, plotPanel } from "./panel.ts";
+import { CellsMark } from "./marks/cells.ts";
+import { checkColumns, type ViewName } from "./marks/common.ts";
+import { grains, type GrainsMark } from "./marks/grains.ts";
+import { walls } from "./marks/walls.ts";
+import { equalAspectFrame, plotPanel } from "./panel.ts";
 import { type WallsLike, wallsOf, withWalls } from "./walls.ts";
 import {
   bounds,
@@ -142,7 +145,7 @@ function viewPanel(
     ? (options.walls ?? undefined)
     : undefined;
   const dom = options.domain ?? withWalls(wallSource, bounds(A, B, R, cols.n));
-  const size = equalAspectSize(dom.x, dom.y, { maxWidth: maxW, maxHeight: maxH });
+  const frame = equalAspectFrame(dom, { maxWidth: maxW, maxHeight: maxH });
   const maxP = options.maxParticles ?? 4000;
   let mark: GrainsMark | CellsMark, legend: Panel | undefined, drawn: number;
   const density = cols.n > maxP;
@@ -164,10 +167,7 @@ function viewPanel(
     drawn = cols.n;
   }
   const panel = plotPanel({
-    xDomain: dom.x,
-    yDomain: dom.y,
-    width: size.width,
-    height: size.height,
+    ...frame,
     xLabel: labelOf(cols, view.a),
     yLabel: labelOf(cols, view.b),
     title: view.name === "plane" ? undefined : `${view.name} view`,

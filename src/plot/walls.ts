@@ -1,6 +1,7 @@
 /**
  * Walls of 2D scenes (star2d `Walls`: planes, thick segments, drums): finding them on a
- * source and fitting a domain around them. The `walls` mark (`marks.ts`) draws them.
+ * source, their extents, fitting a domain around them, and clipping plane lines to a
+ * rectangle. The `walls` mark (`marks/walls.ts`) draws them.
  *
  * @module
  */
@@ -18,6 +19,9 @@ export interface WallsLike {
   /** Plane (px, py, nx, ny); segment (ax, ay, bx, by, half-thickness, …); drum (cx, cy, R); stride 8. */
   readonly geom: ArrayLike<number>;
 }
+
+/** Plane, segment and drum kinds of star2d's `Walls` (`WallsLike.kind`). */
+export const PLANE = 0, SEGMENT = 1, DRUM = 2;
 
 /**
  * The walls of a source, if it has star2d-style walls.
@@ -37,6 +41,43 @@ export function wallsOf(source: unknown): WallsLike | undefined {
   const w = (source as { walls?: WallsLike })?.walls;
   if (w && typeof w.count === "number" && w.geom && w.kind && w.enabled) return w;
   return undefined;
+}
+
+/**
+ * The extent of one wall on each axis (m): a segment's end points widened by its
+ * half-thickness, a drum's circle; a plane only has an extent (its point) along the axis it
+ * faces (|normal component| > 0.5). An axis without an extent, and an unknown kind, give none.
+ *
+ * @param kind the wall's kind (`PLANE`, `SEGMENT`, `DRUM`)
+ * @param g the walls' geometry, stride 8
+ * @param o offset of the wall's geometry in `g`
+ * @returns `[lo, hi]` along x and along y, where the wall has one
+ */
+export function wallExtent(
+  kind: number,
+  g: ArrayLike<number>,
+  o: number,
+): { x?: [number, number]; y?: [number, number] } {
+  if (kind === PLANE) {
+    const e: { x?: [number, number]; y?: [number, number] } = {};
+    if (Math.abs(g[o + 2]) > 0.5) e.x = [g[o], g[o]];
+    if (Math.abs(g[o + 3]) > 0.5) e.y = [g[o + 1], g[o + 1]];
+    return e;
+  }
+  if (kind === SEGMENT) {
+    const h = g[o + 4]; // half the thickness
+    return {
+      x: [Math.min(g[o], g[o + 2]) - h, Math.max(g[o], g[o + 2]) + h],
+      y: [Math.min(g[o + 1], g[o + 3]) - h, Math.max(g[o + 1], g[o + 3]) + h],
+    };
+  }
+  if (kind === DRUM) {
+    return {
+      x: [g[o] - g[o + 2], g[o] + g[o + 2]],
+      y: [g[o + 1] - g[o + 2], g[o + 1] + g[o + 2]],
+    };
+  }
+  return {};
 }
 
 /**
@@ -61,25 +102,11 @@ export function withWalls(
 ): { x: [number, number]; y: [number, number] } {
   if (!walls) return dom;
   let [x0, x1] = dom.x, [y0, y1] = dom.y;
-  const g = walls.geom;
   for (let w = 0; w < walls.count; w++) {
     if (!walls.enabled[w]) continue;
-    const o = 8 * w;
-    if (walls.kind[w] === 0) {
-      if (Math.abs(g[o + 2]) > 0.5) [x0, x1] = [Math.min(x0, g[o]), Math.max(x1, g[o])];
-      if (Math.abs(g[o + 3]) > 0.5) [y0, y1] = [Math.min(y0, g[o + 1]), Math.max(y1, g[o + 1])];
-    } else if (walls.kind[w] === 1) {
-      const h = g[o + 4]; // half the thickness
-      x0 = Math.min(x0, g[o] - h, g[o + 2] - h);
-      x1 = Math.max(x1, g[o] + h, g[o + 2] + h);
-      y0 = Math.min(y0, g[o + 1] - h, g[o + 3] - h);
-      y1 = Math.max(y1, g[o + 1] + h, g[o + 3] + h);
-    } else if (walls.kind[w] === 2) {
-      x0 = Math.min(x0, g[o] - g[o + 2]);
-      x1 = Math.max(x1, g[o] + g[o + 2]);
-      y0 = Math.min(y0, g[o + 1] - g[o + 2]);
-      y1 = Math.max(y1, g[o + 1] + g[o + 2]);
-    }
+    const e = wallExtent(walls.kind[w], walls.geom, 8 * w);
+    if (e.x) [x0, x1] = [Math.min(x0, e.x[0]), Math.max(x1, e.x[1])];
+    if (e.y) [y0, y1] = [Math.min(y0, e.y[0]), Math.max(y1, e.y[1])];
   }
   const pad = 0.02 * Math.max(x1 - x0, y1 - y0);
   return { x: [x0 - pad, x1 + pad], y: [y0 - pad, y1 + pad] };
@@ -113,23 +140,18 @@ export function wallsLayer(
       for (let w = 0; w < walls.count; w++) {
         if (!walls.enabled[w]) continue;
         const o = 8 * w;
-        if (walls.kind[w] === 0) {
+        if (walls.kind[w] === PLANE) {
           // the line through (px, py) along the tangent (−ny, nx), clipped to the domain
           const tx = -g[o + 3], ty = g[o + 2];
-          const seg = clip(
-            g[o] - span * tx,
-            g[o + 1] - span * ty,
-            g[o] + span * tx,
-            g[o + 1] + span * ty,
-            dom,
-          );
+          const x0 = g[o] - span * tx, y0 = g[o + 1] - span * ty;
+          const seg = clipLine(x0, y0, g[o] + span * tx - x0, g[o + 1] + span * ty - y0, dom, 0, 1);
           if (!seg) continue;
           out.push(
             `<line x1="${px(sx(seg[0]))}" y1="${px(sy(seg[1]))}" x2="${px(sx(seg[2]))}" y2="${
               px(sy(seg[3]))
             }" stroke="#555" stroke-width="2"/>`,
           );
-        } else if (walls.kind[w] === 1) {
+        } else if (walls.kind[w] === SEGMENT) {
           out.push(
             `<line x1="${px(sx(g[o]))}" y1="${px(sy(g[o + 1]))}" x2="${px(sx(g[o + 2]))}" y2="${
               px(sy(g[o + 3]))
@@ -137,7 +159,7 @@ export function wallsLayer(
               px(Math.max(1.5, 2 * g[o + 4] * k))
             }" stroke-linecap="round"/>`,
           );
-        } else if (walls.kind[w] === 2) {
+        } else if (walls.kind[w] === DRUM) {
           out.push(
             `<circle cx="${px(sx(g[o]))}" cy="${px(sy(g[o + 1]))}" r="${px(g[o + 2] * k)}" ` +
               `fill="none" stroke="#555" stroke-width="2"/>`,
@@ -149,21 +171,35 @@ export function wallsLayer(
   };
 }
 
-/** Liang–Barsky clipping of a segment to a rectangle; null when it misses. */
-function clip(
+/**
+ * Liang–Barsky: the part of the line p + t·d, t in [t0, t1], inside a rectangle. Lines
+ * parallel to an edge and outside it miss; so does an empty parameter range. Non-finite input
+ * is not checked: it gives non-finite end points (or null), which callers drop or draw as
+ * they are.
+ *
+ * @param x0 point p across
+ * @param y0 point p up
+ * @param dx direction d across (the whole segment when t runs over [0, 1])
+ * @param dy direction d up
+ * @param rect the rectangle, `[lo, hi]` on each axis
+ * @param t0 start of the parameter range (−Infinity for a line unbounded backwards)
+ * @param t1 end of the parameter range (Infinity for a line unbounded forwards)
+ * @returns the clipped end points `[x0, y0, x1, y1]`, or null when the line misses
+ */
+export function clipLine(
   x0: number,
   y0: number,
-  x1: number,
-  y1: number,
-  dom: { x: [number, number]; y: [number, number] },
+  dx: number,
+  dy: number,
+  rect: { x: [number, number]; y: [number, number] },
+  t0: number,
+  t1: number,
 ): [number, number, number, number] | null {
-  let t0 = 0, t1 = 1;
-  const dx = x1 - x0, dy = y1 - y0;
   const edges: [number, number][] = [
-    [-dx, x0 - dom.x[0]],
-    [dx, dom.x[1] - x0],
-    [-dy, y0 - dom.y[0]],
-    [dy, dom.y[1] - y0],
+    [-dx, x0 - rect.x[0]],
+    [dx, rect.x[1] - x0],
+    [-dy, y0 - rect.y[0]],
+    [dy, rect.y[1] - y0],
   ];
   for (const [p, q] of edges) {
     if (p === 0) {

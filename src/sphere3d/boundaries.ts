@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { normalForce } from "../contact/normal.ts";
+import { contactDamping, normalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import { ContactKind, type ContactRecord, pushContact3 } from "../contact/record.ts";
 import {
@@ -92,8 +92,10 @@ function planeSweep(
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
+  const mass = ps.mass;
   const fr = mat.friction, rr = mat.rolling;
   const kn = p.kn, cn = p.cn, hertz = p.hertz;
+  const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
   const dt = p.dt, stamp = p.stamp;
   let nContacts = 0, maxPen = stats.maxPenetration;
   const count = ps.count;
@@ -113,19 +115,26 @@ function planeSweep(
     const r = rad[i];
     const delta = r - sg * (pos[o + ax] - off);
     if (delta > maxPen) maxPen = delta;
-    const c = r - 0.5 * delta;
+    const c = r - lever * delta;
     const wx = ang[o], wy = ang[o + 1], wz = ang[o + 2];
     // v + w x (-c n)
     const vx = vel[o] - c * (wy * nz - wz * ny);
     const vy = vel[o + 1] - c * (wz * nx - wx * nz);
     const vz = vel[o + 2] - c * (wx * ny - wy * nx);
     const vn = vx * nx + vy * ny + vz * nz;
-    const fn = normalForce(hertz, kn, cn, r, delta, vn);
+    let cd = cn;
+    if (law !== 0) {
+      // A wall has infinite mass: m_eff is the grain's own.
+      const me = mass[i];
+      cd = contactDamping(law, cn, me, r, delta);
+      io[8] = ctScaled ? ct * me : ct;
+    }
+    const fn = normalForce(hertz, kn, cd, r, delta, vn, clamp);
     const m = mid[i];
     const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
     io[0] = nx, io[1] = ny, io[2] = nz;
     io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
-    io[9] = mu * fn;
+    io[9] = mu * (fn > 0 ? fn : -fn);
     historyForce(hist, i, partner, stamp, io, ft, spare);
     force[o] += fn * nx + ft[0], force[o + 1] += fn * ny + ft[1], force[o + 2] += fn * nz + ft[2];
     const cx = ny * ft[2] - nz * ft[1],

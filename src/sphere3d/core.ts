@@ -11,6 +11,7 @@
 import { CellGrid3, type GridAxisPeriod, PairList } from "../math/grid.ts";
 import { contactBuffers, ContactRecord } from "../contact/record.ts";
 import { emptyProfile, type StepProfile } from "../contact/stats.ts";
+import { DampingLaw, restitutionDamping } from "../contact/normal.ts";
 import {
   applyRolling,
   type ForceParams,
@@ -34,6 +35,37 @@ import {
 } from "./guard.ts";
 import { bool, corners, integerIn, nonNegative, positive, vec3 } from "../math/validate.ts";
 import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
+
+/**
+ * What a loaded checkpoint carries into the first step after loading: the step's caches at save
+ * time and the settings they were computed under. The first step reuses them only when those
+ * settings match the system's then (boundaries re-applied as they were, the same gravity) and
+ * nothing else changed since the load; otherwise it recomputes (see
+ * {@link GranularCore.resumeStep}).
+ */
+export interface ResumeState {
+  /** Gravity the carried forces were computed under (m/s²). */
+  gravity: [number, number, number];
+  /** Ground plane height at save time (compared, never applied). */
+  ground: number | null;
+  /** Container corners at save time (compared, never applied). */
+  container: [[number, number, number], [number, number, number]] | null;
+  /** Periodic cell at save time (compared, never applied). */
+  periodic: [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod] | null;
+  /** The force and torque columns hold the forces of the saved state. */
+  forces: boolean;
+  /** Positions (stride 3) at which the saved neighbour list was built, or null to rebuild. */
+  refPos: Float64Array | null;
+  /** The divergence guard at save time. */
+  guard: {
+    stale: boolean;
+    warned: boolean;
+    refSpeed: number;
+    refTime: number;
+    accel: number;
+    minMass: number;
+  };
+}
 
 /** Validated settings shared by the emitters. */
 export interface EmitSettings {
@@ -130,6 +162,8 @@ export class GranularCore {
   needRebuild = true;
   /** Neighbour skin (m); -1 for "auto". */
   skin = -1;
+  /** Caches of a loaded checkpoint for the first step, or null (see {@link resumeStep}). */
+  resume: ResumeState | null = null;
   /** Positions at the last neighbour-list build (drift reference). */
   refPos = new Float64Array(0);
   /** Gravity of the last step (m/s²). */
@@ -148,6 +182,8 @@ export class GranularCore {
   rebuilds = 0;
   /** Scratch of the force loops. */
   readonly scratch = new ForceScratch();
+  /** Restitution damping: e, kn, Hertz, clamp it was computed for, then the coefficient. */
+  readonly restitutionCache = new Float64Array([NaN, 0, 0, 0, 0]);
   /** End-of-step scan: max speed, kinetic energy. */
   readonly scan = new Float64Array(2);
   /** The divergence guard. */
@@ -156,6 +192,10 @@ export class GranularCore {
   readonly params: ForceParams = {
     kn: 0,
     cn: 0,
+    damping: 0,
+    ctScaled: false,
+    clamp: true,
+    lever: 0.5,
     kt: 0,
     ct: 0,
     hertz: false,
@@ -190,6 +230,7 @@ export class GranularCore {
   step(dt: number, gravity: ArrayLike<number>): void {
     const prof = this.profile, t0 = prof ? performance.now() : 0;
     if (prof) resetProfile(this.profileRecord);
+    if (this.resume !== null) this.resumeStep(gravity);
     this.beginStep(gravity);
     const sub = this.material.substeps, h = dt / sub;
     if (!this.forcesValid) this.computeForces(h, 0);
@@ -291,15 +332,18 @@ export class GranularCore {
     if (st.maxSpeed > speedLimit(this.guard, this.time)) reportTooFast(this);
   }
 
-  /** Rebuild the cell grid and the neighbour list. */
-  rebuildNeighbors(skin: number): void {
+  /**
+   * Rebuild the cell grid and the neighbour list at positions `at` (the current ones, or the
+   * reference positions of a loaded checkpoint, which rebuild the saved list exactly).
+   */
+  rebuildNeighbors(skin: number, at: Float64Array = this.ps.pos): void {
     const ps = this.ps, m = this.material;
     const reach = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
     const cell = 2 * this.maxRadius + reach + skin;
-    this.grid.build(ps.pos, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
-    this.grid.findPairs(ps.pos, ps.radius, reach + skin, this.pairs, this.uniformRadius);
+    this.grid.build(at, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
+    this.grid.findPairs(at, ps.radius, reach + skin, this.pairs, this.uniformRadius);
     if (this.refPos.length < 3 * ps.count) this.refPos = new Float64Array(3 * ps.capacity);
-    this.refPos.set(ps.pos.subarray(0, 3 * ps.count));
+    this.refPos.set(at.subarray(0, 3 * ps.count));
     this.needRebuild = false;
     this.rebuilds++;
   }
@@ -308,10 +352,25 @@ export class GranularCore {
   prepareParams(h: number, histDt: number): void {
     const p = this.params, m = this.material;
     p.kn = m.normalStiffness;
-    p.cn = m.normalDamping;
     p.kt = m.tangentialStiffness > 0 ? m.tangentialStiffness : 0.5 * m.normalStiffness;
     p.ct = m.tangentialDamping;
     p.hertz = m.normalContactModel === "hertz";
+    p.clamp = m.clampNormalForce;
+    p.lever = m.contactLever === "radius" ? 0 : 0.5;
+    const scaled = m.dampingMode === "mass-scaled";
+    p.ctScaled = scaled;
+    if (m.restitution !== null) {
+      const rc = this.restitutionCache, h = p.hertz ? 1 : 0, cl = p.clamp ? 1 : 0;
+      if (rc[0] !== m.restitution || rc[1] !== p.kn || rc[2] !== h || rc[3] !== cl) {
+        rc[0] = m.restitution, rc[1] = p.kn, rc[2] = h, rc[3] = cl;
+        rc[4] = restitutionDamping(m.restitution, p.kn, p.hertz, p.clamp);
+      }
+      p.cn = rc[4];
+      p.damping = p.hertz ? DampingLaw.restitutionHertz : DampingLaw.restitutionLinear;
+    } else {
+      p.cn = m.normalDamping;
+      p.damping = scaled ? DampingLaw.massScaled : DampingLaw.constant;
+    }
     p.kc = m.cohesionMaxDistance > 0 ? m.cohesionStiffness : 0;
     p.dmax = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
     p.dt = h;
@@ -365,6 +424,44 @@ export class GranularCore {
     this.forcesValid = false;
     this.needRebuild = true;
     this.guard.stale = true;
+    this.resume = null;
+  }
+
+  /**
+   * A boundary (ground, container, periodic cell) changed: forces, neighbour list and guard
+   * are stale. Unlike {@link invalidate} this keeps a loaded checkpoint's caches: boundaries
+   * are not stored in checkpoints, so they are re-applied after loading, and the first step
+   * reuses the caches if they come back as they were at save time.
+   */
+  boundariesChanged(): void {
+    this.forcesValid = false;
+    this.needRebuild = true;
+    this.guard.stale = true;
+  }
+
+  /**
+   * First step after loading a checkpoint: reuse its caches (the forces of the saved state, the
+   * saved neighbour list, the divergence guard) when the boundaries and `gravity` are those
+   * they were computed under, so that the run continues bit for bit as if it had not stopped;
+   * otherwise leave everything stale (the step recomputes). Consumes {@link resume}.
+   */
+  resumeStep(gravity: ArrayLike<number>): void {
+    const r = this.resume!;
+    this.resume = null;
+    const g = r.gravity, c = r.container, k = this.container, p = r.periodic, q = this.periodic;
+    const same = g[0] === gravity[0] && g[1] === gravity[1] && g[2] === gravity[2] &&
+      r.ground === this.ground &&
+      (c === null
+        ? k === null
+        : k !== null && [0, 1, 2].every((a) => c[0][a] === k[0][a] && c[1][a] === k[1][a])) &&
+      (p === null
+        ? q === null
+        : q !== null && [0, 1, 2].every((a) => p[a].lo === q[a].lo && p[a].length === q[a].length));
+    if (!same) return;
+    this.gravity[0] = g[0], this.gravity[1] = g[1], this.gravity[2] = g[2];
+    Object.assign(this.guard, r.guard);
+    if (r.refPos !== null) this.rebuildNeighbors(this.neighborSkin, r.refPos);
+    this.forcesValid = r.forces;
   }
 
   /** Grow the particle columns and the history table to hold `n` particles. */
@@ -536,7 +633,7 @@ export class GranularCore {
   /** Rebuild the plane set after the ground or the container changed. */
   rebuildPlanes(): void {
     buildPlanes(this.planes, this.ground, this.container);
-    this.invalidate();
+    this.boundariesChanged();
   }
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { cohesionForce } from "../contact/cohesion.ts";
-import { normalForce } from "../contact/normal.ts";
+import { contactDamping, normalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import { tangentialSpring3 } from "../contact/tangential.ts";
 import type { PairList } from "../math/grid.ts";
@@ -19,8 +19,16 @@ import type { StepStats } from "./stats.ts";
 export interface ForceParams {
   /** Normal stiffness. */
   kn: number;
-  /** Normal damping. */
+  /** Normal damping coefficient of the damping law `damping` (N·s/m, 1/s or a restitution factor). */
   cn: number;
+  /** The normal damping law, a `DampingLaw` code of `src/contact/normal.ts` (0 = constant cn). */
+  damping: number;
+  /** Tangential damping scales with m_eff (`dampingMode: "mass-scaled"`). */
+  ctScaled: boolean;
+  /** The normal force is clamped at zero. */
+  clamp: boolean;
+  /** Lever arm r − lever·δ of the tangential force: 0.5 (overlap centre) or 0 (radius). */
+  lever: number;
   /** Tangential stiffness (resolved, never 0 unless kn is 0). */
   kt: number;
   /** Tangential damping. */
@@ -85,9 +93,10 @@ export function pairForces(
   const io = sc.io, rec = sc.rec, ft = sc.ft, spare = sc.spare;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
-  const rad = ps.radius, id = ps.id, mid = ps.materialId, invI = ps.invInertia;
+  const rad = ps.radius, id = ps.id, mid = ps.materialId, invI = ps.invInertia, im = ps.invMass;
   const fr = mat.friction, rr = mat.rolling;
   const kn = p.kn, cn = p.cn, hertz = p.hertz, kc = p.kc, dmax = p.dmax;
+  const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
   const dt = p.dt, px = p.px, py = p.py, pz = p.pz;
   const fixed = ps.fixed;
   const pa = pairs.a, pb = pairs.b, n = pairs.count, stamp = p.stamp;
@@ -134,7 +143,7 @@ export function pairForces(
       continue;
     }
     if (delta > maxPen) maxPen = delta;
-    const ca = ra - 0.5 * delta, cb = rb - 0.5 * delta;
+    const ca = ra - lever * delta, cb = rb - lever * delta;
     // Relative velocity of a with respect to b at the contact point.
     const wax = ang[oa], way = ang[oa + 1], waz = ang[oa + 2];
     const wbx = ang[ob], wby = ang[ob + 1], wbz = ang[ob + 2];
@@ -143,12 +152,20 @@ export function pairForces(
     const vy = vel[oa + 1] - vel[ob + 1] - (sz * nx - sx * nz);
     const vz = vel[oa + 2] - vel[ob + 2] - (sx * ny - sy * nx);
     const vn = vx * nx + vy * ny + vz * nz;
-    const fn = normalForce(hertz, kn, cn, (ra * rb) / rsum, delta, vn);
+    const reff = (ra * rb) / rsum;
+    let c = cn;
+    if (law !== 0) {
+      // Per-contact damping from the effective mass (a fixed partner has 1/m = 0).
+      const me = 1 / (im[a] + im[b]);
+      c = contactDamping(law, cn, me, reff, delta);
+      io[8] = ctScaled ? ct * me : ct;
+    }
+    const fn = normalForce(hertz, kn, c, reff, delta, vn, clamp);
     const ma = mid[a], mb = mid[b];
     const mu = ma === mb ? fr[ma] : Math.sqrt(fr[ma] * fr[mb]);
     io[0] = nx, io[1] = ny, io[2] = nz;
     io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
-    io[9] = mu * fn;
+    io[9] = mu * (fn > 0 ? fn : -fn);
     historyForce(hist, a, id[b], stamp, io, ft, spare);
     const fnet = fn - fc;
     if (fc > 0) cohesive++;

@@ -7,6 +7,19 @@
  */
 
 import { GranularCore } from "./core.ts";
+import {
+  applyGranularState,
+  captureState,
+  checkState,
+  decodeGranularState,
+  encodeGranularState,
+  type ParticleTableLike,
+  SAVE_KEYS,
+  type SaveGranularStateOptions,
+  stateFromTable,
+} from "./checkpoint.ts";
+import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
+import type { World } from "./world.ts";
 import type { ContactRecord } from "../contact/record.ts";
 import type { StepProfile } from "../contact/stats.ts";
 import type { HistoryColumns } from "./history.ts";
@@ -51,6 +64,12 @@ import {
 const ENABLED_KEYS: readonly string[] = ["enabled"];
 
 /**
+ * The core behind each system, for the savers of this package (world XML, checkpoints) that
+ * must read and restore state the public API does not expose. Internal: not re-exported.
+ */
+export const coreOf: WeakMap<GranularSystem, GranularCore> = new WeakMap();
+
+/**
  * A discrete-element system of spherical grains. Create it with
  * `World.addGranularParticles` or `World.addGranularBox`. Particle methods take local
  * indices; removal moves the last particle into the removed index, so keep stable `ids`
@@ -80,6 +99,7 @@ export class GranularSystem {
   constructor(material: Partial<Material> = {}) {
     resolveMaterial(material, "GranularSystem");
     this.#c = new GranularCore(material);
+    coreOf.set(this, this.#c);
   }
 
   // ---- columns -------------------------------------------------------------------------
@@ -178,6 +198,177 @@ export class GranularSystem {
    */
   contactHistories(): HistoryColumns {
     return this.#c.hist.columns(this.#c.ps.count, this.#c.ps.id);
+  }
+
+  // ---- checkpoints ---------------------------------------------------------------------
+
+  /**
+   * Save a checkpoint: the particle state (positions, velocities, spins, radii, material ids,
+   * fixed flags, stable ids and the next id, external forces and torques), the global
+   * material, the per-id particle materials, the boundary material, the system's clock and
+   * neighbour skin, the step's caches (the forces of the current state and the neighbour
+   * list's reference positions, so that a continued run is bit-identical) and, unless told
+   * otherwise, the tangential contact histories. Boundaries (ground plane, container, periodic
+   * cell) are not stored: re-apply them after loading. The file (format in
+   * `docs/checkpoint.md`) is written atomically: a temporary file, flushed, then renamed.
+   *
+   * @param path destination file (missing folders are created)
+   * @param options `includeContactHistories` (default true)
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = new World({ timeStep: 1e-4 });
+   * const g = world.addGranularParticles({ positions: [[0, 0, 0.0199]], radii: 0.02 });
+   * g.setGroundPlane(0);
+   * world.run(10);
+   * const path = `${Deno.makeTempDirSync()}/bed.bin`;
+   * g.saveGranularState(path);
+   * const copy = new World({ timeStep: 1e-4 }).loadGranularSystem(path);
+   * expect(copy.positions).toEqual(g.positions);
+   * expect(copy.contactHistories()).toEqual(g.contactHistories());
+   * expect(copy.groundPlane).toBeNull(); // boundaries are not stored
+   * ```
+   */
+  saveGranularState(path: string, options: SaveGranularStateOptions = {}): void {
+    const w = "saveGranularState";
+    if (typeof path !== "string" || path.length === 0) {
+      throw new TypeError(`${w}: path (${String(path)}) must be a non-empty string`);
+    }
+    const bytes = this.granularStateBytes(options);
+    try {
+      writeFileAtomicSync(path, bytes);
+    } catch (e) {
+      throw new Error(`${w}: ${path}: cannot write the file (${(e as Error).message})`, {
+        cause: e,
+      });
+    }
+  }
+
+  /**
+   * The bytes {@link GranularSystem.saveGranularState} writes, for in-memory snapshots.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const g = new World().addGranularParticles({ positions: [[0, 0, 0], [1, 0, 0]], radii: 0.1 });
+   * const snapshot = g.granularStateBytes();
+   * g.setPosition(0, [5, 5, 5]);
+   * g.loadGranularStateBytes(snapshot);
+   * expect(g.getPosition(0)).toEqual([0, 0, 0]);
+   * ```
+   */
+  granularStateBytes(options: SaveGranularStateOptions = {}): Uint8Array {
+    const o = checkOptions<SaveGranularStateOptions>(
+      "saveGranularState",
+      "options",
+      options,
+      SAVE_KEYS,
+    );
+    const h = bool("saveGranularState", "includeContactHistories", o.includeContactHistories, true);
+    return encodeGranularState(captureState(this.#c, h));
+  }
+
+  /**
+   * Replace this system's particles, materials, contact histories and clock with those of a
+   * checkpoint written by {@link GranularSystem.saveGranularState}. Boundaries are kept as they
+   * are (checkpoints do not store them); the step statistics and the contacts of the last step
+   * are reset. If the boundaries (re-applied before or after loading) and the world's gravity
+   * are those of the saved run, the next step reuses the saved forces and neighbour list and
+   * the run continues bit for bit; otherwise the next step recomputes them.
+   *
+   * A missing, corrupt, truncated or future-version file throws
+   * `loadGranularState: <path>: <what is wrong>` and leaves the system unchanged.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const path = `${Deno.makeTempDirSync()}/bed.bin`;
+   * const world = new World();
+   * const g = world.addGranularParticles({ positions: [[0, 0, 1]], radii: 0.05 });
+   * g.saveGranularState(path);
+   * const restored = world.addGranularSystem(); // no placeholder grain needed
+   * restored.loadGranularState(path);
+   * expect(restored.count).toBe(1);
+   * Deno.writeFileSync(path, new Uint8Array(10));
+   * expect(() => restored.loadGranularState(path)).toThrow(/^loadGranularState: .*bed.bin: /);
+   * expect(restored.count).toBe(1);
+   * ```
+   */
+  loadGranularState(path: string): void {
+    const where = `loadGranularState: ${path}`;
+    this.#load(readFileForDecode(path, where), where);
+  }
+
+  /**
+   * {@link GranularSystem.loadGranularState} from bytes (e.g. from
+   * {@link GranularSystem.granularStateBytes}); `name` stands for the path in error messages.
+   */
+  loadGranularStateBytes(bytes: Uint8Array, name = "<bytes>"): void {
+    this.#load(bytes, `loadGranularState: ${name}`);
+  }
+
+  #load(bytes: Uint8Array, where: string): void {
+    applyGranularState(this.#c, decodeGranularState(bytes, where), where);
+  }
+
+  /**
+   * Rebuild a granular system from an exported particles table (`particlesTable` of
+   * `@grainlab/grainlab/arrow`, or any table with the same columns: `x`, `y`, `z`, `radius`,
+   * and optionally `id`, `vx`…`vz`, `wx`…`wz`, `materialId`, `fixed`, `mass`) and add it to
+   * `world`. The material is `material`, else the table's `grainlab.material` metadata, else
+   * the defaults; a `mass` column must agree with its density. Every material id gets the
+   * global friction; stable ids are kept. A table holds no contact histories, forces or
+   * boundaries: the restored run starts its springs at zero.
+   *
+   * @param world the world to add the system to
+   * @param table the particles table (read through `getChild(name).toArray()`)
+   * @param material the material; overrides the table's metadata
+   * @example
+   * ```ts
+   * import { GranularSystem, World } from "@grainlab/grainlab/sphere3d";
+   * import { particlesTable } from "@grainlab/grainlab/arrow";
+   * import { expect } from "expect";
+   * const world = new World();
+   * const g = world.addGranularParticles(
+   *   { positions: [[0, 0, 0], [1, 0, 0]], radii: 0.1, velocities: [[1, 2, 3], [0, 0, 0]] },
+   *   { friction: 0.7 },
+   * );
+   * const back = GranularSystem.fromTable(world, particlesTable(g));
+   * expect(back.positions).toEqual(g.positions);
+   * expect(back.velocities).toEqual(g.velocities);
+   * expect(back.material.friction).toBe(0.7); // from the table's metadata
+   * expect(world.systems).toHaveLength(2);
+   * ```
+   */
+  static fromTable(
+    world: World,
+    table: ParticleTableLike,
+    material?: Partial<Material>,
+  ): GranularSystem {
+    const where = "GranularSystem.fromTable";
+    let m: Partial<Material> = material ?? {};
+    if (material === undefined) {
+      const json = table?.schema?.metadata?.get("grainlab.material");
+      if (json !== undefined) {
+        try {
+          m = JSON.parse(json);
+        } catch (e) {
+          throw new RangeError(
+            `${where}: the table's grainlab.material metadata is not JSON (${
+              (e as Error).message
+            })`,
+          );
+        }
+      }
+    }
+    const state = stateFromTable(where, table, resolveMaterial(m, where));
+    checkState(where, state); // every check runs before the world changes
+    const sys = world.addGranularSystem(state.material);
+    applyGranularState(sys.#c, state, where);
+    return sys;
   }
 
   /**
@@ -664,19 +855,20 @@ export class GranularSystem {
     ];
     if (!f[0] && !f[1] && !f[2]) {
       this.#c.periodic = null;
+      this.#c.boundariesChanged();
       return;
     }
     this.#c.periodic = [0, 1, 2].map((k) => ({
       lo: lo[k],
       length: f[k] ? hi[k] - lo[k] : 0,
     })) as [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod];
-    this.#c.invalidate();
+    this.#c.boundariesChanged();
   }
 
   /** Disable the periodic boundary on all axes. */
   disablePeriodicBoundary(): void {
     this.#c.periodic = null;
-    this.#c.invalidate();
+    this.#c.boundariesChanged();
   }
 
   /** The periodic cell, or null when disabled. */

@@ -227,6 +227,46 @@ export class HistoryTable {
     return { owner, partner, displacement };
   }
 
+  /**
+   * Allocate a table of `capacity` particles × `slots` entries holding exactly the given
+   * entries (a loaded checkpoint), without touching this one, and return the function that
+   * swaps it in. Entry k belongs to particle slot `ownerSlot[k]`, names `partner[k]` (int32,
+   * boundaries negative) and holds ξ at `xi[3k..3k+2]`; each owner's entries keep their order
+   * and are stamped `stamp`. The caller has checked that no owner has more than `slots`
+   * entries. An allocation failure throws here, before anything changed.
+   */
+  prepareLoad(
+    capacity: number,
+    slots: number,
+    ownerSlot: Int32Array,
+    partner: Int32Array,
+    xi: Float64Array,
+    stamp: number,
+  ): () => void {
+    const used = new Uint8Array(capacity);
+    const part = new Int32Array(capacity * slots).fill(NO_PARTNER);
+    const st = new Uint32Array(capacity * slots);
+    const x = new Float64Array(capacity * slots * 3);
+    for (let k = 0; k < ownerSlot.length; k++) {
+      const p = ownerSlot[k], e = p * slots + used[p]++;
+      part[e] = partner[k];
+      st[e] = stamp;
+      x[3 * e] = xi[3 * k];
+      x[3 * e + 1] = xi[3 * k + 1];
+      x[3 * e + 2] = xi[3 * k + 2];
+    }
+    return () => {
+      this.used = used;
+      this.partner = part;
+      this.stamp = st;
+      this.xi = x;
+      this.capacity = capacity;
+      this.slots = slots;
+      this.overflow = false;
+      this.lastRemoved = 0;
+    };
+  }
+
   /** Total live entries among the first `count` particles. */
   total(count: number): number {
     let n = 0;

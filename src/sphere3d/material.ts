@@ -4,10 +4,34 @@
  *
  * @module
  */
-import { integerIn, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
+import {
+  bool,
+  integerIn,
+  nonNegative,
+  oneOf,
+  options as checkOptions,
+  positive,
+} from "../math/validate.ts";
 
 /** The normal elastic force law. */
 export type NormalContactModel = "linear" | "hertz";
+
+/**
+ * Lever arm of the tangential force about a grain's centre (and of its spin in the contact's
+ * relative velocity): `"overlap-centre"` — the distance to the middle of the overlap,
+ * r − δ/2 (the specification's law); `"radius"` — the full radius r, as LAMMPS's granular pair
+ * styles and walls use. The two differ by O(δ/r) (2.5–9.6 % in the rebound spin of oblique
+ * impacts with δ/r of a few percent).
+ */
+export type ContactLever = "overlap-centre" | "radius";
+
+/**
+ * How `normalDamping` and `tangentialDamping` are read: `"absolute"` — dashpot coefficients
+ * in N·s/m, the same for every contact; `"mass-scaled"` — rates γ in 1/s, each contact
+ * damping with γ·m_eff (m_eff = m₁m₂/(m₁+m₂); the free grain's mass against a wall or a fixed
+ * grain), as LAMMPS's `gamma_n`/`gamma_t` do.
+ */
+export type DampingMode = "absolute" | "mass-scaled";
 
 /**
  * Material shared by all particles of a system. Every field is optional in the options;
@@ -40,6 +64,26 @@ export interface Material {
   maxSpeed: number;
   /** Angular speed clamp (rad/s); 0 disables it. @default 0 */
   maxAngularSpeed: number;
+  /** Lever arm of the tangential force: r − δ/2 or the full radius (LAMMPS). @default "overlap-centre" */
+  contactLever: ContactLever;
+  /** Units of normalDamping and tangentialDamping: N·s/m or 1/s × m_eff (LAMMPS). @default "absolute" */
+  dampingMode: DampingMode;
+  /**
+   * Coefficient of restitution in (0, 1] giving the normal damping per contact from its
+   * effective mass (as LIGGGHTS does); null uses `normalDamping`. A head-on collision then
+   * rebounds with this value whatever the masses, clamped or not: the linear law damps with
+   * 2ζ·√(kn·m_eff), the Hertz law with LIGGGHTS's 2√(5/6)·ζ·√(S_n·m_eff) (see
+   * `restitutionDamping`). Setting it together with `normalDamping` is an error; the resolved
+   * `normalDamping` is 0.
+   * @default null
+   */
+  restitution: number | null;
+  /**
+   * Clamp the normal force at zero so that the dashpot never pulls the grains together (the
+   * specification's law, LAMMPS's `limit_damping`); false matches LAMMPS scenes without
+   * `limit_damping`, where the Coulomb limit uses |fn|. @default true
+   */
+  clampNormalForce: boolean;
 }
 
 /** Friction parameters of one material id (and of the boundary). */
@@ -74,6 +118,10 @@ export const DEFAULT_MATERIAL: Readonly<Material> = Object.freeze({
   substeps: 1,
   maxSpeed: 0,
   maxAngularSpeed: 0,
+  contactLever: "overlap-centre",
+  dampingMode: "absolute",
+  restitution: null,
+  clampNormalForce: true,
 });
 
 const KEYS: readonly string[] = Object.keys(DEFAULT_MATERIAL);
@@ -115,6 +163,20 @@ export function resolveMaterial(options: Partial<Material> = {}, where = "materi
     throw new RangeError(
       `${where}: normalContactModel (${String(m.normalContactModel)}) must be "linear" or "hertz"`,
     );
+  }
+  oneOf(where, "contactLever", m.contactLever, ["overlap-centre", "radius"]);
+  oneOf(where, "dampingMode", m.dampingMode, ["absolute", "mass-scaled"]);
+  m.clampNormalForce = bool(where, "clampNormalForce", m.clampNormalForce, true);
+  if (m.restitution !== null) {
+    const e = positive(where, "restitution", m.restitution);
+    if (e > 1) throw new RangeError(`${where}: restitution (${e}) must be in (0, 1]`);
+    if (o.normalDamping !== undefined && o.normalDamping !== 0) {
+      throw new RangeError(
+        `${where}: normalDamping (${o.normalDamping}) and restitution (${e}) both set the ` +
+          `normal damping; give one of them`,
+      );
+    }
+    m.normalDamping = 0;
   }
   return m;
 }

@@ -27,6 +27,8 @@
 export { World } from "./world.ts";
 export type { BoxOptions, ParticleSet, RunOptions, WorldOptions } from "./world.ts";
 export { GranularSystem } from "./granular_system.ts";
+export { SPHERE3D_CHECKPOINT_MAGIC, SPHERE3D_CHECKPOINT_VERSION } from "./checkpoint.ts";
+export type { ParticleTableLike, SaveGranularStateOptions } from "./checkpoint.ts";
 export type {
   BodyType,
   EmitBoxOptions,
@@ -38,10 +40,23 @@ export type {
   Vec3,
 } from "./options.ts";
 export { DEFAULT_MATERIAL, resolveMaterial, resolveParticleMaterial } from "./material.ts";
-export type { Material, NormalContactModel, ParticleMaterial } from "./material.ts";
+export type {
+  ContactLever,
+  DampingMode,
+  Material,
+  NormalContactModel,
+  ParticleMaterial,
+} from "./material.ts";
 export { emptyStats } from "./stats.ts";
 export type { StepStats } from "./stats.ts";
-export { CONTACT_KIND_NAMES, ContactKind, ContactRecord } from "../contact/record.ts";
+export {
+  CONTACT_KIND_NAMES,
+  ContactKind,
+  type ContactKindName,
+  ContactRecord,
+} from "../contact/record.ts";
+export type { ProgressOptions, RunOptions as RunLoopOptions } from "../math/progress.ts";
 export type { StepProfile, StepStatsCore } from "../contact/stats.ts";
 export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking, regularPacking } from "./emit.ts";
+export { MAX_WORLD_XML_BYTES, WORLD_XML_VERSION, worldFromXml, worldToXml } from "./xml.ts";

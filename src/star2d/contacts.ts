@@ -237,6 +237,57 @@ export class ContactHistory {
     return -1;
   }
 
+  /**
+   * The springs recorded since the last `begin` — what the next step looks up — copied out in
+   * record order: per contact the ids (a, b) (b = −1 − wall index for walls), the key and ξ (m).
+   *
+   * @example
+   * ```ts
+   * import { ContactHistory } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
+   * const h = new ContactHistory();
+   * h.begin();
+   * h.record(3, 7, 1.0, 2e-5);
+   * const e = h.exportRecorded();
+   * expect([e.a[0], e.b[0], e.key[0], e.xi[0]]).toEqual([3, 7, 1.0, 2e-5]);
+   * const copy = new ContactHistory();
+   * copy.importRecorded(e.a, e.b, e.key, e.xi);
+   * copy.begin(); // next step
+   * expect(copy.lookup(3, 7, 1.0, 0.3)).toBe(2e-5);
+   * ```
+   */
+  exportRecorded(): { a: Int32Array; b: Int32Array; key: Float64Array; xi: Float64Array } {
+    const n = this.#cn;
+    return {
+      a: this.#ca.slice(0, n),
+      b: this.#cb.slice(0, n),
+      key: this.#ck.slice(0, n),
+      xi: this.#cx.slice(0, n),
+    };
+  }
+
+  /**
+   * Replace the history with these springs, as if the last step had recorded them (a loaded
+   * checkpoint); the contacts of a pair must be contiguous. Copies the arrays.
+   */
+  importRecorded(a: Int32Array, b: Int32Array, key: Float64Array, xi: Float64Array): void {
+    const n = a.length;
+    const cap = Math.max(256, n);
+    const ca = new Int32Array(cap), cb = new Int32Array(cap);
+    const ck = new Float64Array(cap), cx = new Float64Array(cap);
+    ca.set(a);
+    cb.set(b);
+    ck.set(key);
+    cx.set(xi);
+    this.#ca = ca;
+    this.#cb = cb;
+    this.#ck = ck;
+    this.#cx = cx;
+    this.#cn = n;
+    this.#pn = 0;
+    this.#stamp++;
+  }
+
   /** Record this step's ξ of a contact of pair (a, b). Contacts of a pair must be contiguous. */
   record(a: number, b: number, key: number, xi: number): void {
     if (this.#cn === this.#ca.length) {

@@ -33,3 +33,13 @@ export * from "./detect.ts";
 export * from "./system.ts";
 export * from "./clump.ts";
 export * from "./scenes.ts";
+export { STAR2D_CHECKPOINT_MAGIC, STAR2D_CHECKPOINT_VERSION } from "./checkpoint.ts";
+export type { SaveStateOptions } from "./checkpoint.ts";
+export type { ProgressOptions, RunOptions } from "../math/progress.ts";
+export {
+  CONTACT_KIND_NAMES,
+  ContactKind,
+  type ContactKindName,
+  ContactRecord,
+} from "../contact/record.ts";
+export type { StepProfile, StepStatsCore } from "../contact/stats.ts";

@@ -1,0 +1,66 @@
+/**
+ * `io` — persistence and interchange: VTK files for ParaView (grains and contacts as `.vtp`,
+ * time series as `.pvd`). (World XML scenes: `world.exportToXml` / `World.fromXml` in
+ * sphere3d.) The scale-out path to LAMMPS: `exportLammps` (data file + input script),
+ * `runLammps` (`mpirun -np N lmp`), `readLammpsDump` (frames as Arrow tables) and
+ * `loadLammpsFrame`.
+ *
+ * Not re-exported from the package root, so that importing the simulators never loads it.
+ *
+ * @example
+ * ```ts
+ * import { writeVtk, writeVtkContacts } from "@grainlab/grainlab/io";
+ * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
+ * const world = new World({ timeStep: 1e-4 });
+ * const sand = world.addGranularBox(
+ *   { min: [0, 0, 0], max: [0.2, 0.2, 0.1], radius: 0.02, spacing: 0.045 },
+ * );
+ * sand.setGroundPlane(0);
+ * world.run(100);
+ * const dir = await Deno.makeTempDir();
+ * await writeVtk(`${dir}/grains.vtp`, sand, { time: world.time });
+ * await writeVtkContacts(`${dir}/contacts.vtp`, sand);
+ * expect((await Deno.stat(`${dir}/grains.vtp`)).size).toBeGreaterThan(16 * 8 * 11);
+ * ```
+ *
+ * @module
+ */
+export {
+  vtkContactsBytes,
+  vtkParticlesBytes,
+  VtkSeriesWriter,
+  writeVtk,
+  writeVtkContacts,
+} from "./vtk.ts";
+export type {
+  VtkContactSource,
+  VtkOptions,
+  VtkParticleSource,
+  VtkPeriodicCell,
+  VtkSeriesOptions,
+} from "./vtk.ts";
+export type { ContactRecord } from "../contact/record.ts";
+export {
+  canRun,
+  exportLammps,
+  LAMMPS_DUMP_COLUMNS,
+  lammpsCommand,
+  loadLammpsFrame,
+  parseLammpsDump,
+  parseLammpsDumpBytes,
+  readLammpsDump,
+  runLammps,
+} from "./lammps.ts";
+export type {
+  ExportLammpsOptions,
+  LammpsAtomType,
+  LammpsDump,
+  LammpsDumpExpectation,
+  LammpsDumpOptions,
+  LammpsExport,
+  LammpsFrame,
+  LammpsRun,
+  LoadLammpsFrameOptions,
+  RunLammpsOptions,
+} from "./lammps.ts";
