@@ -1,7 +1,8 @@
 /**
  * Notebook 01 as a script: pour 600 spheres into a box, settle them, and write the figures
- * (bed, height map, slice, force network, energies, settling animation) and the Arrow files
- * (particles, contacts, statistics, the frames of the run) to `out/first_bed/`.
+ * (bed, height map, slice, force network, energies, settling animation), the Arrow files
+ * (particles, contacts, statistics, the frames of the run) and the interactive 3D view of the
+ * settling (`settle_3d.html`, open it in a browser) to `out/first_bed/`.
  *
  * Run: `deno run -A examples/first_bed.ts` (add `--smoke` for a tiny, fast version).
  *
@@ -26,7 +27,7 @@ import {
   slice3d,
   timeSeries,
 } from "../src/plot/mod.ts";
-import { runWithProgress } from "../src/notebook/mod.ts";
+import { runWithProgress, ViewRecorder, writeViewer } from "../src/notebook/mod.ts";
 
 const smoke = Deno.args.includes("--smoke");
 const OUT = "out/first_bed";
@@ -99,6 +100,17 @@ for await (const f of readFrames(`${OUT}/settle.arrows`)) {
   }));
 }
 await animate(replay, { delay: 150 }).save(`${OUT}/settle.gif`);
+
+// the settling in 3D: the streamed frames, then the settled bed with its force network
+const frames3d = await ViewRecorder.fromFrames(readFrames(`${OUT}/settle.arrows`), { every: 4 });
+frames3d.record(bed, { world });
+await writeViewer(`${OUT}/settle_3d.html`, frames3d, {
+  color: ["height", "speed"],
+  scales: { height: { domain: [0, 0.08] } },
+  network: true,
+  boundaries: bed,
+  title: "Settling, in 3D",
+});
 
 console.log(`${bed.count} grains settled in ${world.time.toFixed(2)} s of simulated time.`);
 console.log(`Figures and data in ${OUT}/:`);

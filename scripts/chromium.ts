@@ -291,6 +291,17 @@ export class Page {
     }, this.#session);
   }
 
+  /** Dispatches a mouse wheel turn at (x, y) (CSS px in the viewport). */
+  async wheel(x: number, y: number, deltaY: number): Promise<void> {
+    await this.#b.send("Input.dispatchMouseEvent", {
+      type: "mouseWheel",
+      x,
+      y,
+      deltaX: 0,
+      deltaY,
+    }, this.#session);
+  }
+
   /** Closes the page. */
   async close(): Promise<void> {
     await this.#b.send("Target.closeTarget", { targetId: this.#target });

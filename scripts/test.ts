@@ -23,9 +23,12 @@ const exampleSmoke = listDir("examples").filter((f) => f.endsWith(".ts"));
 // with a notice rather than failing a machine that lacks the peer.
 // In CI (CI=true, where .ci/run installs both) a missing peer or Jupyter is a failure.
 const ci = Deno.env.get("CI") === "true";
-const lammps = ci || canRun("lmp", ["-h"]);
+const lammps = ci || (canRun("lmp", ["-h"]) && canRun("mpirun", ["--version"]));
 if (!lammps) {
-  console.log("note: LAMMPS (`lmp`) not found: tests/peer are left out (apt-get install lammps)");
+  console.log(
+    "note: LAMMPS (`lmp`) or `mpirun` not found: tests/peer are left out " +
+      "(apt-get install lammps openmpi-bin)",
+  );
 }
 const jupyter = ci || canRun("jupyter-nbconvert", ["--version"]);
 // The browser test (tests/browser_test.ts) skips itself without Chromium or Jupyter (CI: fails).

@@ -229,6 +229,20 @@ describe("browser", { skip }, () => {
     const turned = await shot(page, stage);
     measured.orbitChange = +changed(forces, turned).toFixed(3);
     expect(measured.orbitChange).toBeGreaterThan(0.05);
+    // zoom: the wheel brings the grains closer, so they cover more of the canvas
+    await page.wheel(cx, cy, -400);
+    await page.evaluate(
+      `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`,
+    );
+    const zoomed = await shot(page, stage);
+    measured.zoomCoverage = +coverage(zoomed, bg).toFixed(3);
+    expect(measured.zoomCoverage).toBeGreaterThan(coverage(turned, bg) + 0.05);
+    // play: the frames advance by themselves (and wrap around after the last)
+    await page.evaluate(`document.querySelector('.glv-play').click()`);
+    await page.waitFor(`${ready}.frame === '0'`, 10_000);
+    await page.waitFor(`${ready}.frame === '1'`, 10_000);
+    await page.evaluate(`document.querySelector('.glv-play').click()`);
+    expect(await page.evaluate(`document.querySelector('.glv-play').textContent`)).toBe("▶");
     await page.close();
   });
 

@@ -175,6 +175,44 @@ describe("sphere3d checkpoints: exact continuation", () => {
     expect(same(a.g.forces, h.forces)).toBe(true);
   });
 
+  it("carries the rolling torques a step leaves unconsumed (underflowing spins)", () => {
+    // A grain spinning at 1e-160 rad/s on the ground meets a rolling torque of ~1e-164 N·m
+    // whose square underflows to 0: the step leaves it in the rolling accumulator, where it
+    // adds up until it can act. The checkpoint must carry it (the ROLL section).
+    const scene = () => {
+      const w = new World({ timeStep: 1e-4 });
+      const g = w.addGranularParticles(
+        { positions: [[0, 0, 0.02 - 1.05e-5], [0.1, 0, 0.02 - 1.05e-5]], radii: 0.02 },
+        { rollingFriction: 0.1, normalDamping: 5 },
+      );
+      g.setGroundPlane(0);
+      g.setAngularVelocity(0, [1e-160, 3e-161, 0]);
+      w.run(5);
+      return { w, g };
+    };
+    const straight = scene();
+    straight.w.run(200);
+    const bytes = scene().g.granularStateBytes();
+    const c = decodeContainer(bytes, { magic: "GRAINS3D", maxVersion: 1, where: "t" });
+    expect(c.sections.get("ROLL")!.length).toBe(4 + 24); // one grain: its slot and its torque
+    const world = new World({ timeStep: 1e-4 });
+    const g = world.addGranularSystem();
+    g.loadGranularStateBytes(bytes);
+    g.setGroundPlane(0);
+    world.run(200);
+    expect(straight.g.angularVelocities[0]).toBeGreaterThan(1e-164); // the torque acted
+    expect(same(straight.g.angularVelocities, g.angularVelocities)).toBe(true);
+    // dropping the carried torque would have changed the spin
+    const s = decodeGranularState(bytes, "t");
+    s.cache!.roll = { index: new Uint32Array(0), value: new Float64Array(0) };
+    const w2 = new World({ timeStep: 1e-4 });
+    const h = w2.addGranularSystem();
+    h.loadGranularStateBytes(encodeGranularState(s));
+    h.setGroundPlane(0);
+    w2.run(200);
+    expect(h.angularVelocities[0]).not.toBe(straight.g.angularVelocities[0]);
+  });
+
   it("continues periodic, cohesive grains exactly", () => {
     const scene = () => {
       const world = new World({ timeStep: 2e-4 });

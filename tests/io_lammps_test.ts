@@ -11,6 +11,7 @@ import { expect } from "expect";
 import { GranularSystem, type Material, World } from "../src/sphere3d/mod.ts";
 import {
   exportLammps,
+  lammpsDumpFrames,
   type LammpsExport,
   type LammpsFrame,
   loadLammpsFrame,
@@ -227,8 +228,12 @@ describe("exportLammps: the input script", () => {
     await expect(bad({ steps: 10, system: 1 })).rejects.toThrow(/system/);
     await expect(bad({ steps: 10, dumpevery: 2 })).rejects.toThrow(/dumpEvery/);
     await expect(bad(undefined)).rejects.toThrow(TypeError);
+    await expect(bad({ steps: 1e9, dumpEvery: 1 })).rejects.toThrow(/a million frames/);
     g.setPeriodicBoundary([0, 0, 0], [0.2, 0.2, 1], { x: true });
     await expect(bad({ steps: 10 })).rejects.toThrow(/periodic x axis/);
+    const still = new World();
+    still.addGranularParticles({ positions: [[0, 0, 0]], radii: 0.01, fixed: [true] });
+    await expect(exportLammps(dir, still, { steps: 1 })).rejects.toThrow(/every grain .* fixed/);
     const empty = new World();
     empty.addGranularSystem();
     await expect(exportLammps(dir, empty, { steps: 1 })).rejects.toThrow(/no particles/);
@@ -381,6 +386,56 @@ describe("parseLammpsDump", () => {
       /BOX BOUNDS/,
     );
     expect(err(text, { sameatoms: false })).toThrow(/sameAtoms/);
+    // A count the file cannot hold is refused before anything is allocated.
+    expect(err(text.replace("NUMBER OF ATOMS\n8", "NUMBER OF ATOMS\n9000000000000"))).toThrow(
+      /holds at most \d+ \(file cut short\?\)/,
+    );
+  });
+
+  it("lammpsDumpFrames streams the same frames (or refuses the same files) in chunks of any size", async () => {
+    const { text, expectation } = fixture();
+    const bytes = new TextEncoder().encode(text);
+    const dir = await Deno.makeTempDir();
+    const path = `${dir}/dump.txt`;
+    const rng = new Rng(7);
+    const outcome = async (b: Uint8Array, chunkBytes: number) => {
+      await Deno.writeFile(path, b);
+      const frames: LammpsFrame[] = [];
+      try {
+        for await (const f of lammpsDumpFrames(path, { expect: expectation, chunkBytes })) {
+          frames.push(f);
+        }
+        return { frames };
+      } catch (e) {
+        return { error: (e as Error).message.replace(/^.*?: .*?: /, ""), frames };
+      }
+    };
+    const direct = (b: Uint8Array) => {
+      try {
+        return { frames: parseLammpsDumpBytes(b, { expect: expectation }) };
+      } catch (e) {
+        return { error: (e as Error).message.replace(/^.*?: .*?: /, "") };
+      }
+    };
+    for (let trial = 0; trial < 60; trial++) {
+      let b = bytes;
+      if (trial % 3 === 1) b = bytes.subarray(0, Math.floor(rng.next() * bytes.length));
+      if (trial % 3 === 2) {
+        b = bytes.slice();
+        b[Math.floor(rng.next() * b.length)] = "0123456789 .e-x\n".charCodeAt(trial % 17);
+      }
+      const chunk = 1 + Math.floor(rng.next() * 300);
+      const [a, d] = [await outcome(b, chunk), direct(b)];
+      // Both read it, to the same frames, or both refuse it (perhaps naming another fault
+      // first: the stream meets the damage in file order).
+      expect(a.error === undefined).toBe(d.error === undefined);
+      if (d.error === undefined) expect(sameFrames(a.frames, d.frames!)).toBe(true);
+      const original = direct(bytes).frames!;
+      if (trial % 3 === 1) {
+        expect(sameFrames(a.frames, original.slice(0, a.frames.length))).toBe(true);
+      }
+    }
+    await Deno.remove(dir, { recursive: true });
   });
 });
 

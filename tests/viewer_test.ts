@@ -231,6 +231,21 @@ describe("view3d encoding", () => {
     ]);
   });
 
+  it("systems that put grains to sleep colour them awake/asleep", () => {
+    const g = {
+      count: 3,
+      positions: [0, 0, 0.01, 0.03, 0, 0.01, 0.06, 0, 0.01],
+      velocities: new Array(9).fill(0),
+      radii: [0.01, 0.01, 0.01],
+      sleeping: new Uint8Array([0, 1, 1]),
+    };
+    const { head, bin } = decode(view3d(g, { color: "sleeping", poster: false }));
+    expect(head.columns[0].type).toBe("categorical");
+    expect(head.columns[0].categories!.map((c) => c.value)).toEqual([0, 1]);
+    expect([...new Float32Array(bin, head.frames[0].vals[0], 3)]).toEqual([0, 1, 1]);
+    expect(decode(view3d(g, { color: "sleeping", poster: false })).html).toContain("asleep");
+  });
+
   it("recorded Arrow frames (FrameWriter → readFrames): any numeric column colours the grains", async () => {
     const dir = await Deno.makeTempDir();
     const { world, g } = settledBed(100);

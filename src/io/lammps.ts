@@ -221,6 +221,15 @@ export async function exportLammps(
   if (sys.count === 0) throw new RangeError(`${w}: system ${index} has no particles`);
   const steps = integerIn(w, "steps", o.steps, 1, 1e12);
   const every = integerIn(w, "dumpEvery", o.dumpEvery ?? steps, 1, 1e12);
+  if (steps / every > 1e6) {
+    throw new RangeError(
+      `${w}: dumpEvery (${every}) gives ${Math.floor(steps / every) + 1} frames for ${steps} ` +
+        "steps; at most a million frames",
+    );
+  }
+  if (sys.fixed.every((f) => f !== 0)) {
+    throw new RangeError(`${w}: every grain of system ${index} is fixed: nothing would move`);
+  }
   const exactOnly = bool(w, "exact", o.exact, false);
   const maxTypes = integerIn(w, "maxTypes", o.maxTypes ?? 8, 1, 64);
   const { text: files, exp } = buildExport(w, dir, world, sys, {
@@ -442,10 +451,13 @@ function buildExport(
   }
   if (ground !== null) lo[2] = Math.min(lo[2], ground), hi[2] = Math.max(hi[2], ground);
   if (box) {
-    for (let k = 0; k < 3; k++) {
+    // The side walls and the floor, not the open top: a tall box would put every grain on
+    // the lower ranks (LAMMPS splits the box evenly; shrink-wrapping grows it when needed).
+    for (let k = 0; k < 2; k++) {
       lo[k] = Math.min(lo[k], box.min[k]);
       hi[k] = Math.max(hi[k], box.max[k]);
     }
+    lo[2] = Math.min(lo[2], box.min[2]);
   }
   const flags: string[] = [];
   const wrapped = new Float64Array(pos);
@@ -591,7 +603,11 @@ function buildExport(
       }`,
     );
   }
-  L.push("fix integ mobile nve/sphere");
+  L.push(
+    "fix integ mobile nve/sphere",
+    // Keep the ranks' shares of grains even as the bed moves (no effect on one rank).
+    "fix balance all balance 1000 1.1 shift xyz 10 1.05",
+  );
   if (fixedTypes.length > 0) L.push("fix frz fixed freeze");
   // Walls: one set of fixes per distinct coefficient set of the mobile types.
   const planes: string[] = [];
@@ -725,10 +741,16 @@ export function lammpsCommand(options: RunLammpsOptions = {}): string[] {
  * @param exported what {@link exportLammps} returned
  * @param options ranks and executables
  * @example
- * ```ts ignore
- * const exp = await exportLammps(dir, world, { steps: 1000 });
- * const run = await runLammps(exp, { ranks: 2 });
- * const dump = await readLammpsDump(exp.dumpFile, { expect: exp });
+ * ```ts
+ * import { exportLammps, runLammps } from "@grainlab/grainlab/io";
+ * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
+ * const world = new World();
+ * world.addGranularParticles({ positions: [[0, 0, 0.1]], radii: 0.01 });
+ * const exp = await exportLammps(await Deno.makeTempDir(), world, { steps: 100 });
+ * // With LAMMPS installed: const run = await runLammps(exp, { ranks: 2 }), then
+ * // readLammpsDump(exp.dumpFile, { expect: exp }). A missing executable is named:
+ * await expect(runLammps(exp, { lmp: "no-such-lmp" })).rejects.toThrow(/cannot start no-such-lmp/);
  * ```
  */
 export async function runLammps(
@@ -791,6 +813,8 @@ export function canRun(cmd: string): boolean {
 }
 
 export {
+  lammpsDumpFrames,
+  lammpsFrameTable,
   loadLammpsFrame,
   parseLammpsDump,
   parseLammpsDumpBytes,
@@ -800,6 +824,7 @@ export type {
   LammpsDump,
   LammpsDumpExpectation,
   LammpsDumpOptions,
+  LammpsDumpStreamOptions,
   LammpsFrame,
   LoadLammpsFrameOptions,
 } from "./lammps_dump.ts";

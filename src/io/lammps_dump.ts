@@ -1,8 +1,8 @@
 /**
  * Reading LAMMPS text dumps (`dump custom`, `write_dump`) back: {@link parseLammpsDump} (frames
  * as typed-array columns, no dependencies), {@link readLammpsDump} (a file, frames as Arrow
- * tables too) and {@link loadLammpsFrame} (a frame into the `GranularSystem` it was exported
- * from).
+ * tables too), {@link lammpsDumpFrames} (a file of any size, frame by frame) and
+ * {@link loadLammpsFrame} (a frame into the `GranularSystem` it was exported from).
  *
  * **What the reader detects.** A LAMMPS text dump has no checksum, so the reader checks
  * everything the format does fix: the `ITEM:` structure and its order; that the file ends
@@ -26,7 +26,7 @@ import type * as A from "apache-arrow";
 import type { GranularSystem } from "../sphere3d/granular_system.ts";
 import { coreOf } from "../sphere3d/granular_system.ts";
 import type { Material } from "../sphere3d/material.ts";
-import { bool, integerIn, options as checkOptions, sizeGuard } from "../math/validate.ts";
+import { bool, integerIn, options as checkOptions } from "../math/validate.ts";
 
 /** One frame of a LAMMPS dump, as columns. */
 export interface LammpsFrame {
@@ -70,7 +70,11 @@ export interface LammpsDumpOptions {
   expect?: LammpsDumpExpectation;
   /** Require the same atom ids in every frame. @default true */
   sameAtoms?: boolean;
-  /** Largest file accepted (bytes). @default 4 GiB */
+  /**
+   * Largest file `readLammpsDump` accepts (bytes): it holds every frame in memory (about 200
+   * bytes per atom and frame); read bigger dumps frame by frame with `lammpsDumpFrames`.
+   * @default 1 GiB
+   */
   maxBytes?: number;
 }
 
@@ -101,6 +105,301 @@ const INTEGER = /^[-+]?\d+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])?$/;
 const INTEGER_COLUMNS = new Set(["id", "type", "mol", "proc", "procp1", "element"]);
 
+/** Where the parser is in a frame: which line it expects next. */
+type Stage =
+  | "head"
+  | "units"
+  | "afterUnits"
+  | "time"
+  | "afterTime"
+  | "timestep"
+  | "natomsItem"
+  | "natoms"
+  | "boxItem"
+  | "box"
+  | "atomsItem"
+  | "atoms";
+
+const WHAT: Record<Stage, string> = {
+  head: '"ITEM: TIMESTEP"',
+  units: "the units",
+  afterUnits: '"ITEM: TIMESTEP"',
+  time: "the time",
+  afterTime: '"ITEM: TIMESTEP"',
+  timestep: "the timestep",
+  natomsItem: '"ITEM: NUMBER OF ATOMS"',
+  natoms: "the number of atoms",
+  boxItem: '"ITEM: BOX BOUNDS"',
+  box: "the box bounds",
+  atomsItem: '"ITEM: ATOMS"',
+  atoms: "atom lines",
+};
+
+/**
+ * The dump parser, fed one line at a time (without its newline): every check of the module
+ * documentation, frame by frame, in constant memory beyond the current frame. `push` returns
+ * a frame when its last line arrives; `end` checks the end of the file.
+ */
+class DumpParser {
+  #stage: Stage = "head";
+  #line = 0;
+  #used = 0;
+  #frames = 0;
+  #last = -1;
+  #first: { names: string; flags: string; ids: Float64Array | null } | null = null;
+  // the frame being read
+  #time: number | null = null;
+  #timestep = 0;
+  #count = 0;
+  #flags: string[] = [];
+  #triclinic = false;
+  #lo: number[] = [];
+  #hi: number[] = [];
+  #tilt: number[] = [];
+  #names: string[] = [];
+  #cols: Float64Array[] = [];
+  #isInt: boolean[] = [];
+  #filled = 0;
+
+  constructor(
+    readonly where: string,
+    readonly ex: LammpsDumpExpectation | undefined,
+    readonly same: boolean,
+    readonly totalBytes: number,
+  ) {}
+
+  #fail(what: string): never {
+    throw new RangeError(`${this.where}: line ${this.#line}: ${what}`);
+  }
+
+  #int(s: string, what: string): number {
+    if (!INTEGER.test(s)) this.#fail(`${what} (${clip(s)}) is not an integer`);
+    const v = Number(s);
+    if (!Number.isSafeInteger(v) || v < 0) {
+      this.#fail(`${what} (${clip(s)}) must be a non-negative integer`);
+    }
+    return v;
+  }
+
+  #num(s: string, what: string): number {
+    if (!NUMBER.test(s)) this.#fail(`${what} (${clip(s)}) is not a number`);
+    const v = Number(s);
+    if (!Number.isFinite(v)) this.#fail(`${what} (${clip(s)}) is not finite`);
+    return v;
+  }
+
+  /** One line; returns the frame it completes, if any. */
+  push(s: string): LammpsFrame | null {
+    this.#line++;
+    this.#used += s.length + 1;
+    const ex = this.ex;
+    switch (this.#stage) {
+      case "head":
+      case "afterUnits":
+      case "afterTime": {
+        if (s === "ITEM: UNITS" && this.#stage === "head") this.#stage = "units";
+        else if (s === "ITEM: TIME" && this.#stage !== "afterTime") this.#stage = "time";
+        else if (s === "ITEM: TIMESTEP") this.#stage = "timestep";
+        else if (this.#frames > 0 && this.#stage === "head" && !s.startsWith("ITEM:")) {
+          this.#fail(`more atom lines than the ${this.#count} announced ("${clip(s)}")`);
+        } else this.#fail(`expected "ITEM: TIMESTEP", found "${clip(s)}"`);
+        return null;
+      }
+      case "units":
+        this.#stage = "afterUnits";
+        return null;
+      case "time":
+        this.#time = this.#num(s, "the time");
+        this.#stage = "afterTime";
+        return null;
+      case "timestep": {
+        const t = this.#int(s, "the timestep");
+        if (this.#frames > 0 && t <= this.#last) {
+          this.#fail(`timestep ${t} does not follow ${this.#last} (timesteps must increase)`);
+        }
+        const want = ex?.timesteps;
+        if (want && (this.#frames >= want.length || want[this.#frames] !== t)) {
+          this.#fail(
+            `frame ${this.#frames} is at timestep ${t}, expected ${
+              this.#frames < want.length ? want[this.#frames] : "no more frames"
+            } (timesteps ${summary(want)})`,
+          );
+        }
+        this.#timestep = t;
+        this.#stage = "natomsItem";
+        return null;
+      }
+      case "natomsItem":
+        if (s !== "ITEM: NUMBER OF ATOMS") {
+          this.#fail(`expected "ITEM: NUMBER OF ATOMS", found "${clip(s)}"`);
+        }
+        this.#stage = "natoms";
+        return null;
+      case "natoms": {
+        const n = this.#int(s, "the number of atoms");
+        if (ex?.atoms !== undefined && n !== ex.atoms) {
+          this.#fail(`timestep ${this.#timestep} has ${n} atoms, expected ${ex.atoms}`);
+        }
+        this.#count = n;
+        this.#stage = "boxItem";
+        return null;
+      }
+      case "boxItem": {
+        const bm = /^ITEM: BOX BOUNDS( xy xz yz)?((?: [pfsm]{2}){3})$/.exec(s);
+        if (!bm) {
+          this.#fail(
+            `expected "ITEM: BOX BOUNDS" and three boundary flags, found "${clip(s)}"`,
+          );
+        }
+        this.#triclinic = bm[1] !== undefined;
+        this.#flags = bm[2].trim().split(" ");
+        const flags = this.#flags.join(" ");
+        if (this.#first && flags !== this.#first.flags) {
+          this.#fail(`boundary flags "${flags}" differ from the first frame's`);
+        }
+        if (ex?.boundary && this.#flags.some((f, a) => f !== ex.boundary![a].repeat(2))) {
+          this.#fail(
+            `boundary flags "${flags}", expected "${ex.boundary.map((b) => b + b).join(" ")}"`,
+          );
+        }
+        this.#lo = [], this.#hi = [], this.#tilt = [];
+        this.#stage = "box";
+        return null;
+      }
+      case "box": {
+        const parts = s.split(" ");
+        if (parts.length !== (this.#triclinic ? 3 : 2)) {
+          this.#fail(`box bounds need ${this.#triclinic ? 3 : 2} numbers`);
+        }
+        const lo = this.#num(parts[0], "a box bound"), hi = this.#num(parts[1], "a box bound");
+        if (this.#triclinic) this.#tilt.push(this.#num(parts[2], "a tilt factor"));
+        if (!(lo <= hi)) this.#fail(`box bound ${lo} is above ${hi}`);
+        this.#lo.push(lo), this.#hi.push(hi);
+        if (this.#lo.length === 3) this.#stage = "atomsItem";
+        return null;
+      }
+      case "atomsItem": {
+        if (!s.startsWith("ITEM: ATOMS ")) {
+          this.#fail(`expected "ITEM: ATOMS <columns>", found "${clip(s)}"`);
+        }
+        const names = s.slice(12).split(" ");
+        const seen = new Set<string>();
+        for (const c of names) {
+          if (!NAME.test(c)) this.#fail(`bad column name "${clip(c)}"`);
+          if (seen.has(c)) this.#fail(`column "${c}" appears twice`);
+          seen.add(c);
+        }
+        const joined = names.join(" ");
+        if (ex?.columns && joined !== ex.columns.join(" ")) {
+          this.#fail(`columns "${joined}", expected "${ex.columns.join(" ")}"`);
+        }
+        if (this.#first && joined !== this.#first.names) {
+          this.#fail(`columns "${joined}" differ from the first frame's "${this.#first.names}"`);
+        }
+        // Each atom line holds at least one character and one separator per column: a count
+        // the rest of the file cannot hold is an error before anything is allocated.
+        const room = Math.floor((this.totalBytes - this.#used) / (2 * names.length));
+        if (this.#count > room) {
+          this.#fail(
+            `${this.#count} atoms announced, but the rest of the file holds at most ${room} ` +
+              "(file cut short?)",
+          );
+        }
+        this.#names = names;
+        this.#cols = names.map(() => new Float64Array(this.#count));
+        this.#isInt = names.map((c) => INTEGER_COLUMNS.has(c));
+        this.#filled = 0;
+        this.#stage = "atoms";
+        return this.#count === 0 ? this.#complete() : null;
+      }
+      case "atoms": {
+        if (s.startsWith("ITEM:")) {
+          this.#fail(`${this.#count} atoms announced, ${this.#filled} found`);
+        }
+        const parts = s.split(" ");
+        const names = this.#names, i = this.#filled;
+        if (parts.length !== names.length) {
+          this.#fail(`${parts.length} values for ${names.length} columns`);
+        }
+        for (let c = 0; c < parts.length; c++) {
+          const t = parts[c];
+          if (this.#isInt[c]) {
+            const v = this.#int(t, `column ${names[c]}`);
+            if (v === 0 && (names[c] === "id" || names[c] === "type")) {
+              this.#fail(`${names[c]} 0 (LAMMPS counts from 1)`);
+            }
+            this.#cols[c][i] = v;
+          } else this.#cols[c][i] = this.#num(t, `column ${names[c]}`);
+        }
+        this.#filled++;
+        return this.#filled === this.#count ? this.#complete() : null;
+      }
+    }
+  }
+
+  #complete(): LammpsFrame {
+    const count = this.#count, names = this.#names;
+    const columns = new Map(names.map((c, j) => [c, this.#cols[j]]));
+    const id = columns.get("id");
+    let sorted: Float64Array | null = null;
+    if (id) {
+      sorted = Float64Array.from(id).sort();
+      for (let i = 1; i < count; i++) {
+        if (sorted[i] === sorted[i - 1]) {
+          this.#fail(`timestep ${this.#timestep}: atom id ${sorted[i]} appears twice`);
+        }
+      }
+      const ids0 = this.#first?.ids;
+      if (this.same && ids0 && (ids0.length !== count || sorted.some((v, i) => v !== ids0[i]))) {
+        this.#fail(
+          `timestep ${this.#timestep}: the atom ids differ from the first frame's ` +
+            "(sameAtoms: false accepts frames with different atoms)",
+        );
+      }
+    }
+    this.#first ??= { names: names.join(" "), flags: this.#flags.join(" "), ids: sorted };
+    this.#frames++;
+    this.#last = this.#timestep;
+    this.#stage = "head";
+    const time = this.#time;
+    this.#time = null;
+    return {
+      timestep: this.#timestep,
+      time,
+      count,
+      box: {
+        lo: this.#lo,
+        hi: this.#hi,
+        flags: this.#flags,
+        tilt: this.#triclinic ? this.#tilt : null,
+      },
+      names,
+      columns,
+    };
+  }
+
+  /** The end of the file: no frame left half read, and every expected frame seen. */
+  end(): void {
+    if (this.#stage === "atoms") {
+      throw new RangeError(
+        `${this.where}: the file ends after ${this.#filled} of the ${this.#count} atoms ` +
+          `announced at timestep ${this.#timestep} (file cut short?)`,
+      );
+    }
+    if (this.#stage !== "head") {
+      throw new RangeError(`${this.where}: the file ends where ${WHAT[this.#stage]} should be`);
+    }
+    const want = this.ex?.timesteps;
+    if (want && this.#frames !== want.length) {
+      throw new RangeError(
+        `${this.where}: ${this.#frames} frames, expected ${want.length} (timesteps ${
+          summary(want)
+        }): file cut short, or the run stopped early?`,
+      );
+    }
+  }
+}
+
 /**
  * Parse the text of a LAMMPS dump (`dump custom` / `dump atom` / `write_dump`, orthogonal or
  * triclinic box) into frames. Strict: any departure from the format throws a RangeError naming
@@ -130,215 +429,43 @@ export function parseLammpsDump(
   name = "<text>",
 ): LammpsFrame[] {
   const w = `parseLammpsDump: ${name}`;
-  const o = checkOptions<LammpsDumpOptions>("parseLammpsDump", "options", options, DUMP_KEYS);
-  const same = bool("parseLammpsDump", "sameAtoms", o.sameAtoms, true);
-  const ex = o.expect === undefined ? undefined : checkExpect(o.expect);
+  const { ex, same } = dumpOptions("parseLammpsDump", options);
   if (typeof text !== "string") throw new TypeError(`${w}: text must be a string`);
   if (text.length === 0) throw new RangeError(`${w}: the file is empty`);
   if (!text.endsWith("\n")) {
     throw new RangeError(`${w}: the file does not end with a newline (cut inside its last line)`);
   }
-  const lines = text.split("\n");
-  lines.pop(); // after the final newline
+  const parser = new DumpParser(w, ex, same, text.length);
   const frames: LammpsFrame[] = [];
-  let k = 0;
-  const expectLine = (what: string): string => {
-    if (k >= lines.length) throw new RangeError(`${w}: the file ends where ${what} should be`);
-    return lines[k++];
-  };
-  const int = (s: string, what: string): number => {
-    if (!INTEGER.test(s)) {
-      throw new RangeError(`${w}: line ${k}: ${what} (${clip(s)}) is not an integer`);
-    }
-    const v = Number(s);
-    if (!Number.isSafeInteger(v) || v < 0) {
-      throw new RangeError(`${w}: line ${k}: ${what} (${clip(s)}) must be a non-negative integer`);
-    }
-    return v;
-  };
-  const num = (s: string, what: string): number => {
-    if (!NUMBER.test(s)) {
-      throw new RangeError(`${w}: line ${k}: ${what} (${clip(s)}) is not a number`);
-    }
-    const v = Number(s);
-    if (!Number.isFinite(v)) {
-      throw new RangeError(`${w}: line ${k}: ${what} (${clip(s)}) is not finite`);
-    }
-    return v;
-  };
-  let ids0: Float64Array | null = null;
-  while (k < lines.length) {
-    let line = expectLine("ITEM: TIMESTEP");
-    let time: number | null = null;
-    if (line === "ITEM: UNITS") {
-      expectLine("the units");
-      line = expectLine("ITEM: TIMESTEP");
-    }
-    if (line === "ITEM: TIME") {
-      time = num(expectLine("the time"), "the time");
-      line = expectLine("ITEM: TIMESTEP");
-    }
-    if (line !== "ITEM: TIMESTEP") {
-      throw new RangeError(`${w}: line ${k}: expected "ITEM: TIMESTEP", found "${clip(line)}"`);
-    }
-    const timestep = int(expectLine("the timestep"), "the timestep");
-    if (frames.length > 0 && timestep <= frames[frames.length - 1].timestep) {
-      throw new RangeError(
-        `${w}: line ${k}: timestep ${timestep} does not follow ${
-          frames[frames.length - 1].timestep
-        } (timesteps must increase)`,
-      );
-    }
-    line = expectLine("ITEM: NUMBER OF ATOMS");
-    if (line !== "ITEM: NUMBER OF ATOMS") {
-      throw new RangeError(
-        `${w}: line ${k}: expected "ITEM: NUMBER OF ATOMS", found "${clip(line)}"`,
-      );
-    }
-    const count = int(expectLine("the number of atoms"), "the number of atoms");
-    line = expectLine("ITEM: BOX BOUNDS");
-    const bm = /^ITEM: BOX BOUNDS( xy xz yz)?((?: [pfsm]{2}){3})$/.exec(line);
-    if (!bm) {
-      throw new RangeError(
-        `${w}: line ${k}: expected "ITEM: BOX BOUNDS" and three boundary flags, found "${
-          clip(line)
-        }"`,
-      );
-    }
-    const triclinic = bm[1] !== undefined;
-    const flags = bm[2].trim().split(" ");
-    if (frames.length > 0 && flags.join(" ") !== frames[0].box.flags.join(" ")) {
-      throw new RangeError(
-        `${w}: line ${k}: boundary flags "${flags.join(" ")}" differ from the first frame's`,
-      );
-    }
-    if (ex?.boundary && flags.some((f, a) => f !== `${ex.boundary![a]}${ex.boundary![a]}`)) {
-      throw new RangeError(
-        `${w}: line ${k}: boundary flags "${flags.join(" ")}", expected "${
-          ex.boundary.map((b) => b + b).join(" ")
-        }"`,
-      );
-    }
-    const lo: number[] = [], hi: number[] = [], tilt: number[] = [];
-    for (let a = 0; a < 3; a++) {
-      const parts = expectLine("the box bounds").split(" ");
-      if (parts.length !== (triclinic ? 3 : 2)) {
-        throw new RangeError(`${w}: line ${k}: box bounds need ${triclinic ? 3 : 2} numbers`);
-      }
-      lo.push(num(parts[0], "a box bound"));
-      hi.push(num(parts[1], "a box bound"));
-      if (triclinic) tilt.push(num(parts[2], "a tilt factor"));
-      if (!(lo[a] <= hi[a])) {
-        throw new RangeError(`${w}: line ${k}: box bound ${lo[a]} is above ${hi[a]}`);
-      }
-    }
-    line = expectLine("ITEM: ATOMS");
-    if (!line.startsWith("ITEM: ATOMS ")) {
-      throw new RangeError(
-        `${w}: line ${k}: expected "ITEM: ATOMS <columns>", found "${clip(line)}"`,
-      );
-    }
-    const names = line.slice(12).split(" ");
-    const seen = new Set<string>();
-    for (const c of names) {
-      if (!NAME.test(c)) throw new RangeError(`${w}: line ${k}: bad column name "${clip(c)}"`);
-      if (seen.has(c)) throw new RangeError(`${w}: line ${k}: column "${c}" appears twice`);
-      seen.add(c);
-    }
-    if (ex?.columns && names.join(" ") !== ex.columns.join(" ")) {
-      throw new RangeError(
-        `${w}: line ${k}: columns "${names.join(" ")}", expected "${ex.columns.join(" ")}"`,
-      );
-    }
-    if (frames.length > 0 && names.join(" ") !== frames[0].names.join(" ")) {
-      throw new RangeError(
-        `${w}: line ${k}: columns "${names.join(" ")}" differ from the first frame's "${
-          frames[0].names.join(" ")
-        }"`,
-      );
-    }
-    if (count > lines.length - k) {
-      throw new RangeError(
-        `${w}: line ${k}: ${count} atoms announced, but only ${lines.length - k} lines remain ` +
-          "(file cut short?)",
-      );
-    }
-    const cols = names.map(() => new Float64Array(count));
-    const isInt = names.map((c) => INTEGER_COLUMNS.has(c));
-    for (let i = 0; i < count; i++) {
-      const l = lines[k++];
-      if (l.startsWith("ITEM:")) {
-        throw new RangeError(`${w}: line ${k}: ${count} atoms announced, ${i} found`);
-      }
-      const parts = l.split(" ");
-      if (parts.length !== names.length) {
-        throw new RangeError(
-          `${w}: line ${k}: ${parts.length} values for ${names.length} columns`,
-        );
-      }
-      for (let c = 0; c < parts.length; c++) {
-        const s = parts[c];
-        if (isInt[c]) {
-          const v = int(s, `column ${names[c]}`);
-          if (v === 0 && (names[c] === "id" || names[c] === "type")) {
-            throw new RangeError(`${w}: line ${k}: ${names[c]} 0 (LAMMPS counts from 1)`);
-          }
-          cols[c][i] = v;
-        } else cols[c][i] = num(s, `column ${names[c]}`);
-      }
-    }
-    if (k < lines.length && !lines[k].startsWith("ITEM:")) {
-      throw new RangeError(
-        `${w}: line ${k + 1}: more atom lines than the ${count} announced ("${clip(lines[k])}")`,
-      );
-    }
-    const columns = new Map(names.map((c, j) => [c, cols[j]]));
-    const id = columns.get("id");
-    if (id) {
-      const sorted = Float64Array.from(id).sort();
-      for (let i = 1; i < count; i++) {
-        if (sorted[i] === sorted[i - 1]) {
-          throw new RangeError(`${w}: timestep ${timestep}: atom id ${sorted[i]} appears twice`);
-        }
-      }
-      if (same) {
-        if (ids0 === null) ids0 = sorted;
-        else if (ids0.length !== count || sorted.some((v, i) => v !== ids0![i])) {
-          throw new RangeError(
-            `${w}: timestep ${timestep}: the atom ids differ from the first frame's ` +
-              "(sameAtoms: false accepts frames with different atoms)",
-          );
-        }
-      }
-    }
-    frames.push({
-      timestep,
-      time,
-      count,
-      box: { lo, hi, flags, tilt: triclinic ? tilt : null },
-      names,
-      columns,
-    });
+  for (
+    let start = 0, nl = text.indexOf("\n");
+    nl >= 0;
+    start = nl + 1, nl = text.indexOf("\n", start)
+  ) {
+    const f = parser.push(text.slice(start, nl));
+    if (f) frames.push(f);
   }
-  if (ex?.timesteps) {
-    const got = frames.map((f) => f.timestep);
-    if (got.length !== ex.timesteps.length || got.some((t, i) => t !== ex.timesteps![i])) {
-      throw new RangeError(
-        `${w}: frames at timesteps ${summary(got)}, expected ${summary(ex.timesteps)}` +
-          (got.length < ex.timesteps.length ? " (file cut short, or the run stopped early?)" : ""),
-      );
-    }
-  }
-  if (ex?.atoms !== undefined) {
-    for (const f of frames) {
-      if (f.count !== ex.atoms) {
-        throw new RangeError(
-          `${w}: timestep ${f.timestep} has ${f.count} atoms, expected ${ex.atoms}`,
-        );
-      }
-    }
-  }
+  parser.end();
   return frames;
+}
+
+function dumpOptions(where: string, options: LammpsDumpOptions) {
+  const o = checkOptions<LammpsDumpOptions>(where, "options", options, DUMP_KEYS);
+  return {
+    o,
+    same: bool(where, "sameAtoms", o.sameAtoms, true),
+    ex: o.expect === undefined ? undefined : checkExpect(o.expect),
+  };
+}
+
+/** Throw unless `bytes[0..n)` is ASCII text (printable characters and newlines). */
+function checkAscii(where: string, bytes: Uint8Array, n: number, offset: number): void {
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i];
+    if (b > 126 || (b < 32 && b !== 10)) {
+      throw new RangeError(`${where}: byte ${offset + i} (0x${b.toString(16)}) is not ASCII text`);
+    }
+  }
 }
 
 /**
@@ -368,15 +495,111 @@ export function parseLammpsDumpBytes(
   if (!(bytes instanceof Uint8Array)) {
     throw new TypeError(`parseLammpsDump: ${name}: bytes must be a Uint8Array`);
   }
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b > 126 || (b < 32 && b !== 10)) {
-      throw new RangeError(
-        `parseLammpsDump: ${name}: byte ${i} (0x${b.toString(16)}) is not ASCII text`,
-      );
-    }
-  }
+  checkAscii(`parseLammpsDump: ${name}`, bytes, bytes.length, 0);
   return parseLammpsDump(new TextDecoder().decode(bytes), options, name);
+}
+
+/** Options of {@link lammpsDumpFrames}. */
+export interface LammpsDumpStreamOptions extends LammpsDumpOptions {
+  /** Bytes read at a time. @default 4 MiB */
+  chunkBytes?: number;
+}
+
+/** The longest line accepted (a file without newlines is not a dump). */
+const MAX_LINE = 1 << 20;
+
+/**
+ * Read a LAMMPS dump frame by frame, in chunks: the same checks as {@link parseLammpsDump},
+ * but only one frame in memory at a time, for dumps of any size. A damaged file throws when
+ * the reader reaches the damage; the frames before it have been yielded.
+ *
+ * @param path the dump file
+ * @param options the expected export, same-atoms check, chunk size
+ * @example
+ * ```ts
+ * import { lammpsDumpFrames } from "@grainlab/grainlab/io";
+ * import { expect } from "expect";
+ * const path = `${await Deno.makeTempDir()}/dump.txt`;
+ * const frame = (t: number) => `ITEM: TIMESTEP\n${t}\nITEM: NUMBER OF ATOMS\n1\n` +
+ *   `ITEM: BOX BOUNDS pp pp pp\n0 1\n0 1\n0 1\nITEM: ATOMS id x y z\n1 0.5 0.5 ${t / 100}\n`;
+ * await Deno.writeTextFile(path, frame(0) + frame(10) + frame(20));
+ * const z: number[] = [];
+ * for await (const f of lammpsDumpFrames(path, { chunkBytes: 16 })) z.push(f.columns.get("z")![0]);
+ * expect(z).toEqual([0, 0.1, 0.2]);
+ * ```
+ */
+export async function* lammpsDumpFrames(
+  path: string,
+  options: LammpsDumpStreamOptions = {},
+): AsyncGenerator<LammpsFrame, void, undefined> {
+  const w = `readLammpsDump: ${path}`;
+  const { chunkBytes, ...rest } = options ?? {};
+  const { ex, same } = dumpOptions("readLammpsDump", rest);
+  const size = integerIn("readLammpsDump", "chunkBytes", chunkBytes ?? 4 << 20, 1, 1 << 30);
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (e) {
+    throw new Error(`${w}: cannot read the file (${(e as Error).message})`, { cause: e });
+  }
+  try {
+    const total = (await file.stat()).size;
+    if (total === 0) throw new RangeError(`${w}: the file is empty`);
+    const parser = new DumpParser(w, ex, same, total);
+    const buf = new Uint8Array(size), dec = new TextDecoder();
+    let carry = "", offset = 0;
+    for (;;) {
+      const n = await file.read(buf);
+      if (n === null) break;
+      checkAscii(w, buf, n, offset);
+      offset += n;
+      const text = carry + dec.decode(buf.subarray(0, n));
+      let start = 0;
+      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+        const f = parser.push(text.slice(start, nl));
+        start = nl + 1;
+        if (f) yield f;
+      }
+      carry = text.slice(start);
+      if (carry.length > MAX_LINE) {
+        throw new RangeError(`${w}: a line longer than ${MAX_LINE} bytes (not a LAMMPS dump)`);
+      }
+    }
+    if (carry.length > 0) {
+      throw new RangeError(`${w}: the file does not end with a newline (cut inside its last line)`);
+    }
+    parser.end();
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * One frame as an Arrow table with `particlesTable`'s columns (see {@link LammpsDump.tables});
+ * Arrow is loaded on first use.
+ *
+ * @param frame a parsed frame
+ * @param expectation the export it came from (types, material, time step), optional
+ * @example
+ * ```ts
+ * import { lammpsFrameTable, parseLammpsDump } from "@grainlab/grainlab/io";
+ * import { expect } from "expect";
+ * const [f] = parseLammpsDump("ITEM: TIMESTEP\n7\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS " +
+ *   "ff ff ff\n0 1\n0 1\n0 1\nITEM: ATOMS id x y z vx vy vz\n3 0.1 0.2 0.3 0 0 -2\n");
+ * const t = await lammpsFrameTable(f);
+ * expect(t.getChild("id")!.get(0)).toBe(2);
+ * expect(t.getChild("speed")!.get(0)).toBe(2);
+ * ```
+ */
+export async function lammpsFrameTable(
+  frame: LammpsFrame,
+  expectation?: LammpsDumpExpectation,
+): Promise<A.Table> {
+  const { particlesTable } = await import("../arrow/particles.ts");
+  return particlesTable(
+    frameSystem("lammpsFrameTable", frame, expectation),
+    frameStamp(frame, expectation),
+  );
 }
 
 function checkExpect(e: LammpsDumpExpectation): LammpsDumpExpectation {
@@ -451,18 +674,24 @@ export async function readLammpsDump(
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`${w}: path (${String(path)}) must be a non-empty string`);
   }
-  const max = options?.maxBytes ?? 4 * 2 ** 30;
+  const max = options?.maxBytes ?? 2 ** 30;
   let size: number;
   try {
     size = (await Deno.stat(path)).size;
   } catch (e) {
     throw new Error(`${w}: ${path}: cannot read the file (${(e as Error).message})`, { cause: e });
   }
-  sizeGuard(w, `the dump ${path}`, size, max);
-  const frames = parseLammpsDumpBytes(await Deno.readFile(path), options, path);
-  const { particlesTable } = await import("../arrow/particles.ts");
+  if (size > max) {
+    throw new RangeError(
+      `${w}: ${path} holds ${size} bytes, more than maxBytes (${max}); read it frame by frame ` +
+        "with lammpsDumpFrames, or raise maxBytes",
+    );
+  }
+  const frames: LammpsFrame[] = [];
+  for await (const f of lammpsDumpFrames(path, options)) frames.push(f);
   const ex = options.expect;
-  const tables = frames.map((f) => particlesTable(frameSystem(w, f, ex), frameStamp(f, ex)));
+  const tables: A.Table[] = [];
+  for (const f of frames) tables.push(await lammpsFrameTable(f, ex));
   return { frames, tables };
 }
 

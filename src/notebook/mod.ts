@@ -2,8 +2,9 @@
  * Notebook support for Deno Jupyter: rich display of systems and worlds (registered on import
  * for the sphere3d and star2d classes), explicit rich views of Arrow tables ({@link tableView};
  * apache-arrow's own classes are left untouched), a progress display that updates one output
- * in a notebook and one line on a terminal, and kernel detection. Nothing here touches
- * `Deno.jupyter` outside a kernel.
+ * in a notebook and one line on a terminal, kernel detection, and an interactive 3D view of
+ * sphere3d grains ({@link view3d}: WebGL through three.js, bundled into the output; also as a
+ * standalone page, {@link writeViewer}). Nothing here touches `Deno.jupyter` outside a kernel.
  *
  * @example
  * ```ts

@@ -111,7 +111,10 @@ export function threeSource(options: { bundle?: boolean } = {}): ThreeSource {
     try {
       return Deno.readTextFileSync(new URL(name, url));
     } catch (e) {
-      throw new Error(`view3d: cannot read three.js's ${name}: ${(e as Error).message}`);
+      throw new Error(
+        `view3d: cannot read three.js's ${name} (${new URL(name, url).pathname}): ` +
+          `${(e as Error).message}; install the npm package once: deno cache npm:three@0.187.0`,
+      );
     }
   };
   raw = {

@@ -817,7 +817,7 @@ export class View3D {
       grains: b.grains,
       columns: b.columns.map((c) => c.name),
       network: b.network,
-      bytes: this.html().length,
+      bytes: new TextEncoder().encode(this.html()).length,
       dataBytes: b.bin.length,
       threeBytes: b.three.reduce((a, m) => a + m.data.length, 0),
       posterBytes: b.poster.length,

@@ -94,10 +94,16 @@ export interface GranularState {
     partner: Uint32Array;
     xi: Float64Array;
   } | null;
-  /** The step's caches and the settings they belong to, or null (a table import). */
+  /**
+   * The step's caches and the settings they belong to, or null (a table import): the forces of
+   * the saved state, the neighbour list's reference positions, and the rolling torques the
+   * last evaluation left unconsumed (particle slots and stride-3 values; `applyRolling` leaves
+   * a torque whose square underflows to zero for the next evaluation).
+   */
   cache:
     | (Omit<ResumeState, "forces"> & {
       forces: { force: Float64Array; torque: Float64Array } | null;
+      roll: { index: Uint32Array; value: Float64Array };
     })
     | null;
 }
@@ -113,13 +119,15 @@ export function captureState(core: GranularCore, histories: boolean): GranularSt
   const h = histories ? core.hist.columns(n, ps.id) : null;
   const r = core.resume;
   const forces = { force: v3(ps.force), torque: v3(ps.torque) };
-  const cache: GranularState["cache"] = r ? { ...r, forces: r.forces ? forces : null } : {
+  const roll = leftoverRolling(ps.roll, n);
+  const cache: GranularState["cache"] = r ? { ...r, forces: r.forces ? forces : null, roll } : {
     gravity: [...core.gravity],
     ground: core.ground,
     container: core.container,
     periodic: core.periodic,
     forces: core.forcesValid ? forces : null,
     refPos: core.needRebuild || core.neighborSkin === 0 ? null : v3(core.refPos),
+    roll,
     guard: {
       stale: core.guard.stale,
       warned: core.guard.warned,
@@ -154,6 +162,20 @@ export function captureState(core: GranularCore, histories: boolean): GranularSt
   };
 }
 
+/** The particles whose rolling-torque accumulator is not +0 (slots, stride-3 values). */
+function leftoverRolling(roll: Float64Array, n: number) {
+  const slots: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = 3 * i;
+    if (!Object.is(roll[o], 0) || !Object.is(roll[o + 1], 0) || !Object.is(roll[o + 2], 0)) {
+      slots.push(i);
+    }
+  }
+  const index = Uint32Array.from(slots), value = new Float64Array(3 * slots.length);
+  slots.forEach((i, k) => value.set(roll.subarray(3 * i, 3 * i + 3), 3 * k));
+  return { index, value };
+}
+
 /** A finite number as itself; ±Infinity and NaN as strings (JSON has no such numbers). */
 function jnum(v: number): number | string {
   return Number.isFinite(v) ? v : String(v);
@@ -181,6 +203,7 @@ export function encodeGranularState(s: GranularState, littleEndian = true): Uint
         periodic: c.periodic ? c.periodic.map((a) => [a.lo, a.length]) : null,
         forces: c.forces !== null,
         neighborList: c.refPos !== null,
+        rollingTorques: c.roll.index.length,
         guard: {
           stale: c.guard.stale,
           warned: c.guard.warned,
@@ -220,6 +243,9 @@ export function encodeGranularState(s: GranularState, littleEndian = true): Uint
   }
   if (c?.forces) sections.push({ tag: "FORCES", bytes: bin(c.forces.force, c.forces.torque) });
   if (c?.refPos) sections.push({ tag: "NEIGHBOR", bytes: bin(c.refPos) });
+  if (c && c.roll.index.length > 0) {
+    sections.push({ tag: "ROLL", bytes: bin(c.roll.index, c.roll.value) });
+  }
   if (s.history) {
     const h = s.history;
     sections.push({ tag: "HISTORY", bytes: bin(h.owner, h.partner, h.xi) });
@@ -294,6 +320,7 @@ const CACHE_KEYS = [
   "periodic",
   "forces",
   "neighborList",
+  "rollingTorques",
   "guard",
 ];
 const GUARD_KEYS = ["stale", "warned", "refSpeed", "refTime", "accel", "minMass"];
@@ -304,6 +331,7 @@ const KNOWN_SECTIONS = [
   "EXTERNAL",
   "FORCES",
   "NEIGHBOR",
+  "ROLL",
   "HISTORY",
 ];
 
@@ -427,9 +455,10 @@ function decode(bytes: Uint8Array, where: string): GranularState {
 
   // cache: FORCES, NEIGHBOR
   const rf = reader("FORCES", false), rn = reader("NEIGHBOR", false);
+  const rr = reader("ROLL", false);
   let cache: GranularState["cache"] = null;
   if (cacheMeta === null) {
-    if (rf || rn) throw new RangeError(`${where}: cache sections without a cache in META`);
+    if (rf || rn || rr) throw new RangeError(`${where}: cache sections without a cache in META`);
   } else {
     const wc = `${wm}: cache`;
     const gravity = numbers(wc, "gravity", cacheMeta.gravity, 3) as [number, number, number];
@@ -483,7 +512,29 @@ function decode(bytes: Uint8Array, where: string): GranularState {
       refPos = rn.f64s(3 * n);
       rn.end();
     }
-    cache = { gravity, ground, container, periodic, forces, refPos, guard };
+    const k = integerIn(wc, "rollingTorques", cacheMeta.rollingTorques, 0, n);
+    if ((rr !== null) !== k > 0) {
+      throw new RangeError(`${where}: META says rollingTorques ${k}, the ROLL section disagrees`);
+    }
+    const roll: { index: Uint32Array; value: Float64Array } = {
+      index: new Uint32Array(0),
+      value: new Float64Array(0),
+    };
+    if (rr) {
+      sized(rr, 28 * k, `${k} rolling torques`);
+      roll.index = rr.u32s(k);
+      roll.value = rr.f64s(3 * k);
+      rr.end();
+      for (let j = 0; j < k; j++) {
+        if (roll.index[j] >= n || (j > 0 && roll.index[j] <= roll.index[j - 1])) {
+          throw new RangeError(
+            `${where}: section ROLL: particle ${roll.index[j]} (entry ${j}) must be below ` +
+              `${n} and above the previous entry's`,
+          );
+        }
+      }
+    }
+    cache = { gravity, ground, container, periodic, forces, refPos, roll, guard };
   }
 
   // HISTORY
@@ -557,6 +608,7 @@ export function checkState(where: string, s: GranularState): Int32Array<ArrayBuf
   finiteColumn("force", s.cache?.forces?.force, 3);
   finiteColumn("torque", s.cache?.forces?.torque, 3);
   finiteColumn("neighbour reference position", s.cache?.refPos ?? undefined, 3);
+  finiteColumn("carried rolling torque", s.cache?.roll.value, 3);
   for (let i = 0; i < n; i++) {
     const r = s.radius[i];
     if (!(r > 0 && r < Infinity)) {
@@ -691,6 +743,12 @@ export function applyGranularState(core: GranularCore, s: GranularState, where: 
     ps.torque.fill(0, 0, 3 * n);
   }
   ps.roll.fill(0, 0, 3 * n);
+  const roll = s.cache?.roll;
+  if (roll) {
+    for (let j = 0; j < roll.index.length; j++) {
+      ps.roll.set(roll.value.subarray(3 * j, 3 * j + 3), 3 * roll.index[j]);
+    }
+  }
   ps.count = n;
   for (let i = 0; i < n; i++) ps.setMass(i, core.material.density);
   core.tables.friction = friction;
