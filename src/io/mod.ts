@@ -67,3 +67,5 @@ export type {
   LoadLammpsFrameOptions,
   RunLammpsOptions,
 } from "./lammps.ts";
+// The sphere3d types the exporter and the dump reader take (type-only: nothing is loaded).
+export type { GranularSystem, Material, World } from "../sphere3d/mod.ts";
