@@ -67,5 +67,6 @@ export type {
   LoadLammpsFrameOptions,
   RunLammpsOptions,
 } from "./lammps.ts";
-// The sphere3d types the exporter and the dump reader take (type-only: nothing is loaded).
-export type { GranularSystem, Material, World } from "../sphere3d/mod.ts";
+// The sphere3d types the exporter's and the dump reader's signatures take (World,
+// GranularSystem, Material and the types those reference), type-only: nothing is loaded.
+export type * from "../sphere3d/mod.ts";
