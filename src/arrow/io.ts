@@ -22,6 +22,7 @@
  */
 
 import * as A from "apache-arrow";
+import { writeFileAtomic as sharedWrite } from "../math/files.ts";
 import { checkArrowFile, CHECKSUM_KEY, sealArrowFile } from "./ipc.ts";
 
 export {
@@ -32,47 +33,19 @@ export {
 } from "./ipc.ts";
 
 /**
- * Writes bytes to `path` atomically: a temporary file in the same folder, flushed to disk,
- * then a rename. Creates missing parent folders.
+ * Writes bytes to `path` atomically: a temporary file in the same folder, flushed to disk, then
+ * a rename; creates missing parent folders (the one implementation of `src/math/files.ts`).
  *
- * @param path destination file
- * @param bytes the content
- * @throws {TypeError} when `path` is not a non-empty string or `bytes` not a Uint8Array
  * @example
  * ```ts
  * import { writeFileAtomic } from "@grainlab/grainlab/arrow";
  * import { expect } from "expect";
  * const dir = await Deno.makeTempDir();
  * await writeFileAtomic(`${dir}/a.bin`, new Uint8Array([1, 2]));
- * expect([...await Deno.readFile(`${dir}/a.bin`)]).toEqual([1, 2]);
- * expect([...Deno.readDirSync(dir)].map((e) => e.name)).toEqual(["a.bin"]);
+ * expect(Array.from(await Deno.readFile(`${dir}/a.bin`))).toEqual([1, 2]);
  * ```
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
-  if (typeof path !== "string" || path.length === 0) {
-    throw new TypeError(`writeFileAtomic: path is ${String(path)}, must be a non-empty string`);
-  }
-  if (!(bytes instanceof Uint8Array)) {
-    throw new TypeError(`writeFileAtomic: bytes is ${typeof bytes}, must be a Uint8Array`);
-  }
-  const slash = path.lastIndexOf("/");
-  if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
-  const tmp = `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
-  try {
-    const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
-    try {
-      let off = 0;
-      while (off < bytes.length) off += await file.write(bytes.subarray(off));
-      await file.syncData();
-    } finally {
-      file.close();
-    }
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
-}
+export const writeFileAtomic: (path: string, bytes: Uint8Array) => Promise<void> = sharedWrite;
 
 /**
  * The bytes {@link writeArrow} writes: an Arrow IPC file in the specification's layout (with a

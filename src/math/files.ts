@@ -1,6 +1,6 @@
 /**
- * File helpers shared by the savers (world XML, VTK, checkpoints): an atomic write and the
- * CRC-32 checksum. No dependencies, so that any part may use them. Internal (not re-exported
+ * File helpers shared by the savers (world XML, VTK, LAMMPS, Arrow): an atomic write and exact
+ * number text (the CRC-32 lives in `container.ts`). No dependencies, so that any part may use them. Internal (not re-exported
  * from the package root).
  *
  * @module
@@ -48,40 +48,6 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<
     await Deno.remove(tmp).catch(() => {});
     throw e;
   }
-}
-
-const CRC_TABLE: Uint32Array = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-/**
- * CRC-32 (IEEE 802.3, as in zlib and PNG) of `bytes`, continuing from `crc` (a previous
- * result) so that long inputs can be summed in pieces. It detects every change of one byte
- * and every burst of changed bits up to 32 bits long.
- *
- * @param bytes the data
- * @param crc the CRC of the bytes before these @default 0
- * @returns the CRC as an unsigned 32-bit integer
- * @example
- * ```ts
- * import { crc32 } from "./files.ts";
- * import { expect } from "expect";
- * const data = new TextEncoder().encode("123456789");
- * expect(crc32(data)).toBe(0xcbf43926);
- * expect(crc32(data.subarray(4), crc32(data.subarray(0, 4)))).toBe(0xcbf43926);
- * ```
- */
-export function crc32(bytes: Uint8Array, crc = 0): number {
-  const t = CRC_TABLE;
-  let c = ~crc;
-  for (let i = 0; i < bytes.length; i++) c = t[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
 }
 
 /**

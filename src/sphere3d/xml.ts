@@ -73,7 +73,8 @@ import { coreOf, type GranularSystem } from "./granular_system.ts";
 import type { GranularCore } from "./core.ts";
 import { DEFAULT_MATERIAL, type Material, resolveMaterial } from "./material.ts";
 import { MAX_MATERIAL_ID, MAX_PARTICLES } from "./options.ts";
-import { crc32, exactNumber, writeFileAtomic } from "../math/files.ts";
+import { exactNumber, writeFileAtomic } from "../math/files.ts";
+import { crc32 } from "../math/container.ts";
 import { nearest } from "../math/validate.ts";
 import type { GridAxisPeriod } from "../math/grid.ts";
 
@@ -632,9 +633,9 @@ function verifyChecksum(root: El, sum: string, bytes: Uint8Array): void {
   const q = at < 0 ? -1 : doc.text.indexOf(sum, at);
   if (q < 0) throw root.error(RangeError, "checksum", "could not be located in the start tag");
   const off = new TextEncoder().encode(doc.text.slice(0, q)).length;
-  let crc = crc32(bytes.subarray(0, off));
-  crc = crc32(new TextEncoder().encode("00000000"), crc);
-  crc = crc32(bytes.subarray(off + 8), crc);
+  let crc = crc32(bytes, 0, off);
+  crc = crc32(new TextEncoder().encode("00000000"), 0, 8, crc);
+  crc = crc32(bytes, off + 8, bytes.length, crc);
   if (crc !== parseInt(sum, 16)) {
     throw root.error(
       RangeError,
