@@ -3,7 +3,7 @@
  * replaces and keeps, round trips of the bytes, restore from an Arrow particles table, and the
  * errors of bad files.
  */
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { expect } from "expect";
 import { GranularSystem, World } from "../src/sphere3d/mod.ts";
 import { decodeGranularState, encodeGranularState } from "../src/sphere3d/checkpoint.ts";
@@ -82,6 +82,7 @@ function maxDiff(a: Float64Array, b: Float64Array): number {
 }
 
 const tmp = Deno.makeTempDirSync({ prefix: "grainlab-ckpt-" });
+after(() => Deno.removeSync(tmp, { recursive: true }));
 
 /** Shared runs (built once): the bed after 200 steps straight, its checkpoints after 100. */
 const runs = new Map<string, { g: GranularSystem; bytes?: Uint8Array }>();

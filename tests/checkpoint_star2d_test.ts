@@ -2,7 +2,7 @@
  * star2d checkpoints: exact continuation of star, disk and clump packings (with and without
  * contact histories), what loading replaces, byte round trips, and bad files.
  */
-import { describe, it } from "node:test";
+import { after as afterAll, describe, it } from "node:test";
 import { expect } from "expect";
 import {
   approximateByDisks,
@@ -92,6 +92,7 @@ function fromState(kind: Kind, path: string): GrainSystem2 {
 }
 
 const tmp = Deno.makeTempDirSync({ prefix: "grainlab-ckpt2d-" });
+afterAll(() => Deno.removeSync(tmp, { recursive: true }));
 
 describe("star2d checkpoints: exact continuation", () => {
   for (const kind of ["star", "disk", "clump"] as const) {
