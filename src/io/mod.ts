@@ -41,32 +41,21 @@ export type {
   VtkSeriesOptions,
 } from "./vtk.ts";
 export type { ContactRecord } from "../contact/record.ts";
+export { exportLammps } from "./lammps.ts";
+export { LAMMPS_DUMP_COLUMNS } from "./lammps_script.ts";
+export { canRun, lammpsCommand, runLammps } from "./lammps_run.ts";
 export {
-  canRun,
-  exportLammps,
-  LAMMPS_DUMP_COLUMNS,
-  lammpsCommand,
   lammpsDumpFrames,
-  lammpsFrameTable,
-  loadLammpsFrame,
   parseLammpsDump,
   parseLammpsDumpBytes,
   readLammpsDump,
-  runLammps,
-} from "./lammps.ts";
-export type {
-  ExportLammpsOptions,
-  LammpsAtomType,
-  LammpsDump,
-  LammpsDumpExpectation,
-  LammpsDumpOptions,
-  LammpsDumpStreamOptions,
-  LammpsExport,
-  LammpsFrame,
-  LammpsRun,
-  LoadLammpsFrameOptions,
-  RunLammpsOptions,
-} from "./lammps.ts";
+} from "./lammps_dump.ts";
+export { lammpsFrameTable, loadLammpsFrame } from "./lammps_dump_frames.ts";
+export type { ExportLammpsOptions, LammpsAtomType, LammpsExport } from "./lammps.ts";
+export type { LammpsRun, RunLammpsOptions } from "./lammps_run.ts";
+export type { LammpsDump, LammpsDumpOptions, LammpsDumpStreamOptions } from "./lammps_dump.ts";
+export type { LammpsDumpExpectation, LammpsFrame } from "./lammps_dump_parse.ts";
+export type { LoadLammpsFrameOptions } from "./lammps_dump_frames.ts";
 // The sphere3d types the exporter's and the dump reader's signatures take (World,
 // GranularSystem, Material and the types those reference), type-only: nothing is loaded.
 export type * from "../sphere3d/mod.ts";
