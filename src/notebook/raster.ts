@@ -83,15 +83,7 @@ export function encodePNG(image: RgbaImage): Uint8Array {
       for (let x = 0; x < stride; x++) {
         const a = x >= bpp ? pixels[s + x - bpp] : 0, b = y > 0 ? pixels[s - stride + x] : 0;
         const c = x >= bpp && y > 0 ? pixels[s - stride + x - bpp] : 0;
-        let pred = 0;
-        if (f === 1) pred = a;
-        else if (f === 2) pred = b;
-        else if (f === 3) pred = (a + b) >> 1;
-        else if (f === 4) {
-          const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
-          pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-        }
-        const v = (pixels[s + x] - pred) & 0xff;
+        const v = (pixels[s + x] - pngPredict(f, a, b, c)) & 0xff;
         trial[x] = v;
         cost += v < 128 ? v : 256 - v;
       }
@@ -215,15 +207,8 @@ export function decodePNG(bytes: Uint8Array): RgbaImage {
       const a = x >= channels ? img[dst + x - channels] : 0;
       const b = y > 0 ? img[dst - stride + x] : 0;
       const c = x >= channels && y > 0 ? img[dst - stride + x - channels] : 0;
-      let pred = 0;
-      if (f === 1) pred = a;
-      else if (f === 2) pred = b;
-      else if (f === 3) pred = (a + b) >> 1;
-      else if (f === 4) {
-        const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
-        pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      } else if (f !== 0) fail(`row ${y} has filter type ${f}`);
-      img[dst + x] = (raw[src + x] + pred) & 0xff;
+      if (f > 4) fail(`row ${y} has filter type ${f}`);
+      img[dst + x] = (raw[src + x] + pngPredict(f, a, b, c)) & 0xff;
     }
   }
   const pixels = new Uint8Array(w * h * 4);
@@ -441,4 +426,20 @@ export function renderSpheres(
     }
   }
   return { width, height, pixels };
+}
+
+/**
+ * The PNG filter predictor of filter type `f` (0 none, 1 sub, 2 up, 3 average, 4 Paeth) from
+ * the left (`a`), upper (`b`) and upper-left (`c`) bytes: the one rule the encoder and the
+ * decoder share.
+ */
+function pngPredict(f: number, a: number, b: number, c: number): number {
+  if (f === 1) return a;
+  if (f === 2) return b;
+  if (f === 3) return (a + b) >> 1;
+  if (f === 4) {
+    const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
+    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+  }
+  return 0;
 }

@@ -15,6 +15,7 @@ import { contactBuffers, ContactKind } from "../contact/record.ts";
 import { emptyProfile, type StepProfile, type StepStatsCore } from "../contact/stats.ts";
 import { type RunOptions, runSteps } from "../math/progress.ts";
 import { bool, finite, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
+export { GRAIN_INIT_KEYS, GRAIN_SYSTEM_KEYS } from "./options.ts";
 import { Walls } from "./walls.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
 import {
@@ -46,18 +47,6 @@ export interface GrainSystemOptions {
   rotationalDamping?: number;
 }
 
-/** Keys of {@link GrainSystemOptions}. */
-export const GRAIN_SYSTEM_KEYS: readonly string[] = [
-  "timeStep",
-  "gravity",
-  "normalStiffness",
-  "tangentialStiffness",
-  "normalDamping",
-  "tangentialDamping",
-  "friction",
-  "rotationalDamping",
-];
-
 /**
  * Statistics of the last step: the shared core (`step`, `time`, `candidatePairs` — the pairs
  * the grid tested in 3×3 neighbourhoods —, `particleContacts` — distinct grain–grain
@@ -75,15 +64,6 @@ export interface StepStats extends StepStatsCore {
   /** Distinct contacts per pair in contact (contacts / pairsInContact). */
   contactsPerPair: number;
 }
-
-/** Keys of {@link GrainInit}. */
-export const GRAIN_INIT_KEYS: readonly string[] = [
-  "positions",
-  "angles",
-  "velocities",
-  "angularVelocities",
-  "arealDensity",
-];
 
 /** Per-grain initial state accepted by `addGrains` of every system. */
 export interface GrainInit {

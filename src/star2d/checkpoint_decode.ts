@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { GRAIN_SYSTEM_KEYS, STAR_OPTION_KEYS } from "./options.ts";
 import {
   decodeChecked,
   expectBytes as sized,
@@ -28,17 +29,6 @@ const KINDS = ["StarSystem", "DiskSystem", "ClumpSystem"];
 const GRAIN_BYTES = 8 * 9 + 4 + 2;
 const MAX_WALLS = 1 << 20;
 
-const PARAM_KEYS = [
-  "timeStep",
-  "gravity",
-  "normalStiffness",
-  "tangentialStiffness",
-  "normalDamping",
-  "tangentialDamping",
-  "friction",
-  "rotationalDamping",
-];
-const STAR_KEYS = ["distance", "detection", "contactPoints"];
 const META_KEYS = [
   "writer",
   "kind",
@@ -109,7 +99,7 @@ function decode(bytes: Uint8Array, where: string): GrainState {
     wp,
     "parameters",
     meta.parameters,
-    star ? [...PARAM_KEYS, ...STAR_KEYS] : PARAM_KEYS,
+    star ? [...GRAIN_SYSTEM_KEYS, ...STAR_OPTION_KEYS] : GRAIN_SYSTEM_KEYS,
   );
   const parameters: Record<string, unknown> = {
     timeStep: positive(wp, "timeStep", p.timeStep),

@@ -16,6 +16,7 @@ import {
   GrainSystem2,
   type GrainSystemOptions,
 } from "./body.ts";
+import { STAR_OPTION_KEYS } from "./options.ts";
 import { options as checkOptions } from "../math/validate.ts";
 import { StarDetector } from "./detect.ts";
 import { StarShape } from "./shape.ts";
@@ -33,7 +34,7 @@ export interface StarSystemOptions extends GrainSystemOptions {
   contactPoints?: "deepest" | "all-nodes";
 }
 
-const STAR_SYSTEM_KEYS = [...GRAIN_SYSTEM_KEYS, "distance", "detection", "contactPoints"];
+const STAR_SYSTEM_KEYS = [...GRAIN_SYSTEM_KEYS, ...STAR_OPTION_KEYS];
 
 /** Grains of one shape for {@linkcode StarSystem.addGrains}. */
 export interface StarGrainsOptions extends GrainInit {

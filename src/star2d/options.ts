@@ -1,0 +1,30 @@
+/**
+ * The option keys of the star2d systems, in one place for the constructors, `addGrains` and the
+ * checkpoint decoder (which checks stored parameters against them). Internal.
+ *
+ * @module
+ */
+
+/** Keys of `GrainSystemOptions` (body.ts): the options every 2D system accepts. */
+export const GRAIN_SYSTEM_KEYS: readonly string[] = [
+  "timeStep",
+  "gravity",
+  "normalStiffness",
+  "tangentialStiffness",
+  "normalDamping",
+  "tangentialDamping",
+  "friction",
+  "rotationalDamping",
+];
+
+/** Keys of `GrainInit` (body.ts): the per-grain initial state of every `addGrains`. */
+export const GRAIN_INIT_KEYS: readonly string[] = [
+  "positions",
+  "angles",
+  "velocities",
+  "angularVelocities",
+  "arealDensity",
+];
+
+/** Keys `StarSystemOptions` adds to {@link GRAIN_SYSTEM_KEYS}. */
+export const STAR_OPTION_KEYS: readonly string[] = ["distance", "detection", "contactPoints"];
