@@ -116,6 +116,7 @@ export const STAT_FIELDS: Readonly<Record<string, StatField>> = Object.freeze({
   meshTriangleCandidatePairs: f("1", "particle-triangle pairs tested against meshes"),
   meshInsideTriangleTests: f("1", "inside tests against mesh triangles"),
   rigidContacts: f("1", "contacts with rigid bodies"),
+  sleepingParticles: f("1", "grains asleep (granular pool sleep) at the end of the step"),
   cohesiveContacts: f("1", "particle pairs with non-zero cohesion"),
   activeContactHistories: f("1", "tangential contact histories alive after the step"),
   staleContactHistoriesRemoved: f("1", "histories discarded because their contact ended"),

@@ -35,6 +35,17 @@ import {
 } from "./guard.ts";
 import { bool, corners, integerIn, nonNegative, positive, vec3 } from "../math/validate.ts";
 import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
+import type { BodySet } from "./bodies/body_set.ts";
+import { bodyContactForces, type BodyLoads } from "./bodies/contact.ts";
+import { PoolSleep } from "./bodies/sleep.ts";
+
+/** The world's bodies as one granular system sees them: their columns and its loads on them. */
+export interface BodyLink {
+  /** The world's body columns (posed per force evaluation). */
+  set: BodySet;
+  /** This system's loads on the bodies. */
+  loads: BodyLoads;
+}
 
 /**
  * What a loaded checkpoint carries into the first step after loading: the step's caches at save
@@ -182,6 +193,12 @@ export class GranularCore {
   rebuilds = 0;
   /** Scratch of the force loops. */
   readonly scratch = new ForceScratch();
+  /** The world's rigid bodies, or null when the world has none. */
+  bodies: BodyLink | null = null;
+  /** Time of the current force evaluation since the step began (s): poses the bodies. */
+  bodyTau = 0;
+  /** Granular pool sleep (off by default). */
+  readonly sleep = new PoolSleep();
   /** Restitution damping: e, kn, Hertz, clamp it was computed for, then the coefficient. */
   readonly restitutionCache = new Float64Array([NaN, 0, 0, 0, 0]);
   /** End-of-step scan: max speed, kinetic energy. */
@@ -232,13 +249,21 @@ export class GranularCore {
     if (prof) resetProfile(this.profileRecord);
     if (this.resume !== null) this.resumeStep(gravity);
     this.beginStep(gravity);
-    const sub = this.material.substeps, h = dt / sub;
+    const sub = this.material.substeps, h = dt / sub, link = this.bodies;
+    if (link !== null) link.loads.resize(link.set.count);
+    this.bodyTau = 0;
     if (!this.forcesValid) this.computeForces(h, 0);
+    if (link !== null) {
+      link.loads.beginStep();
+      this.guard.bodySpeed = link.set.speedScale(this.guard.minMass);
+    }
     if (this.guard.stale) measureGuard(this, h);
     for (let s = 0; s < sub; s++) {
       this.halfKick(h);
       this.driftAndWrap(h);
+      this.bodyTau = (s + 1) * h;
       this.computeForces(h, h);
+      if (link !== null) link.loads.accumulate(h);
       this.halfKick(h);
     }
     this.time += dt;
@@ -311,6 +336,28 @@ export class GranularCore {
       this.contacts,
       st,
     );
+    const link = this.bodies;
+    st.rigidCandidatePairs = st.rigidContacts = 0;
+    st.meshTriangleCandidatePairs = st.meshInsideTriangleTests = 0;
+    if (link !== null && link.set.shapes > 0) {
+      link.set.poseShapes(this.bodyTau);
+      bodyContactForces(
+        ps,
+        link.set,
+        this.grid,
+        0.5 * skin,
+        this.maxRadius,
+        this.hist,
+        this.tables,
+        b.friction,
+        b.rollingFriction,
+        p,
+        this.scratch,
+        link.loads,
+        this.contacts,
+        st,
+      );
+    }
     if (this.hasRolling) applyRolling(ps, h);
     if (prof) t = lap(pr, "boundaryForces", t);
     st.activeContactHistories = this.hist.sweep(ps.count, p.stamp);
@@ -328,6 +375,17 @@ export class GranularCore {
     this.stepCount++;
     st.step = this.stepCount;
     st.time = this.time;
+    const sl = this.sleep;
+    if (sl.enabled || sl.sleeping > 0) {
+      const woke = sl.update(
+        this.ps,
+        this.material.density,
+        this.bodies?.set ?? null,
+        this.contacts,
+      );
+      if (woke) this.needRebuild = true;
+    }
+    st.sleepingParticles = sl.sleeping;
     if (st.maxPenetration > this.minRadius) checkOverlaps(this);
     if (st.maxSpeed > speedLimit(this.guard, this.time)) reportTooFast(this);
   }
@@ -342,6 +400,7 @@ export class GranularCore {
     const cell = 2 * this.maxRadius + reach + skin;
     this.grid.build(at, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
     this.grid.findPairs(at, ps.radius, reach + skin, this.pairs, this.uniformRadius);
+    if (this.sleep.sleeping > 0) this.sleep.filterPairs(this.pairs);
     if (this.refPos.length < 3 * ps.count) this.refPos = new Float64Array(3 * ps.capacity);
     this.refPos.set(at.subarray(0, 3 * ps.count));
     this.needRebuild = false;
@@ -468,6 +527,7 @@ export class GranularCore {
   reserve(n: number): void {
     this.ps.reserve(n);
     this.hist.reserve(this.ps.capacity);
+    this.sleep.reserve(this.ps.capacity);
   }
 
   /** Append one particle (inputs already validated); returns its slot. */
@@ -544,7 +604,9 @@ export class GranularCore {
   removeSlot(i: number): void {
     const ps = this.ps, last = ps.count - 1;
     this.slotOfId[ps.id[i]] = -1;
+    if (this.sleep.asleep[i] === 1) this.sleep.wake(ps, i, this.material.density);
     if (i !== last) {
+      this.sleep.moveSlot(last, i);
       ps.moveSlot(last, i);
       this.hist.moveSlot(last, i);
       this.slotOfId[ps.id[i]] = i;

@@ -27,6 +27,8 @@ export class DivergenceGuard {
   /** The stable-step warning was given. */
   warned = false;
   /** Energy bound on the speed at the reference time (m/s). */
+  /** Speed scale of the grains driven by rigid bodies (m/s), refreshed every step. */
+  bodySpeed = 0;
   refSpeed = 0;
   /** Simulated time of the reference (s). */
   refTime = 0;
@@ -74,7 +76,7 @@ export function measureReference(
 
 /** The speed (m/s) above which the integration has diverged, at simulated time `time`. */
 export function speedLimit(guard: DivergenceGuard, time: number): number {
-  return 10 * (guard.refSpeed + guard.accel * (time - guard.refTime)) + 1e-3;
+  return 10 * (guard.refSpeed + guard.accel * (time - guard.refTime) + guard.bodySpeed) + 1e-3;
 }
 
 /**

@@ -16,14 +16,16 @@ import type { StepStatsCore } from "../contact/stats.ts";
  * are in `STAT_FIELDS`.
  */
 export interface StepStats extends StepStatsCore {
-  /** Particle-object pairs tested (rigid bodies; 0 until bodies exist). */
+  /** Particle–shape pairs tested against rigid bodies (grains in the cells of a shape's box). */
   rigidCandidatePairs: number;
-  /** Particle-triangle pairs tested against meshes (0 until meshes exist). */
+  /** Particle–triangle pairs tested against meshes and height maps. */
   meshTriangleCandidatePairs: number;
-  /** Inside tests against mesh triangles (0 until meshes exist). */
+  /** Inside/outside tests against mesh triangles. */
   meshInsideTriangleTests: number;
-  /** Contacts with world objects (0 until bodies exist). */
+  /** Contacts with rigid bodies, meshes and height maps. */
   rigidContacts: number;
+  /** Grains asleep at the end of the step (granular pool sleep; 0 when off). */
+  sleepingParticles: number;
   /** Particle pairs with non-zero cohesion. */
   cohesiveContacts: number;
   /** Tangential contact histories alive after the step. */
@@ -62,6 +64,7 @@ export function emptyStats(): StepStats {
     particleContacts: 0,
     boundaryContacts: 0,
     rigidContacts: 0,
+    sleepingParticles: 0,
     cohesiveContacts: 0,
     activeContactHistories: 0,
     staleContactHistoriesRemoved: 0,

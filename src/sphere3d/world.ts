@@ -3,7 +3,24 @@
  *
  * @module
  */
-import { GranularSystem } from "./granular_system.ts";
+import { coreOf, GranularSystem } from "./granular_system.ts";
+import { BodyManager } from "./bodies/manager.ts";
+import type { RigidBody } from "./bodies/body.ts";
+import { BodyLoads } from "./bodies/contact.ts";
+import { addCompound, addHeightMap, addMesh, addPrimitive } from "./bodies/add.ts";
+import {
+  type ArticulatedOptions,
+  type ArticulatedSystem,
+  buildArticulated,
+} from "./bodies/articulated.ts";
+import type {
+  BoxBodyOptions,
+  CapsuleOptions,
+  CompoundOptions,
+  HeightMapOptions,
+  MeshOptions,
+  SphereOptions,
+} from "./bodies/options.ts";
 import { type RunOptions as SharedRunOptions, runSteps } from "../math/progress.ts";
 import type { Vec3 } from "./options.ts";
 import { type Material, resolveMaterial } from "./material.ts";
@@ -130,6 +147,8 @@ export class World {
   #steps = 0;
   readonly #systems: GranularSystem[] = [];
   #profile = false;
+  #bodies: BodyManager | null = null;
+  readonly #loads: BodyLoads[] = [];
 
   /** Create a world. */
   constructor(options: WorldOptions = {}) {
@@ -396,12 +415,248 @@ export class World {
     return await importWorldXml(path);
   }
 
-  /** Advance every system by one time step. */
+  /**
+   * Create a world ready for rigid bodies: the same as `new World(options)` followed by
+   * `await world.enableBodies()`.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create({ timeStep: 1e-3 });
+   * expect(world.bodiesEnabled).toBe(true);
+   * expect(world.bodies.length).toBe(0);
+   * ```
+   */
+  static async create(options: WorldOptions = {}): Promise<World> {
+    const w = new World(options);
+    await w.enableBodies();
+    return w;
+  }
+
+  /**
+   * Load the rigid-body engine (Rapier, deterministic build; loaded only by worlds that ask
+   * for bodies) so that `addBox`, `addSphere`, … work. Idempotent.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = new World();
+   * expect(world.bodiesEnabled).toBe(false);
+   * await world.enableBodies();
+   * expect(world.bodiesEnabled).toBe(true);
+   * ```
+   */
+  async enableBodies(): Promise<void> {
+    if (this.#bodies === null) this.#bodies = await BodyManager.create(this.#gravity, this.#dt);
+  }
+
+  /** Whether {@link enableBodies} has run. */
+  get bodiesEnabled(): boolean {
+    return this.#bodies !== null;
+  }
+
+  /** The rigid bodies, in the order added (a body's index is its `id`). */
+  get bodies(): readonly RigidBody[] {
+    return this.#bodies === null ? [] : this.#bodies.handles;
+  }
+
+  #body(where: string): BodyManager {
+    if (this.#bodies === null) {
+      throw new TypeError(
+        `${where}: this world has no rigid-body engine; create it with await World.create() ` +
+          "or call await world.enableBodies() first",
+      );
+    }
+    return this.#bodies;
+  }
+
+  /**
+   * Add a sphere body (radius in m).
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create();
+   * const s = world.addSphere({ radius: 0.1, position: [0, 0, 1], bodyType: "static" });
+   * expect(s.position).toEqual([0, 0, 1]);
+   * expect(() => world.addSphere({ radius: -1 })).toThrow(/radius \(-1\) must be/);
+   * ```
+   */
+  addSphere(options: SphereOptions): RigidBody {
+    return addPrimitive(this.#body("World.addSphere"), "World.addSphere", "sphere", options);
+  }
+
+  /**
+   * Add a box body (half extents in m).
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create();
+   * const box = world.addBox({ halfExtents: [0.05, 0.05, 0.02], density: 2000 });
+   * expect(box.mass).toBeCloseTo(0.1 * 0.1 * 0.04 * 2000, 4);
+   * ```
+   */
+  addBox(options: BoxBodyOptions): RigidBody {
+    return addPrimitive(this.#body("World.addBox"), "World.addBox", "box", options);
+  }
+
+  /**
+   * Add a capsule body (axis along its local z).
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create();
+   * const c = world.addCapsule({ radius: 0.02, halfHeight: 0.1, bodyType: "kinematic" });
+   * expect(c.bodyType).toBe("kinematic");
+   * ```
+   */
+  addCapsule(options: CapsuleOptions): RigidBody {
+    return addPrimitive(this.#body("World.addCapsule"), "World.addCapsule", "capsule", options);
+  }
+
+  /**
+   * Add a cylinder body (axis along its local z; a wheel rolling along x has its axis along y:
+   * `orientation: [Math.SQRT1_2, 0, 0, Math.SQRT1_2]`).
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create();
+   * const wheel = world.addCylinder({ radius: 0.1, halfHeight: 0.04, density: 500 });
+   * expect(wheel.mass).toBeCloseTo(Math.PI * 0.01 * 0.08 * 500, 3);
+   * ```
+   */
+  addCylinder(options: CapsuleOptions): RigidBody {
+    return addPrimitive(this.#body("World.addCylinder"), "World.addCylinder", "cylinder", options);
+  }
+
+  /**
+   * Add a compound body made of primitive children posed in the body frame.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create();
+   * const dumbbell = world.addCompound({
+   *   children: [
+   *     { shape: "sphere", radius: 0.05, position: [-0.1, 0, 0] },
+   *     { shape: "sphere", radius: 0.05, position: [0.1, 0, 0] },
+   *   ],
+   * });
+   * expect(dumbbell.shapeCount).toBe(2);
+   * ```
+   */
+  addCompound(options: CompoundOptions): RigidBody {
+    return addCompound(this.#body("World.addCompound"), options);
+  }
+
+  /**
+   * Add a closed triangle-mesh body: `vertices` + `indices`, or an OBJ/STL `file`.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create();
+   * const tet = world.addMesh({
+   *   vertices: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1],
+   *   indices: [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
+   *   bodyType: "static",
+   * });
+   * expect(tet.shapeCount).toBe(1);
+   * expect(() => world.addMesh({ vertices: [], indices: [] })).toThrow(/addMesh/);
+   * ```
+   */
+  addMesh(options: MeshOptions): RigidBody {
+    return addMesh(this.#body("World.addMesh"), options);
+  }
+
+  /**
+   * Add static height-map terrain z = center[2] + h(x, y).
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create();
+   * const t = world.addHeightMap({ heights: [0, 0, 0, 0], nx: 2, ny: 2, sizeX: 1, sizeY: 1 });
+   * expect(t.bodyType).toBe("static");
+   * ```
+   */
+  addHeightMap(options: HeightMapOptions): RigidBody {
+    return addHeightMap(this.#body("World.addHeightMap"), options);
+  }
+
+  /**
+   * Add a robot from URDF (a file path, or the URDF text itself when it starts with `<`):
+   * one body per link (primitive collision geometry), revolute/continuous/prismatic/fixed
+   * joints with PD motors. See {@link ArticulatedSystem}.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create();
+   * const leg = await world.addArticulatedSystem("examples/assets/leg.urdf", {
+   *   base: "fixed",
+   *   position: [0, 0, 0.6],
+   * });
+   * expect(leg.jointNames.length).toBe(2);
+   * await expect(world.addArticulatedSystem("<robot name='x'/>")).rejects.toThrow(/link/);
+   * ```
+   */
+  async addArticulatedSystem(
+    source: string,
+    options: ArticulatedOptions = {},
+  ): Promise<ArticulatedSystem> {
+    const m = this.#body("World.addArticulatedSystem");
+    if (typeof source !== "string") {
+      throw new TypeError(
+        `World.addArticulatedSystem: source (${String(source)}) must be a URDF path or text`,
+      );
+    }
+    const { parseUrdf, readUrdf } = await import("./bodies/urdf.ts");
+    const model = source.trimStart().startsWith("<") ? parseUrdf(source) : await readUrdf(source);
+    return buildArticulated(m, model, options);
+  }
+
+  /** Advance every system by one time step (and the rigid bodies, when there are any). */
   step(): void {
-    const systems = this.#systems;
-    for (let k = 0; k < systems.length; k++) systems[k].step(this.#dt, this.#gravity);
+    const systems = this.#systems, m = this.#bodies;
+    if (m !== null && m.count > 0) this.#stepWithBodies(m);
+    else {
+      for (let k = 0; k < systems.length; k++) systems[k].step(this.#dt, this.#gravity);
+    }
     this.#steps++;
     this.#time = this.#steps * this.#dt;
+  }
+
+  #stepWithBodies(m: BodyManager): void {
+    const systems = this.#systems, loads = this.#loads, dt = this.#dt;
+    m.engine.configure(this.#gravity, dt);
+    for (let k = 0; k < systems.length; k++) {
+      const core = coreOf.get(systems[k])!;
+      if (k >= loads.length) loads.push(new BodyLoads());
+      if (core.bodies === null || core.bodies.loads !== loads[k]) {
+        core.bodies = { set: m.set, loads: loads[k] };
+        core.invalidate();
+      }
+      if (m.changed) core.invalidate();
+    }
+    m.changed = false;
+    m.beginStep(dt);
+    for (let k = 0; k < systems.length; k++) systems[k].step(dt, this.#gravity);
+    loads.length = systems.length;
+    m.endStep(dt, loads);
   }
 
   /**

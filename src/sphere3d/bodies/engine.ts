@@ -1,0 +1,328 @@
+/**
+ * The rigid-body engine: Dimforge's Rapier (deterministic build), loaded lazily. This is the
+ * ONLY module that imports Rapier; the rest of Grainlab sees Grainlab types (flat numbers,
+ * {@link BodySet} columns). Rapier integrates bodies in float32; Grainlab reads its poses and
+ * velocities back into float64 columns after each world step.
+ *
+ * @module
+ */
+import type RapierModule from "@dimforge/rapier3d-deterministic-compat";
+import { BodyKind, type BodySet, ShapeKind } from "./body_set.ts";
+
+type Rapier = typeof RapierModule;
+type RWorld = InstanceType<Rapier["World"]>;
+type RBody = ReturnType<RWorld["createRigidBody"]>;
+type RCollider = ReturnType<RWorld["createCollider"]>;
+type RJoint = ReturnType<RWorld["createImpulseJoint"]>;
+
+let loading: Promise<Rapier> | null = null;
+
+/** Load and initialise Rapier once per process. */
+export function loadRapier(): Promise<Rapier> {
+  if (loading === null) {
+    loading = (async () => {
+      const mod = await import("@dimforge/rapier3d-deterministic-compat");
+      const R = (mod.default ?? mod) as Rapier;
+      await R.init();
+      return R;
+    })();
+  }
+  return loading;
+}
+
+/** One contact shape handed to the engine (Grainlab conventions: capsule/cylinder axis z). */
+export interface EngineShape {
+  /** {@link ShapeKind}. */
+  kind: number;
+  /** Parameters (see {@link BodySet.param}). */
+  param: number[];
+  /** Shape origin in the body frame (m). */
+  position: number[];
+  /** Shape orientation in the body frame `[x, y, z, w]`. */
+  orientation: number[];
+  /** Triangles of a mesh or height map in the shape frame. */
+  triangles?: { vertices: Float64Array; indices: Uint32Array };
+}
+
+/** A body handed to the engine. */
+export interface EngineBody {
+  /** {@link BodyKind}. */
+  kind: number;
+  /** Body origin (m). */
+  position: number[];
+  /** Orientation `[x, y, z, w]`. */
+  orientation: number[];
+  /** Linear velocity (m/s). */
+  linearVelocity: number[];
+  /** Angular velocity (rad/s). */
+  angularVelocity: number[];
+  /** Density (kg/m³) of the shapes, or null when `mass` is given. */
+  density: number | null;
+  /** Total mass (kg), or null to take it from the density. */
+  mass: number | null;
+  /** Shapes. */
+  shapes: EngineShape[];
+  /**
+   * Explicit mass properties (e.g. a URDF `<inertial>`): mass, centre of mass in the body
+   * frame, principal moments and their frame. Overrides `density`/`mass`.
+   */
+  massProperties?: { mass: number; com: number[]; principal: number[]; frame: number[] };
+  /** Whether the engine also collides this body with other bodies. @default true */
+  collide?: boolean;
+}
+
+/** A joint between two bodies, frames relative to each body's origin. */
+export interface EngineJoint {
+  /** "revolute", "prismatic" or "fixed". */
+  type: "revolute" | "prismatic" | "fixed";
+  /** Joint anchor in the parent body frame (m). */
+  anchor1: number[];
+  /** Joint frame orientation in the parent body frame. */
+  frame1: number[];
+  /** Joint anchor in the child body frame (m). */
+  anchor2: number[];
+  /** Joint frame orientation in the child body frame. */
+  frame2: number[];
+  /** Joint axis in the joint frame (unit). */
+  axis: number[];
+  /** Limits [lower, upper] (rad or m), or null. */
+  limits: [number, number] | null;
+}
+
+const Y_TO_Z = [Math.SQRT1_2, 0, 0, Math.SQRT1_2]; // +90° about x: Rapier's y axis onto z
+
+/** Quaternion product a ⊗ b, `[x, y, z, w]`. */
+function qmul(a: number[], b: number[]): number[] {
+  const [ax, ay, az, aw] = a, [bx, by, bz, bw] = b;
+  return [
+    aw * bx + ax * bw + ay * bz - az * by,
+    aw * by - ax * bz + ay * bw + az * bx,
+    aw * bz + ax * by - ay * bx + az * bw,
+    aw * bw - ax * bx - ay * by - az * bz,
+  ];
+}
+
+/** The rigid-body world of a Grainlab {@link World}: Rapier behind Grainlab types. */
+export class BodyEngine {
+  readonly #R: Rapier;
+  readonly #world: RWorld;
+  readonly #bodies: RBody[] = [];
+  readonly #colliders: RCollider[][] = [];
+  readonly #joints: RJoint[] = [];
+  readonly #jointType: string[] = [];
+
+  private constructor(R: Rapier, gravity: ArrayLike<number>, dt: number) {
+    this.#R = R;
+    this.#world = new R.World({ x: gravity[0], y: gravity[1], z: gravity[2] });
+    this.#world.timestep = dt;
+  }
+
+  /** Load Rapier (once) and make an engine world. */
+  static async create(gravity: ArrayLike<number>, dt: number): Promise<BodyEngine> {
+    return new BodyEngine(await loadRapier(), gravity, dt);
+  }
+
+  /** Engine version string. */
+  get version(): string {
+    return this.#R.version();
+  }
+
+  /** Set the gravity and the time step of the next steps. */
+  configure(gravity: ArrayLike<number>, dt: number): void {
+    this.#world.gravity = { x: gravity[0], y: gravity[1], z: gravity[2] };
+    this.#world.timestep = dt;
+  }
+
+  /** Create a body with its colliders; returns its index (the same as in the BodySet). */
+  addBody(spec: EngineBody): number {
+    const R = this.#R, w = this.#world;
+    const [px, py, pz] = spec.position, [qx, qy, qz, qw] = spec.orientation;
+    const desc = spec.kind === BodyKind.dynamic
+      ? R.RigidBodyDesc.dynamic()
+      : spec.kind === BodyKind.static
+      ? R.RigidBodyDesc.fixed()
+      : R.RigidBodyDesc.kinematicVelocityBased();
+    desc.setTranslation(px, py, pz).setRotation({ x: qx, y: qy, z: qz, w: qw });
+    desc.setCanSleep(false);
+    const mp = spec.massProperties;
+    if (mp !== undefined && spec.kind === BodyKind.dynamic) {
+      const [cx, cy, cz] = mp.com, [ix, iy, iz] = mp.principal, f = mp.frame;
+      desc.setAdditionalMassProperties(
+        mp.mass,
+        { x: cx, y: cy, z: cz },
+        { x: ix, y: iy, z: iz },
+        { x: f[0], y: f[1], z: f[2], w: f[3] },
+      );
+    }
+    if (spec.kind !== BodyKind.static) {
+      const [vx, vy, vz] = spec.linearVelocity, [ax, ay, az] = spec.angularVelocity;
+      desc.setLinvel(vx, vy, vz).setAngvel({ x: ax, y: ay, z: az });
+    }
+    const rb = w.createRigidBody(desc);
+    const cols: RCollider[] = [];
+    for (const sh of spec.shapes) {
+      const cd = this.#colliderDesc(sh);
+      cd.setDensity(mp !== undefined ? 0 : 1);
+      if (spec.collide === false) cd.setCollisionGroups(0);
+      cols.push(w.createCollider(cd, rb));
+    }
+    if (spec.kind === BodyKind.dynamic && mp === undefined) {
+      const volume = rb.mass();
+      const density = spec.mass !== null ? spec.mass / volume : spec.density!;
+      for (const c of cols) c.setDensity(density);
+    }
+    rb.recomputeMassPropertiesFromColliders();
+    this.#bodies.push(rb);
+    this.#colliders.push(cols);
+    return this.#bodies.length - 1;
+  }
+
+  #colliderDesc(sh: EngineShape): InstanceType<Rapier["ColliderDesc"]> {
+    const R = this.#R, p = sh.param;
+    let d: InstanceType<Rapier["ColliderDesc"]>;
+    let rot = sh.orientation;
+    if (sh.kind === ShapeKind.sphere) d = R.ColliderDesc.ball(p[0]);
+    else if (sh.kind === ShapeKind.box) d = R.ColliderDesc.cuboid(p[0], p[1], p[2]);
+    else if (sh.kind === ShapeKind.capsule) {
+      d = R.ColliderDesc.capsule(p[1], p[0]);
+      rot = qmul(sh.orientation, Y_TO_Z);
+    } else if (sh.kind === ShapeKind.cylinder) {
+      d = R.ColliderDesc.cylinder(p[1], p[0]);
+      rot = qmul(sh.orientation, Y_TO_Z);
+    } else {
+      const t = sh.triangles!;
+      d = R.ColliderDesc.trimesh(new Float32Array(t.vertices), new Uint32Array(t.indices));
+    }
+    const [x, y, z] = sh.position;
+    d.setTranslation(x, y, z).setRotation({ x: rot[0], y: rot[1], z: rot[2], w: rot[3] });
+    return d;
+  }
+
+  /** Add a joint between bodies `parent` and `child`; returns its index. */
+  addJoint(parent: number, child: number, j: EngineJoint): number {
+    const R = this.#R;
+    const v = (a: number[]) => ({ x: a[0], y: a[1], z: a[2] });
+    const q = (a: number[]) => ({ x: a[0], y: a[1], z: a[2], w: a[3] });
+    // Rapier's revolute/prismatic joints take anchors and one axis in each body's frame:
+    // express the joint axis in both bodies' frames through the joint frames.
+    const ax1 = rotate(j.frame1, j.axis), ax2 = rotate(j.frame2, j.axis);
+    let data;
+    if (j.type === "revolute") {
+      data = R.JointData.revoluteWithAxes(v(j.anchor1), v(j.anchor2), v(ax1), v(ax2));
+    } else if (j.type === "prismatic") {
+      data = R.JointData.prismatic(v(j.anchor1), v(j.anchor2), v(ax1));
+    } else data = R.JointData.fixed(v(j.anchor1), q(j.frame1), v(j.anchor2), q(j.frame2));
+    if (j.limits !== null && j.type !== "fixed") {
+      data.limitsEnabled = true;
+      data.limits = [j.limits[0], j.limits[1]];
+    }
+    const joint = this.#world.createImpulseJoint(
+      data,
+      this.#bodies[parent],
+      this.#bodies[child],
+      true,
+    );
+    joint.setContactsEnabled(false);
+    this.#joints.push(joint);
+    this.#jointType.push(j.type);
+    return this.#joints.length - 1;
+  }
+
+  /** PD motor of a revolute or prismatic joint: τ = kp (target − q) + kd (targetVel − q̇). */
+  setMotor(joint: number, target: number, targetVel: number, kp: number, kd: number): void {
+    const jt = this.#joints[joint] as unknown as {
+      configureMotorModel(m: number): void;
+      configureMotor(p: number, v: number, k: number, d: number): void;
+    };
+    jt.configureMotorModel(this.#R.MotorModel.ForceBased);
+    jt.configureMotor(target, targetVel, kp, kd);
+  }
+
+  /** Copy mass data and the current poses and velocities of every body into `set`. */
+  read(set: BodySet): void {
+    for (let b = 0; b < this.#bodies.length; b++) {
+      const rb = this.#bodies[b];
+      const t = rb.translation(), r = rb.rotation(), c = rb.worldCom(), lc = rb.localCom();
+      set.pos[3 * b] = t.x, set.pos[3 * b + 1] = t.y, set.pos[3 * b + 2] = t.z;
+      set.quat[4 * b] = r.x, set.quat[4 * b + 1] = r.y;
+      set.quat[4 * b + 2] = r.z, set.quat[4 * b + 3] = r.w;
+      if (set.kind[b] === BodyKind.dynamic) {
+        set.com[3 * b] = c.x, set.com[3 * b + 1] = c.y, set.com[3 * b + 2] = c.z;
+        set.localCom[3 * b] = lc.x, set.localCom[3 * b + 1] = lc.y;
+        set.localCom[3 * b + 2] = lc.z;
+      } else {
+        // static and kinematic bodies turn about their origin
+        set.com[3 * b] = t.x, set.com[3 * b + 1] = t.y, set.com[3 * b + 2] = t.z;
+        set.localCom[3 * b] = set.localCom[3 * b + 1] = set.localCom[3 * b + 2] = 0;
+      }
+      if (set.kind[b] !== BodyKind.kinematic) {
+        const v = rb.linvel(), w = rb.angvel();
+        set.vel[3 * b] = v.x, set.vel[3 * b + 1] = v.y, set.vel[3 * b + 2] = v.z;
+        set.ang[3 * b] = w.x, set.ang[3 * b + 1] = w.y, set.ang[3 * b + 2] = w.z;
+      }
+      set.mass[b] = set.kind[b] === BodyKind.dynamic ? rb.mass() : Infinity;
+    }
+  }
+
+  /** Principal inertia and its frame of body `b` (engine values). */
+  inertia(b: number): { principal: number[]; frame: number[] } {
+    const rb = this.#bodies[b], p = rb.principalInertia(), f = rb.principalInertiaLocalFrame();
+    return { principal: [p.x, p.y, p.z], frame: [f.x, f.y, f.z, f.w] };
+  }
+
+  /**
+   * One world step: hand each dynamic body its force and torque (about the centre of mass:
+   * grains plus the user's external load), set the kinematic velocities from `set`, advance,
+   * and read the result back.
+   */
+  step(set: BodySet, force: Float64Array, torque: Float64Array): void {
+    for (let b = 0; b < this.#bodies.length; b++) {
+      const rb = this.#bodies[b], k = set.kind[b], o = 3 * b;
+      if (k === BodyKind.dynamic) {
+        rb.resetForces(true);
+        rb.resetTorques(true);
+        rb.addForce({ x: force[o], y: force[o + 1], z: force[o + 2] }, true);
+        rb.addTorque({ x: torque[o], y: torque[o + 1], z: torque[o + 2] }, true);
+      } else if (k === BodyKind.kinematic) {
+        rb.setLinvel({ x: set.vel[o], y: set.vel[o + 1], z: set.vel[o + 2] }, true);
+        rb.setAngvel({ x: set.ang[o], y: set.ang[o + 1], z: set.ang[o + 2] }, true);
+      }
+    }
+    this.#world.step();
+    this.read(set);
+  }
+
+  /** Teleport body `b` (pose and velocities), e.g. to set its initial state. */
+  setState(b: number, pos: number[], quat: number[], vel: number[], ang: number[]): void {
+    const rb = this.#bodies[b];
+    rb.setTranslation({ x: pos[0], y: pos[1], z: pos[2] }, true);
+    rb.setRotation({ x: quat[0], y: quat[1], z: quat[2], w: quat[3] }, true);
+    rb.setLinvel({ x: vel[0], y: vel[1], z: vel[2] }, true);
+    rb.setAngvel({ x: ang[0], y: ang[1], z: ang[2] }, true);
+  }
+
+  /** Remove the last body (undo of a failed add). */
+  removeLast(): void {
+    const rb = this.#bodies.pop();
+    this.#colliders.pop();
+    if (rb) this.#world.removeRigidBody(rb);
+  }
+
+  /** Free the engine's memory. */
+  free(): void {
+    this.#world.free();
+  }
+}
+
+/** Rotate vector v by the unit quaternion q. */
+function rotate(q: number[], v: number[]): number[] {
+  const [x, y, z, w] = q;
+  const tx = 2 * (y * v[2] - z * v[1]),
+    ty = 2 * (z * v[0] - x * v[2]),
+    tz = 2 * (x * v[1] - y * v[0]);
+  return [
+    v[0] + w * tx + (y * tz - z * ty),
+    v[1] + w * ty + (z * tx - x * tz),
+    v[2] + w * tz + (x * ty - y * tx),
+  ];
+}
