@@ -60,3 +60,72 @@ export type { StepProfile, StepStatsCore } from "../contact/stats.ts";
 export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking, regularPacking } from "./emit.ts";
 export { MAX_WORLD_XML_BYTES, WORLD_XML_VERSION, worldFromXml, worldToXml } from "./xml.ts";
+export { RigidBody } from "./bodies/body.ts";
+export type { RigidBodyType } from "./bodies/body_set.ts";
+export { ArticulatedSystem } from "./bodies/articulated.ts";
+export type { ArticulatedOptions } from "./bodies/articulated.ts";
+export type {
+  BodyOptions,
+  BoxBodyOptions,
+  CapsuleOptions,
+  CompoundChild,
+  CompoundOptions,
+  HeightMapOptions,
+  MeshOptions,
+  Quat,
+  SphereOptions,
+} from "./bodies/options.ts";
+export { parseUrdf, readUrdf } from "./bodies/urdf.ts";
+export type {
+  ParseUrdfOptions,
+  UrdfJoint,
+  UrdfJointType,
+  UrdfLimit,
+  UrdfLink,
+  UrdfModel,
+  UrdfShape,
+  UrdfShapePose,
+} from "./bodies/urdf.ts";
+export {
+  quatConjugate,
+  quatConjugateInto,
+  quatFromAxisAngle,
+  quatFromMatrix,
+  quatMultiply,
+  quatMultiplyInto,
+  quatNormalize,
+  quatNormalizeInto,
+  quatRotate,
+  quatRotateInto,
+  quatRotateInverse,
+  quatRotateInverseInto,
+  quatToMatrix,
+  quatToMatrixInto,
+  rpyToQuaternion,
+} from "./bodies/quat.ts";
+export type { Matrix3, Quaternion, Vector3, WritableNumbers } from "./bodies/quat.ts";
+export { principalInertia, rotateInertia } from "./bodies/inertia.ts";
+export type { InertiaTensor, PrincipalInertia } from "./bodies/inertia.ts";
+export type { PoolSleepOptions } from "./bodies/sleep.ts";
+export {
+  boxClosest,
+  boxHalfExtents,
+  boxMassProperties,
+  capsuleClosest,
+  capsuleHalfExtents,
+  capsuleMassProperties,
+  CLOSEST,
+  cylinderClosest,
+  cylinderHalfExtents,
+  cylinderMassProperties,
+  sphereClosest,
+  sphereHalfExtents,
+  sphereMassProperties,
+} from "./bodies/shapes.ts";
+export type { ClosestLayout, HalfExtents, PrimitiveMass } from "./bodies/shapes.ts";
+export { TriangleMesh } from "./bodies/mesh.ts";
+export type { MeshCounters, MeshMassProperties, TriangleMeshOptions } from "./bodies/mesh.ts";
+export { HeightMap } from "./bodies/heightmap.ts";
+export type { HeightMapCreateOptions, HeightMapData } from "./bodies/heightmap.ts";
+export { parseObj, parseStl, readMeshFile } from "./bodies/mesh_io.ts";
+export type { MeshData } from "./bodies/mesh_io.ts";

@@ -19,7 +19,13 @@ import type { RigidBody } from "./body.ts";
 import type { BodyManager, ShapeSpec } from "./manager.ts";
 import { quaternion } from "./options.ts";
 import { principalInertia } from "./inertia.ts";
-import { quatConjugate, quatMultiply, quatRotate, quatRotateInverse } from "./quat.ts";
+import {
+  quatConjugate,
+  quatFromAxisAngle,
+  quatMultiply,
+  quatRotate,
+  quatRotateInverse,
+} from "./quat.ts";
 import type { UrdfModel } from "./urdf.ts";
 
 /** Options of `World.addArticulatedSystem`. */
@@ -32,11 +38,14 @@ export interface ArticulatedOptions {
   orientation?: readonly number[];
   /** Density (kg/m³) of links without an `<inertial>`. @default 1000 */
   density?: number;
-  /** Let links of the robot collide with each other (beyond joined pairs). @default false */
-  selfCollision?: boolean;
+  /**
+   * Initial positions of the actuated joints (rad or m, URDF order): the links are created in
+   * that configuration. @default all 0
+   */
+  jointPositions?: ArrayLike<number>;
 }
 
-const KEYS = ["base", "position", "orientation", "density", "selfCollision"];
+const KEYS = ["base", "position", "orientation", "density", "jointPositions"];
 
 /** Joint data kept per actuated joint. */
 interface Actuated {
@@ -242,8 +251,19 @@ export function buildArticulated(
   const p0 = o.position === undefined ? [0, 0, 0] : vec3(where, "position", o.position);
   const q0 = quaternion(where, "orientation", o.orientation);
   const density = positive(where, "density", o.density ?? 1000);
-  const selfCollision = bool(where, "selfCollision", o.selfCollision, false);
-  void selfCollision;
+  const moving = model.joints.filter((j) => j.type !== "fixed");
+  const q0s = new Map<string, number>();
+  if (o.jointPositions !== undefined) {
+    const jp = o.jointPositions;
+    if (jp === null || typeof jp !== "object" || jp.length !== moving.length) {
+      throw new RangeError(
+        `${where}: jointPositions must hold ${moving.length} numbers (one per actuated joint: ${
+          moving.map((j) => j.name).join(", ")
+        })`,
+      );
+    }
+    moving.forEach((j, k) => q0s.set(j.name, finite(where, `jointPositions[${k}]`, jp[k])));
+  }
   const start = m.count;
   const pose = new Map<string, { p: number[]; q: number[] }>();
   pose.set(model.root, { p: p0, q: q0 });
@@ -256,10 +276,16 @@ export function buildArticulated(
       if (j) {
         const pp = pose.get(j.parent)!;
         const pos = quatRotate(pp.q, j.position);
-        pose.set(link.name, {
-          p: [0, 1, 2].map((k) => pp.p[k] + pos[k]),
-          q: quatMultiply(pp.q, j.orientation),
-        });
+        const jq = quatMultiply(pp.q, j.orientation), a = q0s.get(j.name) ?? 0;
+        const p = [0, 1, 2].map((k) => pp.p[k] + pos[k]);
+        if (j.type === "prismatic") {
+          const d = quatRotate(jq, j.axis);
+          for (let k = 0; k < 3; k++) p[k] += a * d[k];
+        }
+        const q = j.type === "revolute" || j.type === "continuous"
+          ? quatMultiply(jq, quatFromAxisAngle(j.axis, a))
+          : jq;
+        pose.set(link.name, { p, q });
       }
       const { p, q } = pose.get(link.name)!;
       const shapes: ShapeSpec[] = link.collisions.map((c) => ({
