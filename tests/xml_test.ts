@@ -437,7 +437,7 @@ describe("World XML errors", () => {
     expect(() => worldToXml(w)).toThrow(/systems\[0\]\.name must be a well-formed string/);
   });
 
-  it("importing sphere3d does not load fast-xml-parser (dynamic edges only)", async () => {
+  it("importing sphere3d loads neither fast-xml-parser nor Rapier (dynamic edges only)", async () => {
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["info", "--json", "src/sphere3d/mod.ts"],
       stdout: "piped",
@@ -469,6 +469,21 @@ describe("World XML errors", () => {
     };
     expect(reach(true)).toBe(true); // the parser is in the graph …
     expect(reach(false)).toBe(false); // … behind dynamic imports only
+    // the same for the rigid-body engine: a world of grains alone never loads Rapier
+    const rapier = (withDynamic: boolean) => {
+      const seen = new Set<string>(info.roots), stack = [...info.roots];
+      while (stack.length) {
+        for (const d of graph.get(stack.pop()!) ?? []) {
+          if ((withDynamic || !d.dynamic) && !seen.has(d.specifier)) {
+            seen.add(d.specifier);
+            stack.push(d.specifier);
+          }
+        }
+      }
+      return [...seen].some((s) => s.includes("rapier3d"));
+    };
+    expect(rapier(true)).toBe(true);
+    expect(rapier(false)).toBe(false);
   });
 });
 

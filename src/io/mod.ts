@@ -59,3 +59,15 @@ export type { LoadLammpsFrameOptions } from "./lammps_dump_frames.ts";
 // The sphere3d types the exporter's and the dump reader's signatures take (World,
 // GranularSystem, Material and the types those reference), type-only: nothing is loaded.
 export type * from "../sphere3d/mod.ts";
+
+export { parseUrdf, readUrdf } from "../sphere3d/bodies/urdf.ts";
+export type {
+  ParseUrdfOptions,
+  UrdfJoint,
+  UrdfJointType,
+  UrdfLimit,
+  UrdfLink,
+  UrdfModel,
+  UrdfShape,
+  UrdfShapePose,
+} from "../sphere3d/bodies/urdf.ts";

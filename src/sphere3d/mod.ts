@@ -75,17 +75,6 @@ export type {
   Quat,
   SphereOptions,
 } from "./bodies/options.ts";
-export { parseUrdf, readUrdf } from "./bodies/urdf.ts";
-export type {
-  ParseUrdfOptions,
-  UrdfJoint,
-  UrdfJointType,
-  UrdfLimit,
-  UrdfLink,
-  UrdfModel,
-  UrdfShape,
-  UrdfShapePose,
-} from "./bodies/urdf.ts";
 export {
   quatConjugate,
   quatConjugateInto,
