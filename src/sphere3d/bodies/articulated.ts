@@ -5,14 +5,7 @@
  *
  * @module
  */
-import {
-  bool,
-  finite,
-  oneOf,
-  options as checkOptions,
-  positive,
-  vec3,
-} from "../../math/validate.ts";
+import { finite, oneOf, options as checkOptions, positive, vec3 } from "../../math/validate.ts";
 import type { Vec3 } from "../options.ts";
 import { BodyKind, ShapeKind } from "./body_set.ts";
 import type { RigidBody } from "./body.ts";
