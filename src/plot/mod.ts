@@ -63,6 +63,7 @@ export {
   type Particles2dOptions,
 } from "./particles.ts";
 export { forceNetwork, type ForceNetworkOptions } from "./network.ts";
+export { bodyOutlines, type Outline, type OutlineSource } from "./bodies.ts";
 export type {
   MarkContext,
   MarkDimensions,

@@ -5,7 +5,9 @@
  * @module
  */
 
+import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
+import type { Outline } from "./bodies.ts";
 import type { ParticleSystemLike } from "../arrow/types.ts";
 import { compose, type Figure } from "./figure.ts";
 import { forceChains, isTablePair, type NetworkSource } from "./marks/chains.ts";
@@ -38,6 +40,8 @@ export interface ForceNetworkOptions {
   outline?: (i: number) => ArrayLike<number> | undefined;
   /** Walls to draw in 2D (star2d `Walls`), or false. @default `source.walls` when present */
   walls?: WallsLike | false;
+  /** Outlines of rigid bodies to draw on top (see `bodyOutlines`), in the view's axes. */
+  outlines?: readonly Outline[];
   /** Title above the figure. */
   title?: string;
   /** Subtitle. */
@@ -107,6 +111,12 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
     ? (options.walls ?? wallsOf(source))
     : undefined;
   const dom = withWalls(wallSource, bounds(A, B, R, cols.n));
+  for (const o of options.outlines ?? []) {
+    for (let k = 0; k < o.x.length; k++) {
+      dom.x[0] = Math.min(dom.x[0], o.x[k]), dom.x[1] = Math.max(dom.x[1], o.x[k]);
+      dom.y[0] = Math.min(dom.y[0], o.y[k]), dom.y[1] = Math.max(dom.y[1], o.y[k]);
+    }
+  }
   const frame = equalAspectFrame(dom, {
     maxWidth: options.width ?? 560,
     maxHeight: options.height ?? 480,
@@ -125,6 +135,10 @@ export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions
     );
   }
   marks.push(chains);
+  for (const o of options.outlines ?? []) {
+    const pts = o.x.map((x, k) => ({ x, y: o.y[k] }));
+    marks.push(Plot.line(pts, { x: "x", y: "y", stroke: "#2b3440", strokeWidth: 1.5 }));
+  }
   const panel = plotPanel({
     ...frame,
     xLabel: `${an} (m)`,

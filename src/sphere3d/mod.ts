@@ -61,6 +61,7 @@ export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking, regularPacking } from "./emit.ts";
 export { MAX_WORLD_XML_BYTES, WORLD_XML_VERSION, worldFromXml, worldToXml } from "./xml.ts";
 export { RigidBody } from "./bodies/body.ts";
+export type { BodyShape } from "./bodies/body.ts";
 export type { RigidBodyType } from "./bodies/body_set.ts";
 export { ArticulatedSystem } from "./bodies/articulated.ts";
 export type { ArticulatedOptions } from "./bodies/articulated.ts";

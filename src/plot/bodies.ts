@@ -1,0 +1,148 @@
+/**
+ * Outlines of rigid bodies in a 2D projection (side x–z, front y–z, top x–y): the convex hull
+ * of points sampled on each shape's surface, ready to draw over a force network or a bed.
+ *
+ * @module
+ */
+import type { BodyShape } from "../sphere3d/bodies/body.ts";
+
+/** A closed polygon in plot coordinates (m). */
+export interface Outline {
+  /** Horizontal coordinates of the polygon's corners (closed: first = last). */
+  x: number[];
+  /** Vertical coordinates. */
+  y: number[];
+  /** A label (the body's name). */
+  label?: string;
+}
+
+/** Something with a name and world-frame shapes: a `RigidBody`. */
+export interface OutlineSource {
+  /** Name shown as the label. */
+  name: string;
+  /** Shapes in world coordinates. */
+  shapes: readonly BodyShape[];
+}
+
+const AXES = { side: [0, 2], front: [1, 2], top: [0, 1] } as const;
+
+function rotate(q: readonly number[], v: readonly number[]): number[] {
+  const [x, y, z, w] = q;
+  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]);
+  const tz = 2 * (x * v[1] - y * v[0]);
+  return [
+    v[0] + w * tx + (y * tz - z * ty),
+    v[1] + w * ty + (z * tx - x * tz),
+    v[2] + w * tz + (x * ty - y * tx),
+  ];
+}
+
+/** Points on the surface of a shape, in its local frame. */
+function samples(s: BodyShape): number[][] {
+  const pts: number[][] = [];
+  const ring = (r: number, z: number, n = 32) => {
+    for (let k = 0; k < n; k++) {
+      const a = (2 * Math.PI * k) / n;
+      pts.push([r * Math.cos(a), r * Math.sin(a), z]);
+    }
+  };
+  switch (s.shape) {
+    case "sphere":
+    case "capsule": {
+      const r = s.radius!, h = s.shape === "capsule" ? s.halfHeight! : 0;
+      // great circles of the end spheres in all three planes: their projections bound the hull
+      for (const c of h > 0 ? [-h, h] : [0]) {
+        for (let k = 0; k < 32; k++) {
+          const a = (2 * Math.PI * k) / 32, u = r * Math.cos(a), v = r * Math.sin(a);
+          pts.push([u, v, c], [u, 0, c + v], [0, u, c + v]);
+        }
+      }
+      break;
+    }
+    case "cylinder":
+      ring(s.radius!, -s.halfHeight!);
+      ring(s.radius!, s.halfHeight!);
+      break;
+    case "box": {
+      const [a, b, c] = s.halfExtents!;
+      for (let k = 0; k < 8; k++) pts.push([k & 1 ? a : -a, k & 2 ? b : -b, k & 4 ? c : -c]);
+      break;
+    }
+    default: {
+      const v = s.vertices!;
+      for (let k = 0; k < v.length; k += 3) pts.push([v[k], v[k + 1], v[k + 2]]);
+    }
+  }
+  return pts;
+}
+
+/** Convex hull (monotone chain) of 2D points, counter-clockwise, closed. */
+function hull(p: number[][]): number[][] {
+  const s = p.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o: number[], a: number[], b: number[]) =>
+    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: number[][] = [], upper: number[][] = [];
+  for (const q of s) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) {
+      lower.pop();
+    }
+    lower.push(q);
+  }
+  for (let k = s.length - 1; k >= 0; k--) {
+    const q = s[k];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) {
+      upper.pop();
+    }
+    upper.push(q);
+  }
+  const h = lower.slice(0, -1).concat(upper.slice(0, -1));
+  h.push(h[0]);
+  return h;
+}
+
+/**
+ * The outline of every shape of `bodies` projected on a view: one closed polygon per shape
+ * (the convex hull of the projected shape; exact for boxes, spheres, cylinders and capsules,
+ * the hull for meshes and height maps).
+ *
+ * @param bodies rigid bodies (`world.bodies`) or anything with `name` and world `shapes`
+ * @param view "side" (x–z), "front" (y–z) or "top" (x–y) @default "side"
+ * @returns the polygons, labelled by body name
+ * @example
+ * ```ts
+ * import { bodyOutlines } from "@grainlab/grainlab/plot";
+ * import { expect } from "expect";
+ * const box = {
+ *   name: "box",
+ *   shapes: [{
+ *     shape: "box" as const, position: [0, 0, 1] as [number, number, number],
+ *     orientation: [0, 0, 0, 1] as [number, number, number, number],
+ *     halfExtents: [0.5, 0.2, 0.1] as [number, number, number],
+ *   }],
+ * };
+ * const [o] = bodyOutlines([box], "side");
+ * expect(Math.min(...o.x)).toBeCloseTo(-0.5, 12);
+ * expect(Math.max(...o.y)).toBeCloseTo(1.1, 12);
+ * expect(o.x.length).toBe(5); // four corners, closed
+ * ```
+ */
+export function bodyOutlines(
+  bodies: readonly OutlineSource[],
+  view: "side" | "front" | "top" = "side",
+): Outline[] {
+  const ax = AXES[view];
+  if (!ax) throw new RangeError(`bodyOutlines: view (${view}) must be side, front or top`);
+  const out: Outline[] = [];
+  for (const b of bodies) {
+    for (const s of b.shapes) {
+      const pts = samples(s).map((l) => {
+        const w = rotate(s.orientation, l);
+        const g = [w[0] + s.position[0], w[1] + s.position[1], w[2] + s.position[2]];
+        return [g[ax[0]], g[ax[1]]];
+      });
+      const h = hull(pts);
+      out.push({ x: h.map((q) => q[0]), y: h.map((q) => q[1]), label: b.name });
+    }
+  }
+  return out;
+}
