@@ -141,7 +141,7 @@ export class BodyEngine {
       ? R.RigidBodyDesc.dynamic()
       : spec.kind === BodyKind.static
       ? R.RigidBodyDesc.fixed()
-      : R.RigidBodyDesc.kinematicVelocityBased();
+      : R.RigidBodyDesc.kinematicPositionBased();
     desc.setTranslation(px, py, pz).setRotation({ x: qx, y: qy, z: qz, w: qw });
     desc.setCanSleep(false);
     const mp = spec.massProperties;
@@ -284,8 +284,24 @@ export class BodyEngine {
         rb.addForce({ x: force[o], y: force[o + 1], z: force[o + 2] }, true);
         rb.addTorque({ x: torque[o], y: torque[o + 1], z: torque[o + 2] }, true);
       } else if (k === BodyKind.kinematic) {
-        rb.setLinvel({ x: set.vel[o], y: set.vel[o + 1], z: set.vel[o + 2] }, true);
-        rb.setAngvel({ x: set.ang[o], y: set.ang[o + 1], z: set.ang[o + 2] }, true);
+        // the pose at the end of the step, moving at the scripted velocities (exact rotation)
+        const dt = this.#world.timestep, q = 4 * b;
+        rb.setNextKinematicTranslation({
+          x: set.pos[o] + dt * set.vel[o],
+          y: set.pos[o + 1] + dt * set.vel[o + 1],
+          z: set.pos[o + 2] + dt * set.vel[o + 2],
+        });
+        const wx = set.ang[o] * dt, wy = set.ang[o + 1] * dt, wz = set.ang[o + 2] * dt;
+        const th = Math.sqrt(wx * wx + wy * wy + wz * wz);
+        const sn = th > 0 ? Math.sin(0.5 * th) / th : 0.5, cw = Math.cos(0.5 * th);
+        const ax = wx * sn, ay = wy * sn, az = wz * sn;
+        const qx = set.quat[q], qy = set.quat[q + 1], qz = set.quat[q + 2], qw = set.quat[q + 3];
+        rb.setNextKinematicRotation({
+          x: cw * qx + ax * qw + ay * qz - az * qy,
+          y: cw * qy - ax * qz + ay * qw + az * qx,
+          z: cw * qz + ax * qy - ay * qx + az * qw,
+          w: cw * qw - ax * qx - ay * qy - az * qz,
+        });
       }
     }
     this.#world.step();
