@@ -246,6 +246,88 @@ describe("browser", { skip }, () => {
     await page.close();
   });
 
+  it("rigid bodies: a kinematic box and a static cylinder are drawn in their colours; the time slider moves the box", async () => {
+    const world = await World.create({ timeStep: 2e-4 });
+    const g = world.addGranularBox(
+      { min: [-0.1, -0.05, 0.01], max: [0.1, 0.05, 0.04], radius: 0.01, spacing: 0.022 },
+      { normalStiffness: 5e4, normalDamping: 10, friction: 0.5 },
+    );
+    g.setGroundPlane(0);
+    const v = 0.6;
+    world.addBox({
+      halfExtents: [0.03, 0.03, 0.015],
+      position: [-0.07, 0, 0.12],
+      bodyType: "kinematic",
+      linearVelocity: [v, 0, 0],
+    });
+    world.addCylinder({
+      radius: 0.025,
+      halfHeight: 0.04,
+      position: [0.1, 0.06, 0.09],
+      bodyType: "static",
+    });
+    const rec = new ViewRecorder();
+    rec.record(world);
+    world.run(1000); // 0.2 s: the box moves 0.12 m along x
+    rec.record(world);
+    const file = `${dir}/bodies.html`;
+    await writeViewer(file, rec, {
+      width: 480,
+      height: 360,
+      poster: false,
+      bodies: { opacity: 1, colors: { static: "#ff7f00" } },
+    });
+    const page = await browser.open(`file://${file}#frame=0`);
+    const ready = "document.querySelector('.grainlab-view').dataset";
+    await page.waitFor(`${ready}.ready === '1' && ${ready}.frame === '0'`, 60_000);
+    expect(await page.evaluate(`${ready}.error ?? null`)).toBeNull();
+    const stage = await rectOf(page, ".glv-stage");
+    // pixels of a colour: the pink of kinematic bodies (shaded), the orange asked for static
+    const find = (img: RgbaImage, test: (r: number, g: number, b: number) => boolean) => {
+      let n = 0, sx = 0;
+      for (let i = 0; i < img.pixels.length; i += 4) {
+        if (test(img.pixels[i], img.pixels[i + 1], img.pixels[i + 2])) {
+          n++;
+          sx += (i / 4) % img.width;
+        }
+      }
+      return { n, x: n ? sx / n : NaN };
+    };
+    const pink = (r: number, g: number, b: number) => r > 120 && r > g + 60 && b > g + 30;
+    const orange = (r: number, g: number, b: number) => r > 150 && r > g + 50 && g > b + 40;
+    const first = await shot(page, stage);
+    const box0 = find(first, pink), cyl0 = find(first, orange);
+    measured.bodyBoxPixels = box0.n;
+    measured.bodyCylinderPixels = cyl0.n;
+    expect(box0.n).toBeGreaterThan(300);
+    expect(cyl0.n).toBeGreaterThan(300);
+    expect(await page.evaluate(`document.querySelector('.glv-bodies').textContent`)).toMatch(
+      /2 rigid bodies.*1 static.*1 kinematic/,
+    );
+    // the slider to the last frame: the box moves to the right (+x is to the right from the
+    // default camera), the cylinder stays
+    await page.evaluate(`(() => {
+      const s = document.querySelector('.glv-slider');
+      s.value = s.max;
+      s.dispatchEvent(new Event('input'));
+    })()`);
+    await page.waitFor(`${ready}.frame === '1'`);
+    await page.evaluate(
+      `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`,
+    );
+    const last = await shot(page, stage);
+    const box1 = find(last, pink), cyl1 = find(last, orange);
+    measured.bodyBoxShiftPx = +(box1.x - box0.x).toFixed(1);
+    expect(box1.n).toBeGreaterThan(300);
+    expect(measured.bodyBoxShiftPx).toBeGreaterThan(40);
+    expect(Math.abs(cyl1.x - cyl0.x)).toBeLessThan(2);
+    const poses = await page.evaluate<number[][]>(
+      `[0, 1].map((k) => (grainlab.views[0].setFrame(k), grainlab.views[0].bodyPose(0).position))`,
+    );
+    expect(poses[1][0] - poses[0][0]).toBeCloseTo(v * 0.2, 5);
+    await page.close();
+  });
+
   it("three.js embedded as its two build files (no bundler) works the same", async () => {
     const world = new World({ timeStep: 1e-3 });
     const g = world.addGranularBox(

@@ -9,7 +9,7 @@ import { gunzipSync } from "node:zlib";
 import { World } from "../src/sphere3d/mod.ts";
 import { Rng } from "../src/math/mod.ts";
 import { FrameWriter, readFrames } from "../src/arrow/mod.ts";
-import { type View3D, view3d, ViewRecorder, writeViewer } from "../src/notebook/mod.ts";
+import { DISPLAY, type View3D, view3d, ViewRecorder, writeViewer } from "../src/notebook/mod.ts";
 import { decodePNG, encodePNG, renderSpheres } from "../src/notebook/raster.ts";
 import { THREE_NAMES, threeSource } from "../src/notebook/three_source.ts";
 import { viewerClient } from "../src/notebook/viewer_client.ts";
@@ -23,6 +23,9 @@ interface Head {
     vals: number[];
     pc?: { m: number; i: number; j: number; f: number };
     bc?: { m: number; i: number; p: number; f: number };
+    nb?: number;
+    bp?: number;
+    bq?: number;
   }[];
   quant: { min: number[]; scale: number[] };
   columns: {
@@ -39,6 +42,29 @@ interface Head {
   };
   network: { maxForce: number; maxWidth: number } | null;
   meshes: { nv: number; ni: number }[];
+  bodies?: {
+    count: number;
+    types: number[];
+    names: string[];
+    colors: string[];
+    opacity: number;
+    shapes: {
+      b: number;
+      k: number;
+      p: number[];
+      lp: number[];
+      lq: number[];
+      v?: number;
+      nv?: number;
+      i?: number;
+      ni?: number;
+      h?: number;
+      nx?: number;
+      ny?: number;
+      sx?: number;
+      sy?: number;
+    }[];
+  };
   maxCount: number;
   maxContacts: number;
   width: number;
@@ -324,6 +350,198 @@ describe("view3d encoding", () => {
     expect(info.bytes).toBeLessThan(1.2e6);
     // frame data: 6 bytes of position, 4 of radius, 4 per colour column, then gzip and base64
     expect(info.dataBytes).toBeLessThan((n * (6 + 4 + 8) * 4) / 3);
+  });
+});
+
+/** Rotates v by the unit quaternion q = [x, y, z, w]: v + 2w (u × v) + 2 u × (u × v). */
+function rotate(q: ArrayLike<number>, v: number[]): number[] {
+  const u = [q[0], q[1], q[2]], w = q[3];
+  const cross = (a: number[], b: number[]) => [
+    a[1] * b[2] - a[2] * b[1],
+    a[2] * b[0] - a[0] * b[2],
+    a[0] * b[1] - a[1] * b[0],
+  ];
+  const t = cross(u, v).map((x) => 2 * x);
+  const c = cross(u, t);
+  return v.map((x, k) => x + w * t[k] + c[k]);
+}
+
+/** Whether a point projects inside the view of the default camera. */
+function onScreen(head: Head, p: number[]): boolean {
+  const { position: e, target: t, up, fov } = head.camera;
+  const norm = (v: number[]) => v.map((x) => x / Math.hypot(...v));
+  const cross = (a: number[], b: number[]) => [
+    a[1] * b[2] - a[2] * b[1],
+    a[2] * b[0] - a[0] * b[2],
+    a[0] * b[1] - a[1] * b[0],
+  ];
+  const fw = norm(t.map((v, k) => v - e[k])), r = norm(cross(fw, up)), u = cross(r, fw);
+  const d = p.map((v, k) => v - e[k]);
+  const dot = (a: number[]) => a[0] * d[0] + a[1] * d[1] + a[2] * d[2];
+  const tanV = Math.tan((fov * Math.PI) / 360), tanH = (tanV * head.width) / head.height;
+  const z = dot(fw);
+  return z > 0 && Math.abs(dot(r) / z) < tanH && Math.abs(dot(u) / z) < tanV;
+}
+
+/** A small bed in a world with the rigid-body engine. */
+async function bedWithBodies() {
+  const world = await World.create({ timeStep: 2e-4 });
+  const g = world.addGranularBox(
+    { min: [-0.1, -0.06, 0.01], max: [0.1, 0.06, 0.06], radius: 0.01, spacing: 0.022 },
+    { normalStiffness: 5e4, normalDamping: 10, friction: 0.5 },
+  );
+  g.setGroundPlane(0);
+  g.setContainerBox([-0.12, -0.08, 0], [0.12, 0.08, 0.4]);
+  return { world, g };
+}
+
+describe("view3d rigid bodies", () => {
+  it("every shape with its parameters and pose in the body; each body's pose; meshes and height maps as given", async () => {
+    const { world } = await bedWithBodies();
+    const turn = [0, 0, Math.SQRT1_2, Math.SQRT1_2]; // 90° about z
+    world.addBox({
+      halfExtents: [0.03, 0.02, 0.01],
+      position: [0.02, -0.01, 0.15],
+      orientation: turn,
+      name: "lid",
+    });
+    const dumbbell = world.addCompound({
+      position: [0, 0, 0.3],
+      orientation: turn,
+      bodyType: "kinematic",
+      children: [
+        { shape: "sphere", radius: 0.02, position: [0.05, 0, 0] },
+        { shape: "capsule", radius: 0.01, halfHeight: 0.03, position: [-0.05, 0, 0] },
+      ],
+    });
+    world.addCylinder({
+      radius: 0.03,
+      halfHeight: 0.02,
+      position: [0.3, 0, 0.1],
+      bodyType: "static",
+    });
+    const tet = {
+      vertices: [0, 0, 0, 0.04, 0, 0, 0, 0.04, 0, 0, 0, 0.04],
+      indices: [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
+    };
+    world.addMesh({ ...tet, position: [-0.05, 0.03, 0.2] });
+    const heights = [0, 0.01, 0.02, 0.005, 0.015, 0.01];
+    world.addHeightMap({ heights, nx: 3, ny: 2, sizeX: 0.3, sizeY: 0.2, center: [0, 0, -0.03] });
+    const view = view3d(world);
+    const { head, bin, html } = decode(view);
+    const b = head.bodies!;
+    expect(view.info.bodies).toBe(5);
+    expect(b.types).toEqual([0, 2, 1, 0, 1]); // dynamic, kinematic, static, dynamic, static
+    expect(b.names[0]).toBe("lid");
+    expect(b.shapes.map((s) => [s.b, s.k, s.p])).toEqual([
+      [0, 1, [0.03, 0.02, 0.01]],
+      [1, 0, [0.02]],
+      [1, 2, [0.01, 0.03]],
+      [2, 3, [0.03, 0.02]],
+      [3, 4, []],
+      [4, 5, []],
+    ]);
+    expect(b.shapes.slice(1, 3).map((s) => s.lp)).toEqual([[0.05, 0, 0], [-0.05, 0, 0]]);
+    const f = head.frames[0];
+    const bp = new Float32Array(bin, f.bp!, 3 * f.nb!),
+      bq = new Float32Array(bin, f.bq!, 4 * f.nb!);
+    expect(f.nb).toBe(5);
+    world.bodies.forEach((body, k) => {
+      expect([...bp.subarray(3 * k, 3 * k + 3)]).toEqual(body.position.map(Math.fround));
+      expect([...bq.subarray(4 * k, 4 * k + 4)]).toEqual(body.orientation.map(Math.fround));
+    });
+    // the sphere of the dumbbell, turned 90° about z with its body: at the origin + (0, 0.05, 0)
+    const centre = rotate(bq.subarray(4, 8), b.shapes[1].lp).map((v, k) => v + bp[3 + k]);
+    expect(centre[0]).toBeCloseTo(0, 6);
+    expect(centre[1]).toBeCloseTo(0.05, 6);
+    expect(centre[2]).toBeCloseTo(0.3, 6);
+    expect(dumbbell.bodyType).toBe("kinematic");
+    // the mesh's triangles and the height map's heights are sent as given (float32)
+    const m = b.shapes[4], hm = b.shapes[5];
+    expect([...new Float32Array(bin, m.v!, 3 * m.nv!)]).toEqual(tet.vertices.map(Math.fround));
+    expect([...new Uint32Array(bin, m.i!, m.ni!)]).toEqual(tet.indices);
+    expect([hm.nx, hm.ny, hm.sx, hm.sy]).toEqual([3, 2, 0.3, 0.2]);
+    expect([...new Float32Array(bin, hm.h!, 6)]).toEqual(heights.map(Math.fround));
+    // a colour per body type, in the note and the still image (wireframes)
+    expect(b.colors).toEqual(["#e08a2c", "#8a8f98", "#c8489a"]);
+    expect(html).toContain('class="glv-bodies"');
+    expect(html).toMatch(/5 rigid bodies.*2 dynamic.*2 static.*1 kinematic/s);
+    expect(view[DISPLAY]()["text/plain"]).toMatch(/^3D view: 90 grains, 5 rigid bodies, 1 frame/);
+    const poster = decodePNG(
+      Uint8Array.from(atob(html.match(/base64,([^"]+)"/)![1]), (c) => c.charCodeAt(0)),
+    );
+    let orange = 0, pink = 0;
+    for (let i = 0; i < poster.pixels.length; i += 4) {
+      const [r, g, bl] = poster.pixels.subarray(i, i + 3);
+      if (Math.abs(r - 0xe0) < 40 && Math.abs(g - 0x8a) < 40 && bl < 0x70) orange++;
+      if (Math.abs(r - 0xc8) < 40 && g < 0x80 && Math.abs(bl - 0x9a) < 40) pink++;
+    }
+    expect(orange).toBeGreaterThan(20);
+    expect(pink).toBeGreaterThan(20);
+    // the camera frames the bodies too: the top of the dumbbell's sphere and the far side of
+    // the static cylinder are on screen
+    expect(onScreen(head, [centre[0], centre[1], centre[2] + 0.02])).toBe(true);
+    expect(onScreen(head, [0.33, 0, 0.12])).toBe(true);
+    expect(onScreen(head, [0.33, 0, 2])).toBe(false); // (and the check can fail)
+    const alone = decode(view3d(world, { bodies: false, poster: false })).head;
+    expect(onScreen(alone, [0.33, 0, 0.12])).toBe(false); // framed for the bodies' sake
+  });
+
+  it("bodies: false gives the page of the grains alone; the style is checked", async () => {
+    const { world } = await bedWithBodies();
+    const plain = (await bedWithBodies()).world;
+    world.addBox({ halfExtents: [0.03, 0.02, 0.01], position: [0, 0, 0.2] });
+    expect(view3d(world, { bodies: false }).html()).toBe(view3d(plain).html());
+    expect(decode(view3d(world, { bodies: false, poster: false })).head.bodies).toBeUndefined();
+    const styled = decode(
+      view3d(world, { bodies: { opacity: 0.5, colors: { dynamic: "#123456" } }, poster: false }),
+    ).head.bodies!;
+    expect([styled.opacity, styled.colors[0]]).toEqual([0.5, "#123456"]);
+    expect(() => view3d(world, { bodies: { opacity: 2 } })).toThrow(/bodies.opacity \(2\)/);
+    expect(() => view3d(world, { bodies: { colors: { dinamic: "#000000" } as never } })).toThrow(
+      /did you mean "dynamic"/,
+    );
+    expect(() => view3d(world, { bodies: { colors: { static: "red" } } })).toThrow(/#rrggbb/);
+    expect(() => view3d(world, { bodies: 1 as never })).toThrow(TypeError);
+    // a world of bodies alone is shown too
+    const empty = await World.create();
+    empty.addSphere({ radius: 0.1, position: [0, 0, 1] });
+    expect(view3d(empty, { poster: false }).info).toMatchObject({ grains: 0, bodies: 1 });
+  });
+
+  it("a recorded run: a kinematic box moves at its scripted speed from frame to frame; bodies added later appear later", async () => {
+    const { world, g } = await bedWithBodies();
+    const v = 0.5;
+    const box = world.addBox({
+      halfExtents: [0.02, 0.02, 0.01],
+      position: [-0.05, 0, 0.2],
+      bodyType: "kinematic",
+      linearVelocity: [v, 0, 0],
+    });
+    const rec = new ViewRecorder(), grains = new ViewRecorder();
+    const both = () => (rec.record(world), grains.record(g, { world }));
+    both();
+    world.run(100);
+    world.addSphere({ radius: 0.02, position: [0, 0, 0.3], bodyType: "static" });
+    both();
+    world.run(100);
+    both();
+    const { head, bin } = decode(view3d(rec, { poster: false }));
+    expect(head.bodies!.count).toBe(2);
+    expect(head.frames.map((f) => f.nb)).toEqual([1, 2, 2]);
+    const xs = head.frames.map((f) => new Float32Array(bin, f.bp!, 3 * f.nb!)[0]);
+    const ts = head.frames.map((f) => f.t!);
+    // x = x0 + v t, exactly as scripted (float32)
+    xs.forEach((x, k) => expect(x).toBeCloseTo(-0.05 + v * ts[k], 6));
+    expect(xs[1] - xs[0]).toBeCloseTo(v * 100 * 2e-4, 6);
+    expect(xs[2]).toBe(Math.fround(box.position[0]));
+    // the static sphere stays where it was put
+    const sp = (k: number) => [...new Float32Array(bin, head.frames[k].bp!, 6).subarray(3)];
+    expect(sp(1)).toEqual(sp(2));
+    expect(sp(2)).toEqual([0, 0, 0.3].map(Math.fround));
+    // the shapes are kept once: each frame holds 28 bytes (a pose) per body
+    expect(head.bodies!.shapes.length).toBe(2);
+    expect(rec.bytes - grains.bytes).toBe(28 * (1 + 2 + 2));
   });
 });
 

@@ -51,6 +51,7 @@ export {
   View3D,
   view3d,
   type View3DOptions,
+  type ViewBodyStyle,
   type ViewInfo,
   type ViewMesh,
   ViewRecorder,

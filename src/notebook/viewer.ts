@@ -6,16 +6,20 @@
  * Grains are instanced spheres at their true radius, coloured by a column (height, speed,
  * material id, contacts per grain, sleeping, fixed, any numeric column of recorded frames)
  * with a legend; the ground plane, the container and the periodic cell are drawn as in the
- * simulation; force chains are cylinders whose width is proportional to the normal force.
+ * simulation; force chains are cylinders whose width is proportional to the normal force. The
+ * rigid bodies of a world (boxes, spheres, capsules, cylinders, meshes, height maps) are drawn
+ * in a colour per body type (dynamic, static, kinematic; listed in a note at the top left), a
+ * little transparent, and posed in every recorded frame; their shapes are sent once.
  * Drag to orbit, shift- or right-drag to pan, wheel to zoom, double-click to reset; a time slider
  * with play/pause steps through recorded frames ({@link ViewRecorder}, or the frames of a
  * `FrameWriter` stream read back with `readFrames`).
  *
  * The page needs nothing from the network: three.js (the exact-pinned npm package, tree-shaken
  * and minified when `deno bundle` is available) and the frames (positions quantised to 16 bits
- * over the scene's bounding box, radii and colour columns as float32, all gzipped and base64)
- * are inside the HTML. A still image drawn in Deno stands in for the view where no script runs
- * (GitHub, `nbconvert` without a browser) until WebGL has drawn.
+ * over the scene's bounding box, radii, colour columns and body poses as float32, all gzipped
+ * and base64) are inside the HTML. A still image drawn in Deno (the bodies as wireframes) stands
+ * in for the view where no script runs (GitHub, `nbconvert` without a browser) until WebGL has
+ * drawn.
  *
  * @module
  */
@@ -34,6 +38,7 @@ export type {
   FrameLike,
   TableLike,
   View3DOptions,
+  ViewBodyStyle,
   ViewInfo,
   ViewMesh,
   ViewScale,
@@ -82,6 +87,7 @@ export class View3D {
       grains: b.grains,
       columns: b.columns.map((c) => c.name),
       network: b.network,
+      bodies: b.bodies,
       bytes: new TextEncoder().encode(this.html()).length,
       dataBytes: b.bin.length,
       threeBytes: b.three.reduce((a, m) => a + m.data.length, 0),
@@ -140,12 +146,15 @@ export class View3D {
  * An interactive 3D view of grains: of a sphere3d `World` or `GranularSystem` (the current
  * state, with its force network), of a {@link ViewRecorder} (frames recorded in memory), or
  * of recorded Arrow frames (`await Array.fromAsync(readFrames(path))`, or
- * {@link ViewRecorder.fromFrames}). See the module documentation for what it shows.
+ * {@link ViewRecorder.fromFrames}). The rigid bodies of a world (`World.create()`,
+ * `addBox`, … `addHeightMap`, articulated systems) are drawn in every frame recorded from it
+ * (option `bodies`). See the module documentation for what it shows.
  *
  * One view of 20,000 grains (one frame, two colour columns) is about 0.8 MB of HTML: 0.18 MB
  * of three.js (tree-shaken, minified, gzipped), 0.42 MB of frame data and 0.2 MB of still
  * image. Each further frame adds, per grain and before gzip, 6 bytes of position, 4 per colour
- * column and 4 of radius when the radii changed.
+ * column and 4 of radius when the radii changed. Rigid bodies add their shapes once (meshes
+ * and height maps as float32 vertices or heights) and 28 bytes per body and frame (a pose).
  *
  * @param source a world, a system, a recorder, a list of recorded frames or an Arrow table
  * @param options colour columns, network, boundaries, meshes, size, camera, first frame
@@ -171,6 +180,31 @@ export class View3D {
  * expect(view.info.bytes).toBeLessThan(600_000); // three.js, data and still image, all inline
  * expect(() => view3d(rec, { color: "sped" })).toThrow(/did you mean "speed"/);
  * expect(() => view3d(rec, { widht: 300 } as never)).toThrow(/did you mean "width"/);
+ * ```
+ * @example
+ * ```ts
+ * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { view3d, ViewRecorder } from "@grainlab/grainlab/notebook";
+ * import { expect } from "expect";
+ * const world = await World.create({ timeStep: 2e-4 }); // with the rigid-body engine
+ * world.addGranularParticles({ positions: [[0, 0, 0.01]], radii: 0.01 }).setGroundPlane(0);
+ * const plate = world.addBox({
+ *   halfExtents: [0.03, 0.03, 0.005],
+ *   position: [0, 0, 0.1],
+ *   bodyType: "kinematic",
+ *   linearVelocity: [0, 0, -0.2],
+ * });
+ * world.addCylinder({ radius: 0.02, halfHeight: 0.03, position: [0.1, 0, 0.03], bodyType: "static" });
+ * const rec = new ViewRecorder();
+ * for (let k = 0; k < 3; k++) {
+ *   world.run(250);
+ *   rec.record(world); // the grains and the bodies' poses
+ * }
+ * expect(plate.position[2]).toBeCloseTo(0.1 - 0.2 * 0.15, 5); // the engine works in float32
+ * const view = view3d(rec, { bodies: { opacity: 0.6, colors: { kinematic: "#aa3377" } } });
+ * expect(view.info).toMatchObject({ frames: 3, grains: 1, bodies: 2 });
+ * expect(view.html()).toMatch(/2 rigid bodies.*1 static.*1 kinematic/s); // the note
+ * expect(view3d(rec, { bodies: false }).info.bodies).toBe(0);
  * ```
  */
 export function view3d(source: ViewSource, options: View3DOptions = {}): View3D {

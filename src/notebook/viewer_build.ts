@@ -1,6 +1,6 @@
 /**
- * Encoding of a 3D view: the header the page reads, the frames and meshes packed into one
- * gzipped, base64 buffer, the embedded three.js and the still image.
+ * Encoding of a 3D view: the header the page reads, the frames, meshes and rigid bodies packed
+ * into one gzipped, base64 buffer, the embedded three.js and the still image.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { base64 } from "../plot/figure.ts";
 import { threeSource } from "./three_source.ts";
 import { type ColumnHead, fmt, resolveColumns } from "./viewer_columns.ts";
 import { recordingOf, type ViewFrame } from "./viewer_frames.ts";
+import { bodiesHead, bodiesNote, bodyBounds, bodyStyle, bodyWireframe } from "./viewer_bodies.ts";
 import { boundariesOption, OPTION_KEYS, viewCamera, viewSettings } from "./viewer_options.ts";
 import { type Geometry, posterImage, sceneGeometry } from "./viewer_scene.ts";
 import type { View3DOptions, ViewMesh, ViewSource } from "./viewer_types.ts";
@@ -33,14 +34,18 @@ export interface Built {
   initialFrame: number;
   network: boolean;
   grains: number;
+  /** Rigid bodies drawn (0 without). */
+  bodies: number;
+  /** The legend note of the bodies (HTML), "" without. */
+  bodiesNote: string;
 }
 
 const threeCache = new Map<string, { name: string; data: string }[]>();
 
 /**
  * Encodes a view: the header the page reads, the packed frames, three.js and the still image.
- * The stages: options → colour columns → scene geometry (bounds, boundaries, camera) →
- * packed meshes and frames → three.js → still image.
+ * The stages: options → colour columns → scene geometry (bounds, boundaries, bodies, camera)
+ * → packed meshes, bodies and frames → three.js → still image.
  */
 export function build(source: ViewSource, options: View3DOptions): Built {
   const where = "view3d";
@@ -50,7 +55,14 @@ export function build(source: ViewSource, options: View3DOptions): Built {
   const settings = viewSettings(where, o, frames.length);
   const { columns, values } = resolveColumns(where, frames, o);
   const network = (o.network ?? false) || (o.showNetwork ?? false);
-  const geo = sceneGeometry(where, frames, boundariesOption(where, o, rec.boundaries));
+  const style = bodyStyle(where, o);
+  const shapes = style.show && rec.bodies && frames.some((f) => f.bodies) ? rec.bodies : null;
+  const geo = sceneGeometry(
+    where,
+    frames,
+    boundariesOption(where, o, rec.boundaries),
+    shapes ? bodyBounds(shapes, frames) : undefined,
+  );
   const camera = viewCamera(where, o.camera, geo.frame, settings.width, settings.height);
   let est = 0, maxCount = 0, maxContacts = 0;
   for (const f of frames) {
@@ -60,11 +72,13 @@ export function build(source: ViewSource, options: View3DOptions): Built {
       est += 12 * f.network.pi.length + 20 * f.network.bi.length;
       maxContacts = Math.max(maxContacts, f.network.pi.length + f.network.bi.length);
     }
+    if (shapes && f.bodies) est += 28 * f.bodies.count;
   }
   sizeGuard(where, "the view's frame data", est, 2 ** 30);
   const pack = new Packer();
   const meshes = packMeshes(where, o.meshes ?? [], pack);
-  const frameHeads = packFrames(frames, values, geo.quant, network, pack);
+  const bodies = shapes ? bodiesHead(shapes, style, (a) => pack.add(a)) : null;
+  const frameHeads = packFrames(frames, values, geo.quant, network, shapes !== null, pack);
   const bin = base64(new Uint8Array(gzipSync(pack.bytes(), { level: 9 })));
   const three = embeddedThree(o.bundle ?? true);
   let maxForce = 0;
@@ -72,7 +86,7 @@ export function build(source: ViewSource, options: View3DOptions): Built {
     for (const v of f.network?.pf ?? []) maxForce = Math.max(maxForce, v);
     for (const v of f.network?.bf ?? []) maxForce = Math.max(maxForce, v);
   }
-  const head = {
+  const head: Record<string, unknown> = {
     version: 1,
     title: settings.title,
     width: settings.width,
@@ -104,6 +118,7 @@ export function build(source: ViewSource, options: View3DOptions): Built {
       ? [12, 8]
       : [8, 6],
   };
+  if (bodies) head.bodies = bodies;
   const first = frames[0].time, last = frames.at(-1)!.time;
   const shown = frames[settings.initialFrame].time;
   const when = frames.length > 1 && first !== null && last !== null
@@ -111,9 +126,12 @@ export function build(source: ViewSource, options: View3DOptions): Built {
     : shown !== null
     ? ` (t = ${fmt(shown)} s)`
     : "";
-  const text = `3D view: ${maxCount} grains, ${frames.length} frame${
-    frames.length > 1 ? "s" : ""
-  }${when}; colour: ${columns.map((c) => c.name).join(", ")}${network ? "; force chains" : ""}`;
+  const nb = shapes?.types.length ?? 0;
+  const text = `3D view: ${maxCount} grains${
+    nb ? `, ${nb} rigid bod${nb > 1 ? "ies" : "y"}` : ""
+  }, ${frames.length} frame${frames.length > 1 ? "s" : ""}${when}; colour: ${
+    columns.map((c) => c.name).join(", ")
+  }${network ? "; force chains" : ""}`;
   const poster = (o.poster ?? true)
     ? posterImage(
       frames[settings.initialFrame],
@@ -122,6 +140,7 @@ export function build(source: ViewSource, options: View3DOptions): Built {
       geo,
       camera,
       settings,
+      shapes ? bodyWireframe(shapes, frames[settings.initialFrame].bodies, style) : [],
     )
     : "";
   return {
@@ -141,6 +160,8 @@ export function build(source: ViewSource, options: View3DOptions): Built {
     initialFrame: settings.initialFrame,
     network: head.network !== null,
     grains: maxCount,
+    bodies: nb,
+    bodiesNote: shapes ? bodiesNote(shapes, style) : "",
   };
 }
 
@@ -200,12 +221,13 @@ function packMeshes(where: string, meshes: readonly ViewMesh[], pack: Packer) {
 }
 
 /** Packs each frame: quantised positions, radii (shared with the frame before when equal),
- * colour values and, with `network`, the contacts. */
+ * colour values, with `network` the contacts and with `bodies` the bodies' poses (float32). */
 function packFrames(
   frames: readonly ViewFrame[],
   values: (Float32Array | null)[][],
   quant: Geometry["quant"],
   network: boolean,
+  bodies: boolean,
   pack: Packer,
 ): Record<string, unknown>[] {
   let prev: Float32Array | null = null;
@@ -230,6 +252,11 @@ function packFrames(
       const w = f.network;
       head.pc = { m: w.pi.length, i: pack.add(w.pi), j: pack.add(w.pj), f: pack.add(w.pf) };
       head.bc = { m: w.bi.length, i: pack.add(w.bi), p: pack.add(w.bp), f: pack.add(w.bf) };
+    }
+    if (bodies && f.bodies) {
+      head.nb = f.bodies.count;
+      head.bp = pack.add(f.bodies.pos);
+      head.bq = pack.add(f.bodies.quat);
     }
     return head;
   });

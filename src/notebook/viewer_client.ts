@@ -4,7 +4,8 @@
  * text (`viewerClient.toString()`, the transpiled JavaScript) is embedded in the viewer's HTML
  * and runs in the page, so it must not refer to anything outside its own body. It decodes the
  * embedded three.js and frame data, builds the scene (instanced spheres, boundaries, force
- * chains, meshes), the orbit/pan/zoom controls, the time slider and the colour legend.
+ * chains, meshes, rigid bodies), the orbit/pan/zoom controls, the time slider and the colour
+ * legend.
  *
  * @module
  */
@@ -168,6 +169,90 @@ export async function viewerClient(root: any): Promise<void> {
     scene.add(mesh);
   }
 
+  // rigid bodies: a group per body, posed per frame, holding its shapes posed in the body frame
+  // (three's cylinders stand along y; the bodies' capsules and cylinders along z)
+  const bh = head.bodies;
+  const bodies: any[] = [];
+  if (bh) {
+    const mats: Record<string, any> = {};
+    const material = (t: number, open: boolean, flat: boolean) =>
+      mats[`${t}${open}${flat}`] ||= new THREE.MeshLambertMaterial({
+        color: new THREE.Color(bh.colors[t]),
+        transparent: bh.opacity < 1,
+        opacity: bh.opacity,
+        flatShading: flat,
+        ...(open ? { side: THREE.DoubleSide } : {}),
+      });
+    for (let b = 0; b < bh.count; b++) {
+      const g = new THREE.Group();
+      g.visible = false;
+      scene.add(g);
+      bodies.push(g);
+    }
+    const half = Math.PI / 2;
+    for (const s of bh.shapes) {
+      const t = bh.types[s.b], p = s.p;
+      const part = new THREE.Group();
+      part.position.set(s.lp[0], s.lp[1], s.lp[2]);
+      part.quaternion.set(s.lq[0], s.lq[1], s.lq[2], s.lq[3]);
+      const put = (geo: any, open: boolean, flat: boolean, z: number) => {
+        const m = new THREE.Mesh(geo, material(t, open, flat));
+        m.position.set(0, 0, z);
+        part.add(m);
+      };
+      if (s.k === 0) put(new THREE.SphereGeometry(p[0], 32, 20), false, false, 0);
+      else if (s.k === 1) put(new THREE.BoxGeometry(2 * p[0], 2 * p[1], 2 * p[2]), false, false, 0);
+      else if (s.k === 2 || s.k === 3) {
+        const open = s.k === 2;
+        put(
+          new THREE.CylinderGeometry(p[0], p[0], 2 * p[1], 32, 1, open).rotateX(half),
+          false,
+          false,
+          0,
+        );
+        if (open) {
+          // capsule caps: the upper and lower half spheres
+          for (const end of [1, -1]) {
+            const cap = new THREE.SphereGeometry(
+              p[0],
+              32,
+              10,
+              0,
+              4 * half,
+              end > 0 ? 0 : half,
+              half,
+            );
+            put(cap.rotateX(half), false, false, end * p[1]);
+          }
+        }
+      } else {
+        const g = new THREE.BufferGeometry();
+        if (s.k === 5) {
+          // height map: a grid of nx × ny heights over sx × sy, two triangles per cell
+          const nx = s.nx, ny = s.ny, h = f32(s.h, nx * ny);
+          const v = new Float32Array(3 * nx * ny), ix: number[] = [];
+          for (let j = 0; j < ny; j++) {
+            for (let i = 0; i < nx; i++) {
+              const k = j * nx + i;
+              v[3 * k] = -0.5 * s.sx + (i * s.sx) / (nx - 1);
+              v[3 * k + 1] = -0.5 * s.sy + (j * s.sy) / (ny - 1);
+              v[3 * k + 2] = h[k];
+              if (i + 1 < nx && j + 1 < ny) ix.push(k, k + 1, k + nx + 1, k, k + nx + 1, k + nx);
+            }
+          }
+          g.setAttribute("position", new THREE.Float32BufferAttribute(v, 3));
+          g.setIndex(ix);
+        } else {
+          g.setAttribute("position", new THREE.Float32BufferAttribute(f32(s.v, 3 * s.nv), 3));
+          g.setIndex([...u32(s.i, s.ni)]);
+        }
+        g.computeVertexNormals();
+        put(g, true, s.k === 4, 0);
+      }
+      bodies[s.b].add(part);
+    }
+  }
+
   // force chains: instanced cylinders between centres (or to the boundary contact point)
   const net = head.network;
   let chains: any = null;
@@ -232,6 +317,19 @@ export async function viewerClient(root: any): Promise<void> {
     grains.instanceMatrix.needsUpdate = true;
     paint();
     if (chains) placeChains();
+    if (bh) placeBodies();
+  }
+
+  function placeBodies() {
+    const f = frames[frame], nb = f.nb || 0;
+    const p = nb ? f32(f.bp, 3 * nb) : null, qt = nb ? f32(f.bq, 4 * nb) : null;
+    for (let b = 0; b < bodies.length; b++) {
+      const g = bodies[b];
+      g.visible = b < nb;
+      if (b >= nb) continue;
+      g.position.set(p![3 * b], p![3 * b + 1], p![3 * b + 2]);
+      g.quaternion.set(qt![4 * b], qt![4 * b + 1], qt![4 * b + 2], qt![4 * b + 3]);
+    }
   }
 
   function paint() {
@@ -458,6 +556,13 @@ export async function viewerClient(root: any): Promise<void> {
     setPlaying,
     get frame() {
       return frame;
+    },
+    /** Origin and orientation of body `b` as drawn now (null where it is not shown). */
+    bodyPose(b: number) {
+      const g = bodies[b];
+      return g && g.visible
+        ? { position: g.position.toArray(), orientation: g.quaternion.toArray() }
+        : null;
     },
     render: request,
   };

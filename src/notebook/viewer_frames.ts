@@ -7,6 +7,7 @@
  */
 
 import { options as checkOptions, sizeGuard } from "../math/validate.ts";
+import { type BodyPoses, type BodyShapes, hasBodies, readBodies } from "./viewer_bodies.ts";
 import type {
   BoundariesLike,
   BoxLike,
@@ -34,6 +35,8 @@ export interface ViewFrame {
   radii: Float32Array;
   columns: Map<string, Float32Array>;
   network?: Network;
+  /** Poses of the world's rigid bodies. */
+  bodies?: BodyPoses;
 }
 
 /** Boundaries to draw: the lowest ground plane, container boxes and periodic cells. */
@@ -44,11 +47,13 @@ export interface Boundaries {
   periodic: { min: number[]; max: number[]; axes: boolean[] }[];
 }
 
-/** Frames, the boundaries to draw and the bytes held. */
+/** Frames, the boundaries to draw, the rigid bodies' shapes and the bytes held. */
 export interface Recording {
   frames: ViewFrame[];
   boundaries: Boundaries;
   bytes: number;
+  /** Shapes of the rigid bodies (of the last world recorded with bodies), or null. */
+  bodies?: BodyShapes | null;
 }
 
 const recordings = new WeakMap<ViewRecorder, Recording>();
@@ -64,8 +69,9 @@ export interface ViewRecorderOptions {
 /**
  * Frames for a 3D view, kept in memory: call {@link record} while a simulation runs (every
  * few steps), then pass the recorder to {@link view3d}. Each frame copies the positions (as
- * float32), radii, speeds, material ids, fixed flags, contact counts and, unless
- * `contacts: false`, the force network.
+ * float32), radii, speeds, material ids, fixed flags, contact counts, unless
+ * `contacts: false` the force network, and the poses of a world's rigid bodies (whose shapes
+ * are read once).
  *
  * @example
  * ```ts
@@ -130,8 +136,8 @@ export class ViewRecorder {
   }
 
   /**
-   * Records one frame: a snapshot of a world (all its systems) or of one system. The
-   * boundaries of the last recorded systems are the ones the view draws.
+   * Records one frame: a snapshot of a world (all its systems and its rigid bodies' poses) or
+   * of one system. The boundaries of the last recorded systems are the ones the view draws.
    *
    * @param source a sphere3d `World` or `GranularSystem` (or objects of their shape)
    * @param stamp the frame's time (default: the world's)
@@ -146,12 +152,16 @@ export class ViewRecorder {
     const rec = recordings.get(this)!;
     const { systems, world } = systemsOf("ViewRecorder.record", source);
     const frame = snapshot("ViewRecorder.record", systems, this.#contacts);
-    frame.time = stamp.time ?? stamp.world?.time ?? world?.time ?? systems[0].world?.time ?? null;
+    frame.time = stamp.time ?? stamp.world?.time ?? world?.time ?? systems[0]?.world?.time ??
+      null;
+    const bodies = readBodies(world, rec.bodies ?? null);
+    if (bodies) frame.bodies = bodies.poses;
     const bytes = frameBytes(frame);
     sizeGuard("ViewRecorder.record", "the recorded frames", rec.bytes + bytes, this.#maxBytes);
     rec.frames.push(frame);
     rec.bytes += bytes;
     rec.boundaries = boundariesOf(systems);
+    if (bodies) rec.bodies = bodies.shapes;
     return rec.frames.length - 1;
   }
 
@@ -216,6 +226,7 @@ function frameBytes(f: ViewFrame): number {
   let b = f.positions.byteLength + f.radii.byteLength;
   for (const c of f.columns.values()) b += c.byteLength;
   if (f.network) { for (const a of Object.values(f.network)) b += a.byteLength; }
+  if (f.bodies) b += f.bodies.pos.byteLength + f.bodies.quat.byteLength;
   return b + 256;
 }
 
@@ -233,8 +244,8 @@ function systemsOf(
   source: unknown,
 ): { systems: readonly ViewSystem[]; world?: ViewWorld } {
   if (isWorld(source)) {
-    if (source.systems.length === 0) {
-      throw new RangeError(`${where}: the world has no granular systems to show`);
+    if (source.systems.length === 0 && !hasBodies(source)) {
+      throw new RangeError(`${where}: the world has no granular systems or bodies to show`);
     }
     return { systems: source.systems, world: source };
   }
@@ -415,6 +426,13 @@ export function recordingOf(where: string, source: unknown): Recording {
   }
   const { systems, world } = systemsOf(where, source);
   const frame = snapshot(where, systems, true);
-  frame.time = world?.time ?? systems[0].world?.time ?? systems[0].time ?? null;
-  return { frames: [frame], boundaries: boundariesOf(systems), bytes: 0 };
+  frame.time = world?.time ?? systems[0]?.world?.time ?? systems[0]?.time ?? null;
+  const bodies = readBodies(world, null);
+  if (bodies) frame.bodies = bodies.poses;
+  return {
+    frames: [frame],
+    boundaries: boundariesOf(systems),
+    bytes: 0,
+    bodies: bodies?.shapes ?? null,
+  };
 }

@@ -45,6 +45,13 @@ export function viewFragment(b: Built, standalone: boolean): string {
     `<div class="glv-legend" data-column="${escapeXml(initial.name)}" style="position:absolute;` +
     `right:8px;top:8px;background:#ffffffd9;padding:4px 6px;border-radius:4px;` +
     `pointer-events:none">${initial.legend}</div>`,
+    // the bodies' note (no line at all without bodies)
+    ...(b.bodiesNote
+      ? [
+        `<div class="glv-bodies" style="position:absolute;left:8px;top:8px;background:#ffffffd9;` +
+        `padding:4px 6px;border-radius:4px;pointer-events:none">${b.bodiesNote}</div>`,
+      ]
+      : []),
     `<div style="position:absolute;left:8px;bottom:6px;color:#666;font-size:11px;` +
     `pointer-events:none">drag: orbit · shift/right-drag: pan · wheel: zoom · double-click: reset</div>`,
     `</div>`,

@@ -18,6 +18,7 @@ export const OPTION_KEYS: string[] = [
   "showNetwork",
   "boundaries",
   "meshes",
+  "bodies",
   "title",
   "width",
   "height",

@@ -25,11 +25,19 @@ export interface Geometry {
   meanRadius: number;
 }
 
-/** Bounds over all frames, the 16-bit quantisation, boundary outlines and the framed box. */
+/**
+ * Bounds over all frames, the 16-bit quantisation, boundary outlines and the framed box. The
+ * framed box holds the grains, the boundaries and the moving bodies (`bodies.moving`); static
+ * bodies (`bodies.fixed`: a floor, a terrain) widen it by at most its own size on each side.
+ */
 export function sceneGeometry(
   where: string,
   frames: readonly ViewFrame[],
   bounds: Boundaries,
+  bodies: {
+    moving: [number[], number[]] | null;
+    fixed: [number[], number[]] | null;
+  } = { moving: null, fixed: null },
 ): Geometry {
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   let rMax = 0, rSum = 0, rN = 0;
@@ -71,13 +79,29 @@ export function sceneGeometry(
   }
   // the grains, and the boundaries' footprint up to the grains' top
   const fLo = lo.map((v) => v - rMax), fHi = hi.map((v) => v + rMax);
-  if (rN === 0) fLo.fill(-0.5), fHi.fill(0.5);
+  const some = bodies.moving ?? bodies.fixed;
+  if (rN === 0 && some) fLo.splice(0, 3, ...some[0]), fHi.splice(0, 3, ...some[1]);
+  else if (rN === 0) fLo.fill(-0.5), fHi.fill(0.5);
   for (const b of boxes) {
     for (let k = 0; k < 2; k++) {
       fLo[k] = Math.min(fLo[k], b.min[k]);
       fHi[k] = Math.max(fHi[k], b.max[k]);
     }
     fLo[2] = Math.min(fLo[2], b.min[2]);
+  }
+  if (bodies.moving) {
+    for (let k = 0; k < 3; k++) {
+      fLo[k] = Math.min(fLo[k], bodies.moving[0][k]);
+      fHi[k] = Math.max(fHi[k], bodies.moving[1][k]);
+    }
+  }
+  if (bodies.fixed) {
+    const [a, b] = bodies.fixed, c = [...fLo], d = [...fHi];
+    for (let k = 0; k < 3; k++) {
+      const e = Math.max(d[k] - c[k], 1e-6);
+      fLo[k] = Math.min(fLo[k], Math.max(a[k], c[k] - e));
+      fHi[k] = Math.max(fHi[k], Math.min(b[k], d[k] + e));
+    }
   }
   let ground: Geometry["ground"] = null;
   if (bounds.ground !== null) {
@@ -103,6 +127,7 @@ export function posterImage(
   geo: Geometry,
   camera: Camera,
   settings: Settings,
+  lines: { segments: ArrayLike<number>; color: [number, number, number] }[] = [],
 ): string {
   const colors = new Uint8Array(3 * f.count);
   const catIndex = new Map((c.categories ?? []).map((k, j) => [k.value, j]));
@@ -126,7 +151,10 @@ export function posterImage(
       positions: f.positions,
       radii: f.radii,
       colors,
-      lines: geo.boxes.map((b) => ({ segments: boxEdges(b.min, b.max), color: rgb(b.color) })),
+      lines: [
+        ...geo.boxes.map((b) => ({ segments: boxEdges(b.min, b.max), color: rgb(b.color) })),
+        ...lines,
+      ],
       floor: geo.ground
         ? {
           z: geo.ground.z,

@@ -38,7 +38,7 @@ export interface ViewSystem extends ParticleSystemLike, BoundariesLike {
   readonly sleeping?: ArrayLike<number>;
 }
 
-/** A world: its systems, clock and step count. */
+/** A world: its systems, clock and step count (and, for a sphere3d `World`, its rigid bodies). */
 export interface ViewWorld {
   /** The granular systems. */
   readonly systems: readonly ViewSystem[];
@@ -90,6 +90,17 @@ export interface ViewMesh {
   opacity?: number;
 }
 
+/** How the rigid bodies of a world are drawn (the `bodies` option of {@link View3DOptions}). */
+export interface ViewBodyStyle {
+  /** Opacity in (0, 1] (below 1 the grains show through). @default 0.8 */
+  opacity?: number;
+  /**
+   * Colour `#rrggbb` per body type.
+   * @default { dynamic: "#e08a2c", static: "#8a8f98", kinematic: "#c8489a" }
+   */
+  colors?: { dynamic?: string; static?: string; kinematic?: string };
+}
+
 /** Colour scale settings of one column. */
 export interface ViewScale {
   /** "linear" or "log" (categorical columns ignore it). @default "linear" */
@@ -124,8 +135,14 @@ export interface View3DOptions {
   showNetwork?: boolean;
   /** Boundaries: true = those of the source's systems, false = none, or a system to copy them from. @default true */
   boundaries?: boolean | BoundariesLike;
-  /** Triangle meshes to show (rigid bodies, terrain). */
+  /** Triangle meshes to show (terrain, parts that are not bodies of the world). */
   meshes?: readonly ViewMesh[];
+  /**
+   * Draw the rigid bodies of a world (boxes, spheres, capsules, cylinders, meshes, height maps,
+   * posed in every recorded frame), coloured by body type; false leaves them out.
+   * @default true
+   */
+  bodies?: boolean | ViewBodyStyle;
   /** Title above the view. */
   title?: string;
   /** Width of the view (px). @default 720 */
@@ -156,6 +173,8 @@ export interface ViewInfo {
   columns: string[];
   /** Whether force chains are included. */
   network: boolean;
+  /** Rigid bodies drawn (0 without). */
+  bodies: number;
   /** Bytes of the notebook HTML (the whole output). */
   bytes: number;
   /** Bytes of the embedded frame data (gzipped, base64). */

@@ -55,6 +55,18 @@ const BOX_KEYS: readonly string[] = [
   "fixed",
 ];
 
+/** Reads a world's body manager; set by {@link World}'s static block. */
+let readBodies: (w: object) => BodyManager | null = () => null;
+
+/**
+ * The rigid bodies of a world (its body manager), or null for a world without the body engine
+ * or for any other object. Internal, not exported from mod.ts: the 3D viewer reads the bodies'
+ * shapes and poses through it.
+ */
+export function bodiesOf(world: object): BodyManager | null {
+  return readBodies(world);
+}
+
 /** A required options object: `undefined` throws too. */
 function required<T extends object>(
   where: string,
@@ -149,6 +161,10 @@ export class World {
   #profile = false;
   #bodies: BodyManager | null = null;
   readonly #loads: BodyLoads[] = [];
+
+  static {
+    readBodies = (w) => (#bodies in w ? (w as World).#bodies : null);
+  }
 
   /** Create a world. */
   constructor(options: WorldOptions = {}) {
