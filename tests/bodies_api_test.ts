@@ -89,4 +89,28 @@ describe("rigid-body API", () => {
     expect(t.getChild("normalForce")!.get(0)).toBeCloseTo(g.masses[0] * 9.81, 4);
     expect(floor.contactForce[2]).toBeCloseTo(-g.masses[0] * 9.81, 4);
   });
+
+  it("fixed grains hold a body up (and stay where they are)", async () => {
+    const world = await World.create({ timeStep: 1e-4 });
+    const pos: number[][] = [];
+    for (let i = -3; i <= 3; i++) for (let j = -3; j <= 3; j++) pos.push([0.02 * i, 0.02 * j, 0]);
+    const floor = world.addGranularParticles({
+      positions: pos,
+      radii: 0.01,
+      fixed: pos.map(() => true),
+    }, {
+      density: 2500,
+      normalStiffness: 2e4,
+      normalDamping: 10,
+    });
+    const box = world.addBox({
+      halfExtents: [0.05, 0.05, 0.01],
+      position: [0, 0, 0.0205],
+      density: 1000,
+    });
+    world.run(3000);
+    expect(box.position[2]).toBeGreaterThan(0.0195); // resting on the grains, not through them
+    expect(box.contactForce[2]).toBeCloseTo(box.mass * 9.81, 3);
+    expect(floor.positions[2]).toBe(0);
+  });
 });
