@@ -11,6 +11,9 @@
  *   scenes).
  * - `@grainlab/grainlab/ipc1d` — the elastic-bar contact benchmarks: incremental potential
  *   contact (barrier) against penalty and DEM spring–dashpot contact and the exact solutions.
+ * - `@grainlab/grainlab/experiments` — classic granular experiments (hopper discharge, Janssen,
+ *   angle of repose, Brazil nut, force distribution, restitution against speed), each checked
+ *   against its published law.
  *
  * The root module re-exports the shared building blocks (seeded random numbers, cell grids,
  * contact laws) and each simulator as a namespace.
@@ -33,4 +36,5 @@ export * from "./src/contact/mod.ts";
 export * as sphere3d from "./src/sphere3d/mod.ts";
 export * as star2d from "./src/star2d/mod.ts";
 export * as ipc1d from "./src/ipc1d/mod.ts";
+export * as experiments from "./src/experiments/mod.ts";
 export { VERSION } from "./src/version.ts";

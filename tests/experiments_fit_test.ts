@@ -1,0 +1,132 @@
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import {
+  angleOfRepose,
+  beverlooFit,
+  brazilNut,
+  exponentialTail,
+  flankAngles,
+  forceDistribution,
+  hopperDischarge,
+  janssenEffect,
+  janssenFit,
+  linearFit,
+  minimize1d,
+  normaliseBySlab,
+  powerLawFit,
+  resolveGrains,
+  restitutionVsSpeed,
+  starClogging,
+  starColumnCollapse,
+  starForceDistribution,
+  surfaceProfile,
+} from "../src/experiments/mod.ts";
+import { Rng } from "../src/math/rng.ts";
+
+describe("experiments: fitting helpers against exact answers", () => {
+  it("linearFit recovers a line and its slope error from noise of known size", () => {
+    const rng = new Rng(11);
+    const x = Array.from({ length: 2000 }, (_, i) => i / 100);
+    const y = x.map((v) => 3 - 0.5 * v + 0.1 * rng.normal());
+    const f = linearFit(x, y);
+    expect(Math.abs(f.slope + 0.5)).toBeLessThan(4 * f.slopeError);
+    // σ/√(Σ(x−x̄)²) with σ = 0.1
+    let sxx = 0;
+    const mx = x.reduce((a, b) => a + b) / x.length;
+    for (const v of x) sxx += (v - mx) ** 2;
+    expect(f.slopeError / (0.1 / Math.sqrt(sxx))).toBeCloseTo(1, 1);
+    expect(f.rms).toBeCloseTo(0.1, 2);
+  });
+
+  it("weighted linearFit ignores zero-weight outliers", () => {
+    const f = linearFit([0, 1, 2, 3], [0, 2, 4, 100], [1, 1, 1, 0]);
+    expect(f.slope).toBeCloseTo(2, 12);
+    expect(f.intercept).toBeCloseTo(0, 12);
+  });
+
+  it("powerLawFit recovers t ∝ v^(−1/5)", () => {
+    const v = [0.01, 0.1, 1, 10];
+    const f = powerLawFit(v, v.map((s) => 2.94 * s ** -0.2));
+    expect(f.exponent).toBeCloseTo(-0.2, 12);
+    expect(f.prefactor).toBeCloseTo(2.94, 10);
+  });
+
+  it("minimize1d finds the minimum of a smooth function", () => {
+    expect(minimize1d((x) => Math.cosh(x - 1.25), -5, 5)).toBeCloseTo(1.25, 7);
+  });
+
+  it("beverlooFit recovers C, k and the exponent of exact 3D and 2D laws", () => {
+    const d = 0.002, rho = 1550, D = [4, 6, 8, 10, 12].map((x) => x * d);
+    const W3 = D.map((x) => 0.6 * rho * Math.sqrt(9.81) * (x - 1.5 * d) ** 2.5);
+    const f3 = beverlooFit(D, W3, { bulkDensity: rho, diameter: d });
+    expect(f3.C).toBeCloseTo(0.6, 9);
+    expect(f3.k).toBeCloseTo(1.5, 9);
+    expect(f3.exponent).toBeCloseTo(2.5, 3);
+    expect(f3.kFree).toBeCloseTo(1.5, 2);
+    const W2 = D.map((x) => 1.1 * rho * Math.sqrt(9.81) * (x - 1.2 * d) ** 1.5);
+    const f2 = beverlooFit(D, W2, { bulkDensity: rho, diameter: d, dimension: 2 });
+    expect([f2.C, f2.k, f2.expected]).toEqual([
+      expect.closeTo(1.1, 9),
+      expect.closeTo(1.2, 9),
+      1.5,
+    ]);
+  });
+
+  it("janssenFit recovers the saturation mass; exponentialTail recovers β", () => {
+    const M = [0.05, 0.1, 0.2, 0.3, 0.5, 0.8];
+    expect(janssenFit(M, M.map((m) => 0.25 * (1 - Math.exp(-m / 0.25)))).saturationMass)
+      .toBeCloseTo(0.25, 6);
+    const rng = new Rng(4);
+    const v = Array.from({ length: 50000 }, () => -Math.log(1 - rng.next()) / 1.7);
+    const t = exponentialTail(v, { from: 0.5, binWidth: 0.1 });
+    expect(Math.abs(t.beta - 1.7)).toBeLessThan(3 * t.betaError + 0.02);
+    let area = 0;
+    for (const p of t.density) area += p * 0.1;
+    expect(area).toBeCloseTo(1, 2); // a probability density (a few samples lie beyond max)
+  });
+
+  it("normaliseBySlab divides each force by its slab's mean and drops the top", () => {
+    const f = normaliseBySlab([2, 4, 6, 20, 40, 1], [0, 0.5, 0.9, 1.2, 1.8, 5], 1, 3);
+    expect([...f]).toEqual([0.5, 1, 1.5, 2 / 3, 4 / 3]);
+  });
+
+  it("surfaceProfile and flankAngles measure a 30° heap", () => {
+    const xs: number[] = [], radii: number[] = [];
+    const t = Math.tan(Math.PI / 6);
+    for (let x = -20; x <= 20; x += 0.25) xs.push(x, 10 * t - Math.abs(x) * t);
+    for (let k = 0; k < xs.length / 2; k++) radii.push(0);
+    const p = surfaceProfile(xs, 2, 0, 1, radii, radii.length, -20, 20, 1);
+    const [l, r] = flankAngles(p, 0);
+    expect(l).toBeCloseTo(30, 0);
+    expect(r).toBeCloseTo(30, 0);
+  });
+});
+
+describe("experiments: bad options throw naming the function, option and rule", () => {
+  it("rejects unknown keys with the nearest valid one", () => {
+    expect(() => hopperDischarge({ orifice: [4, 5, 6] } as never)).toThrow(
+      /hopperDischarge: unknown option "orifice".*did you mean "orifices"/,
+    );
+    expect(() => brazilNut({ gamma: [2] } as never)).toThrow(/did you mean "gammas"/);
+    expect(() => starClogging({ friction: 0.5 } as never)).toThrow(/starClogging: unknown option/);
+  });
+
+  it("rejects bad values before building anything", () => {
+    expect(() => hopperDischarge({ orifices: [4, 5] })).toThrow(/at least 3 needed/);
+    expect(() => hopperDischarge({ orifices: [1, 5, 6] })).toThrow(/must be >= 2/);
+    expect(() => hopperDischarge({ orifices: [4, 5, 6], siloWidth: 7 })).toThrow(/siloWidth/);
+    expect(() => janssenEffect({ batches: 1 })).toThrow(/batches \(1\) must be an integer/);
+    expect(() => angleOfRepose({ rollingFrictions: [-0.1] })).toThrow(
+      /rollingFrictions\[0\] \(-0.1\) must be >= 0/,
+    );
+    expect(() => brazilNut({ intruder: 9 })).toThrow(/intruder/);
+    expect(() => forceDistribution({ boxWidth: 1 })).toThrow(/boxWidth/);
+    expect(() => starForceDistribution({ grains: 0 })).toThrow(/grains/);
+    expect(() => starColumnCollapse({ duration: -1 })).toThrow(/duration \(-1\) must be > 0/);
+    expect(() => restitutionVsSpeed({ speeds: [0.1, -1] })).toThrow(/speeds\[1\]/);
+    expect(() => restitutionVsSpeed({ scale: "huge" as never })).toThrow(/scale/);
+    expect(() => resolveGrains("x", { restitution: 0 })).toThrow(/restitution \(0\) must be > 0/);
+    expect(() => resolveGrains("x", { softness: 0.2 })).toThrow(/softness/);
+    expect(() => hopperDischarge(null as never)).toThrow(TypeError);
+  });
+});
