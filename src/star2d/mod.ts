@@ -33,6 +33,7 @@ export * from "./detect.ts";
 export * from "./system.ts";
 export * from "./clump.ts";
 export * from "./scenes.ts";
+export * from "./gpu/mod.ts";
 export { STAR2D_CHECKPOINT_MAGIC, STAR2D_CHECKPOINT_VERSION } from "./checkpoint.ts";
 export type { SaveStateOptions } from "./checkpoint.ts";
 export type { ProgressOptions, RunOptions } from "../math/progress.ts";
