@@ -1,6 +1,7 @@
 /**
  * `deno task bench`: every benchmark in turn (sphere3d settle with the LAMMPS peer when
- * installed, star2d collision handling, ipc1d bar runs). Each prints its own table.
+ * installed, star2d collision handling, ipc1d bar runs, rigid bodies in a settled bed). Each
+ * prints its own table; arguments (e.g. `--quick`) go to every benchmark.
  *
  * @module
  */
@@ -8,7 +9,9 @@ const deno = Deno.execPath();
 const benches: [string, string[]][] = [
   ["bench/settle_bench.ts", ["--lammps"]],
   ["bench/star2d_bench.ts", []],
+  ["bench/star2d_gpu_bench.ts", []],
   ["bench/ipc1d_bench.ts", []],
+  ["bench/body_bench.ts", []],
 ];
 let failed = 0;
 for (const [file, args] of benches) {

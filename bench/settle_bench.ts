@@ -25,6 +25,7 @@
  * @module
  */
 import { World } from "../src/sphere3d/mod.ts";
+import { lowbias32 } from "../src/math/rng.ts";
 
 const args = Deno.args;
 const arg = (name: string, dflt: string) => {
@@ -56,17 +57,6 @@ export const SCENE = {
 const MASS = SCENE.density * (4 / 3) * Math.PI * SCENE.radius ** 3;
 /** Grainlab's normal damping equivalent to LAMMPS γn: cn = γn · m/2. */
 const CN = SCENE.gammaN * MASS / 2;
-
-/** Chris Wellons' lowbias32 hash. */
-function lowbias32(x: number): number {
-  x = x >>> 0;
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x7feb352d);
-  x ^= x >>> 15;
-  x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
 
 /** The jittered grid of n grains (see the module notes), stride 3. */
 export function jitteredGrid(n: number): Float64Array {

@@ -4,6 +4,7 @@
  */
 import { type GranularSystem, World } from "../src/sphere3d/mod.ts";
 import type { Material } from "../src/sphere3d/material.ts";
+import { lowbias32 } from "../src/math/rng.ts";
 
 /** The bed material: 1 cm glass-like beads, stiff enough for dt = 1e-4 s. */
 export const BED_MATERIAL: Partial<Material> = {
@@ -19,15 +20,6 @@ export const BED_MATERIAL: Partial<Material> = {
 export const BED = { half: 0.1, radius: 0.01, dt: 1e-4 };
 
 let settled: Uint8Array | null = null;
-
-function lowbias32(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x7feb352d);
-  x ^= x >>> 15;
-  x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
 
 /** Grain centres on a jittered grid (deterministic). */
 function bedPositions(n: number): number[][] {

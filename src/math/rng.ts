@@ -137,3 +137,29 @@ export class Rng {
 function rotl(x: number, k: number): number {
   return ((x << k) | (x >>> (32 - k))) >>> 0;
 }
+
+/**
+ * Chris Wellons' 32-bit integer hash "lowbias32": a portable, stateless, well-mixed hash of an
+ * integer, for deterministic jitter that any language can reproduce (the settle benchmark's
+ * jittered grid uses u(n) = lowbias32(n) / 2³²).
+ *
+ * @param x an integer (its low 32 bits are used)
+ * @returns an unsigned 32-bit integer
+ * @example
+ * ```ts
+ * import { lowbias32 } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * expect(lowbias32(0)).toBe(0);
+ * expect(lowbias32(1)).toBe(lowbias32(1)); // deterministic
+ * expect(lowbias32(1)).not.toBe(lowbias32(2));
+ * expect(lowbias32(12345)).toBeLessThan(2 ** 32);
+ * ```
+ */
+export function lowbias32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}

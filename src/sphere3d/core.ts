@@ -360,6 +360,7 @@ export class GranularCore {
     }
     if (this.hasRolling) applyRolling(ps, h);
     if (prof) t = lap(pr, "boundaryForces", t);
+    this.sleep.keepHistories(this.hist, this.slotOfId, ps.count, p.stamp);
     st.activeContactHistories = this.hist.sweep(ps.count, p.stamp);
     st.staleContactHistoriesRemoved += this.hist.lastRemoved;
     if (this.hist.overflow) this.hist.widen();

@@ -30,6 +30,7 @@ import {
   resolveParticleMaterial,
 } from "./material.ts";
 import type { StepStats } from "./stats.ts";
+import type { PoolSleepOptions } from "./bodies/sleep.ts";
 import type { GridAxisPeriod } from "../math/grid.ts";
 import {
   bool,
@@ -182,6 +183,50 @@ export class GranularSystem {
   get lastStepProfile(): Readonly<StepProfile> {
     return this.#c.profileRecord;
   }
+
+  /**
+   * Granular pool sleep: grains slower than `speedThreshold` (spin counted as ω·r) for
+   * `quietSteps` steps in a row, farther than `wakeDistance` from every dynamic or kinematic
+   * body, freeze (not integrated; pairs of two sleeping grains leave the neighbour list) until
+   * a body comes that close, a moving awake grain touches them or the caller gives them a
+   * velocity or an external load (grains under an external force or torque never sleep); they
+   * hold awake grains like fixed grains. Options left out keep their last value;
+   * `enabled: false` wakes every grain.
+   * Off by default. The count is in `lastStepStats.sleepingParticles`.
+   *
+   * @throws {RangeError} naming the option: a non-positive speed, quiet steps outside
+   *   1–65535, a negative wake distance
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = new World({ timeStep: 1e-4 });
+   * const g = world.addGranularParticles({ positions: [[0, 0, 0.021]], radii: 0.02 });
+   * g.setGroundPlane(0);
+   * g.setPoolSleep();
+   * world.run(2000); // it lands, comes to rest on the ground and falls asleep there
+   * expect(g.lastStepStats.sleepingParticles).toBe(1);
+   * expect(g.positions[2]).toBeLessThan(0.02);
+   * expect(g.sleeping[0]).toBe(1);
+   * g.setPoolSleep({ enabled: false });
+   * expect(g.sleeping[0]).toBe(0);
+   * ```
+   */
+  setPoolSleep(options: PoolSleepOptions = {}): void {
+    const c = this.#c, sl = c.sleep;
+    sl.reserve(c.ps.capacity);
+    if (sl.configure(options) && sl.sleeping > 0) {
+      sl.wakeAll(c.ps, c.material.density);
+      c.invalidate();
+    }
+  }
+
+  /** 1 for each sleeping grain (see {@link GranularSystem.setPoolSleep}): a view, read-only. */
+  get sleeping(): Uint8Array {
+    const c = this.#c;
+    c.sleep.reserve(c.ps.capacity);
+    return c.sleep.asleep.subarray(0, c.ps.count);
+  }
   /**
    * The persistent tangential springs (contact histories) as columns, copied out.
    *
@@ -312,6 +357,7 @@ export class GranularSystem {
 
   #load(bytes: Uint8Array, where: string): void {
     applyGranularState(this.#c, decodeGranularState(bytes, where), where);
+    this.#c.sleep.clear(); // pool sleep is not in checkpoints: every loaded grain is awake
   }
 
   /**
@@ -638,6 +684,8 @@ export class GranularSystem {
   setPosition(index: number, position: Vec3): void {
     this.#c.index("setPosition", index);
     this.#c.ps.pos.set(vec3("setPosition", "position", position), 3 * index);
+    const sl = this.#c.sleep;
+    if (sl.asleep[index] === 1) sl.wake(this.#c.ps, index, this.#c.material.density);
     this.#c.invalidate();
   }
 

@@ -9,6 +9,7 @@
 import { bool, finite, integerIn, options as checkOptions, positive } from "../../math/validate.ts";
 import type { PairList } from "../../math/grid.ts";
 import type { ContactRecord } from "../../contact/record.ts";
+import type { HistoryTable } from "../history.ts";
 import type { ParticleStore } from "../particles.ts";
 import { BodyKind, type BodySet } from "./body_set.ts";
 
@@ -60,6 +61,8 @@ export class PoolSleep {
   asleep: Uint8Array = new Uint8Array(0);
   /** Sleeping grains. */
   sleeping = 0;
+  /** Grains that fell asleep since the neighbour list last dropped sleeping pairs. */
+  fresh = 0;
 
   /** Validate and apply options; returns whether every grain must wake. */
   configure(o: PoolSleepOptions): boolean {
@@ -92,10 +95,19 @@ export class PoolSleep {
     ps.setMass(i, density);
   }
 
+  /** Forget every sleep flag and count (the masses are the caller's: e.g. a loaded state). */
+  clear(): void {
+    this.asleep.fill(0);
+    this.count.fill(0);
+    this.sleeping = 0;
+    this.fresh = 0;
+  }
+
   /** Wake every grain. */
   wakeAll(ps: ParticleStore, density: number): void {
     for (let i = 0; i < ps.count; i++) if (this.asleep[i] === 1) this.wake(ps, i, density);
     this.sleeping = 0;
+    this.fresh = 0;
   }
 
   /** Slot `from` moved to `to` (removal); slot `from` is gone. */
@@ -109,8 +121,10 @@ export class PoolSleep {
 
   /**
    * End of a step: wake grains near moving bodies or touched by a moving awake grain, then put
-   * quiet grains to sleep. Returns true when some grain woke (the neighbour list must regain
-   * its pairs).
+   * quiet grains to sleep. Returns true when the neighbour list must be rebuilt: some grain
+   * woke (its pairs with sleeping grains must come back), or enough grains fell asleep since
+   * the last build (a sixteenth of them, at least one) that their pairs are worth dropping —
+   * nothing else rebuilds the list of a pool at rest.
    */
   update(
     ps: ParticleStore,
@@ -118,6 +132,8 @@ export class PoolSleep {
     bodies: BodySet | null,
     contacts: ContactRecord,
   ): boolean {
+    // the system's columns may have grown without this one (particles added, a state loaded)
+    if (this.count.length < ps.count) this.reserve(ps.capacity);
     const n = ps.count, asleep = this.asleep, cnt = this.count;
     const pos = ps.pos, vel = ps.vel, ang = ps.ang, rad = ps.radius;
     const v2 = this.speed * this.speed, d = this.wakeDistance;
@@ -136,12 +152,22 @@ export class PoolSleep {
         }
       }
     }
-    // 2. near a moving body (its shapes' bounding boxes grown by the wake distance)
+    // 2. near a moving body (its shapes' bounding boxes grown by the wake distance), or set in
+    // motion or pushed by the caller (setVelocity, setExternalForce, …: sleeping grains have
+    // neither velocity nor spin of their own); grains under an external load never sleep
     const hasMoving = bodies !== null && bodies.shapes > 0;
+    const ef = ps.extForce, et = ps.extTorque;
     for (let i = 0; i < n; i++) {
       if (ps.fixed[i] === 1) continue;
+      const o3 = 3 * i;
+      const loaded = ef[o3] !== 0 || ef[o3 + 1] !== 0 || ef[o3 + 2] !== 0 ||
+        et[o3] !== 0 || et[o3 + 1] !== 0 || et[o3 + 2] !== 0;
       if (asleep[i] === 1) {
-        if (hasMoving && nearMoving(bodies!, pos, 3 * i, rad[i] + d)) {
+        if (
+          loaded || vel[o3] !== 0 || vel[o3 + 1] !== 0 || vel[o3 + 2] !== 0 ||
+          ang[o3] !== 0 || ang[o3 + 1] !== 0 || ang[o3 + 2] !== 0 ||
+          (hasMoving && nearMoving(bodies!, pos, o3, rad[i] + d))
+        ) {
           this.wake(ps, i, density);
           woke = true;
         }
@@ -150,7 +176,7 @@ export class PoolSleep {
       const o = 3 * i, r = rad[i];
       const s2 = vel[o] ** 2 + vel[o + 1] ** 2 + vel[o + 2] ** 2;
       const w2 = (ang[o] ** 2 + ang[o + 1] ** 2 + ang[o + 2] ** 2) * r * r;
-      if (s2 > v2 || w2 > v2) {
+      if (s2 > v2 || w2 > v2 || loaded) {
         cnt[i] = 0;
         continue;
       }
@@ -158,17 +184,38 @@ export class PoolSleep {
       if (cnt[i] >= this.quiet && !(hasMoving && nearMoving(bodies!, pos, o, r + d))) {
         asleep[i] = 1;
         this.sleeping++;
+        this.fresh++;
         vel[o] = vel[o + 1] = vel[o + 2] = 0;
         ang[o] = ang[o + 1] = ang[o + 2] = 0;
         ps.invMass[i] = 0;
         ps.invInertia[i] = 0;
       }
     }
-    return woke;
+    if (this.sleeping === 0) this.fresh = 0;
+    return woke || this.fresh >= Math.max(1, n >> 4);
+  }
+
+  /**
+   * Keep the tangential springs between two sleeping grains: their pairs are not evaluated,
+   * so the sweep at the end of a force evaluation would drop them and a woken grain would
+   * lose its static friction (and slip, and wake its neighbours). Stamps them as used.
+   */
+  keepHistories(hist: HistoryTable, slotOfId: Int32Array, count: number, stamp: number): void {
+    if (this.sleeping === 0) return;
+    const S = hist.slots, used = hist.used, partner = hist.partner, st = hist.stamp;
+    const s = this.asleep;
+    for (let p = 0; p < count; p++) {
+      if (s[p] !== 1) continue;
+      for (let e = p * S, end = e + used[p]; e < end; e++) {
+        const q = partner[e];
+        if (q >= 0 && s[slotOfId[q]] === 1) st[e] = stamp;
+      }
+    }
   }
 
   /** Drop the pairs of two sleeping grains from a freshly built neighbour list. */
   filterPairs(pairs: PairList): void {
+    this.fresh = 0;
     if (this.sleeping === 0) return;
     const a = pairs.a, b = pairs.b, s = this.asleep;
     let k = 0;
