@@ -64,6 +64,7 @@ export {
 } from "./particles.ts";
 export { forceNetwork, type ForceNetworkOptions } from "./network.ts";
 export { bodyOutlines, type Outline, type OutlineSource } from "./bodies.ts";
+export type { BodyShape } from "../sphere3d/bodies/body.ts";
 export type {
   MarkContext,
   MarkDimensions,
