@@ -133,12 +133,9 @@ export class StarSprite {
    * ```
    */
   distance(x: number, y: number, firstOrder: boolean, corrected = true): number {
-    const S = this.resolution, h = this.texel, L = this.halfWidth;
-    const tx = (x + L) / h - 0.5, ty = (y + L) / h - 0.5;
-    let x0 = Math.floor(tx), y0 = Math.floor(ty);
-    x0 = x0 < 0 ? 0 : x0 > S - 2 ? S - 2 : x0;
-    y0 = y0 < 0 ? 0 : y0 > S - 2 ? S - 2 : y0;
-    const fx = tx - x0, fy = ty - y0;
+    const S = this.resolution, h = this.texel;
+    const cell = texelCell(this, x, y);
+    const x0 = cell[0], y0 = cell[1], fx = cell[2], fy = cell[3];
     let sum = 0;
     for (let c = 0; c < 4; c++) {
       const dx = c & 1, dy = c >> 1;
@@ -171,12 +168,9 @@ export class StarSprite {
    * ```
    */
   normal(x: number, y: number, out: Float64Array = new Float64Array(2)): Float64Array {
-    const S = this.resolution, h = this.texel, L = this.halfWidth;
-    const tx = (x + L) / h - 0.5, ty = (y + L) / h - 0.5;
-    let x0 = Math.floor(tx), y0 = Math.floor(ty);
-    x0 = x0 < 0 ? 0 : x0 > S - 2 ? S - 2 : x0;
-    y0 = y0 < 0 ? 0 : y0 > S - 2 ? S - 2 : y0;
-    const fx = tx - x0, fy = ty - y0;
+    const S = this.resolution;
+    const cell = texelCell(this, x, y);
+    const x0 = cell[0], y0 = cell[1], fx = cell[2], fy = cell[3];
     let nx = 0, ny = 0;
     for (let c = 0; c < 4; c++) {
       const dx = c & 1, dy = c >> 1;
@@ -195,6 +189,26 @@ export class StarSprite {
   get bytes(): number {
     return 32 * this.resolution * this.resolution;
   }
+}
+
+const CELL = new Float64Array(4);
+
+/**
+ * The texels around (x, y) (body frame) that a read combines: the lower-left one (x0, y0),
+ * clamped to the grid, and the bilinear fractions (fx, fy), as [x0, y0, fx, fy] in a scratch
+ * array that the next call overwrites.
+ */
+function texelCell(s: StarSprite, x: number, y: number): Float64Array {
+  const S = s.resolution, h = s.texel, L = s.halfWidth;
+  const tx = (x + L) / h - 0.5, ty = (y + L) / h - 0.5;
+  let x0 = Math.floor(tx), y0 = Math.floor(ty);
+  x0 = x0 < 0 ? 0 : x0 > S - 2 ? S - 2 : x0;
+  y0 = y0 < 0 ? 0 : y0 > S - 2 ? S - 2 : y0;
+  CELL[0] = x0;
+  CELL[1] = y0;
+  CELL[2] = tx - x0;
+  CELL[3] = ty - y0;
+  return CELL;
 }
 
 /** Options of {@linkcode spriteError}. */

@@ -55,11 +55,13 @@ fn blockScan(lid: u32, sum: u32) -> u32 {
 }
 `;
 
-/** Level 0 of the scan: `src` (read) → `dst`, block totals to `sums`. */
-export const SCAN0_WGSL = SCAN_HEAD + /* wgsl */ `
-@group(0) @binding(0) var<uniform> S: ScanParams;
-@group(0) @binding(1) var<storage, read> src: array<u32>;
-@group(0) @binding(2) var<storage, read_write> dst: array<u32>;
+/**
+ * One level of the scan: `bindings` declare the buffer `src` it reads and the buffer `dst` it
+ * writes (binding 2; the same buffer for an in-place level), block totals go to `sums`.
+ */
+function scanLevelWgsl(bindings: string, src: string, dst: string): string {
+  return SCAN_HEAD + /* wgsl */ `
+@group(0) @binding(0) var<uniform> S: ScanParams;${bindings}
 @group(0) @binding(3) var<storage, read_write> sums: array<u32>;
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_id) lid3: vec3<u32>, @builtin(workgroup_id) wid3: vec3<u32>,
@@ -70,43 +72,35 @@ fn main(@builtin(local_invocation_id) lid3: vec3<u32>, @builtin(workgroup_id) wi
   var v = array<u32, 4>(0u, 0u, 0u, 0u);
   var sum = 0u;
   for (var k = 0u; k < 4u; k++) {
-    if (base + k < S.len) { v[k] = src[base + k]; }
+    if (base + k < S.len) { v[k] = ${src}[base + k]; }
     sum += v[k];
   }
   var run = blockScan(lid, sum);
   for (var k = 0u; k < 4u; k++) {
-    if (base + k < S.len) { dst[base + k] = run; }
+    if (base + k < S.len) { ${dst}[base + k] = run; }
     run += v[k];
   }
   if (lid == ${WG - 1}u) { sums[block] = tmp[${WG - 1}u]; }
 }
 `;
+}
+
+/** Level 0 of the scan: `src` (read) → `dst`, block totals to `sums`. */
+export const SCAN0_WGSL = scanLevelWgsl(
+  /* wgsl */ `
+@group(0) @binding(1) var<storage, read> src: array<u32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<u32>;`,
+  "src",
+  "dst",
+);
 
 /** Upper levels of the scan, in place on `data`, block totals to `sums`. */
-export const SCANN_WGSL = SCAN_HEAD + /* wgsl */ `
-@group(0) @binding(0) var<uniform> S: ScanParams;
-@group(0) @binding(2) var<storage, read_write> data: array<u32>;
-@group(0) @binding(3) var<storage, read_write> sums: array<u32>;
-@compute @workgroup_size(${WG})
-fn main(@builtin(local_invocation_id) lid3: vec3<u32>, @builtin(workgroup_id) wid3: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>) {
-  let lid = lid3.x;
-  let block = wid3.x + wid3.y * nwg.x;
-  let base = block * ${SCAN_BLOCK}u + lid * 4u;
-  var v = array<u32, 4>(0u, 0u, 0u, 0u);
-  var sum = 0u;
-  for (var k = 0u; k < 4u; k++) {
-    if (base + k < S.len) { v[k] = data[base + k]; }
-    sum += v[k];
-  }
-  var run = blockScan(lid, sum);
-  for (var k = 0u; k < 4u; k++) {
-    if (base + k < S.len) { data[base + k] = run; }
-    run += v[k];
-  }
-  if (lid == ${WG - 1}u) { sums[block] = tmp[${WG - 1}u]; }
-}
-`;
+export const SCANN_WGSL = scanLevelWgsl(
+  /* wgsl */ `
+@group(0) @binding(2) var<storage, read_write> data: array<u32>;`,
+  "data",
+  "data",
+);
 
 /** Add the scanned block totals of the level above to every element of a level. */
 export const SCAN_ADD_WGSL = /* wgsl */ `

@@ -1,0 +1,174 @@
+/**
+ * The contact state of a GPU system in the host's CPU formats: the contacts of the last step —
+ * re-detected on the last step's input by the force kernel's record variant, counted, scanned
+ * and written into a compact record, then decoded into the shared contact record — and the
+ * tangential histories, read from and written to the per-grain history tables. Internal to the
+ * GPU path.
+ *
+ * @module
+ */
+
+import { contactBuffers } from "../../contact/record.ts";
+import type { GpuCore } from "./core.ts";
+import { WALL_BLOCK_BYTES } from "./layout.ts";
+import { dims, GpuScan } from "./pipelines.ts";
+import { readBuffer } from "./readback.ts";
+import { ready } from "./bind_groups.ts";
+import { NAME } from "./options.ts";
+import { RECORD_WORDS } from "./wgsl_forces.ts";
+import { WG, WG_FORCES } from "./wgsl_common.ts";
+
+/** Re-run the last step's detection and law in record mode and read the host's contacts. */
+export async function readContacts(core: GpuCore): Promise<void> {
+  const c = core.host.contacts;
+  c.count = 0;
+  const n = core.n;
+  if (n === 0 || core.stats.step === 0) return;
+  if (!core.recordValid) {
+    throw new Error(
+      `${NAME}.read: the contacts of the last step are unavailable after adding grains or ` +
+        "loading a state; take a step first",
+    );
+  }
+  await ready(core);
+  const total = core.stats.particleContacts + core.stats.boundaryContacts;
+  if (total === 0) return;
+  const dev = core.device, b = core.buf!, p = core.pipes!;
+  const last = 1 - core.parity; // buffers of the last step's input
+  const S = GPUBufferUsage.STORAGE;
+  const cnt = dev.createBuffer({ size: 4 * (n + 1), usage: S });
+  const offsets = dev.createBuffer({ size: 4 * (n + 1), usage: S });
+  const records = dev.createBuffer({
+    size: 4 * RECORD_WORDS * total,
+    usage: S | GPUBufferUsage.COPY_SRC,
+  });
+  const scan = new GpuScan(dev, p, cnt, offsets, n + 1);
+  try {
+    const P = { buffer: core.params, offset: 0, size: 96 };
+    const countBg = dev.createBindGroup({
+      layout: p.recordCount.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: P },
+        { binding: 2, resource: { buffer: b.hist[core.parity] } },
+        { binding: 3, resource: { buffer: cnt } },
+      ],
+    });
+    const entries: GPUBindGroupEntry[] = [
+      { binding: 0, resource: P },
+      {
+        binding: 1,
+        resource: {
+          buffer: core.walls,
+          offset: WALL_BLOCK_BYTES * core.config.batchSize,
+          size: WALL_BLOCK_BYTES,
+        },
+      },
+      { binding: 2, resource: { buffer: b.state[last] } },
+      { binding: 4, resource: { buffer: b.poses } },
+      { binding: 5, resource: { buffer: b.nbr } },
+      { binding: 6, resource: { buffer: b.hist[last] } },
+      { binding: 8, resource: { buffer: core.shapes! } },
+      { binding: 11, resource: { buffer: offsets } },
+      { binding: 12, resource: { buffer: records } },
+    ];
+    if (core.config.sampling === "sprite") {
+      entries.push({ binding: 9, resource: core.texA!.createView({ dimension: "2d-array" }) });
+      entries.push({ binding: 10, resource: core.texB!.createView({ dimension: "2d-array" }) });
+    }
+    const recBg = dev.createBindGroup({ layout: p.record.getBindGroupLayout(0), entries });
+    const enc = dev.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(p.recordCount);
+    pass.setBindGroup(0, countBg);
+    let [x, y] = dims(Math.ceil((n + 1) / WG));
+    pass.dispatchWorkgroups(x, y);
+    scan.encode(pass);
+    pass.setPipeline(p.record);
+    pass.setBindGroup(0, recBg);
+    [x, y] = dims(Math.ceil(n / WG_FORCES));
+    pass.dispatchWorkgroups(x, y);
+    pass.end();
+    dev.queue.submit([enc.finish()]);
+    const bytes = await readBuffer(dev, records, 0, 4 * RECORD_WORDS * total);
+    decodeRecords(core, bytes, total);
+  } finally {
+    scan.destroy();
+    cnt.destroy();
+    offsets.destroy();
+    records.destroy();
+  }
+}
+
+/** Decode `total` record entries into the host's contact record (forces on i, normal j → i). */
+function decodeRecords(core: GpuCore, bytes: ArrayBuffer, total: number): void {
+  const c = core.host.contacts, q = core.q;
+  const u = new Uint32Array(bytes), s = new Int32Array(bytes), f = new Float32Array(bytes);
+  c.reserve(total);
+  for (let k = 0; k < total; k++) {
+    const o = RECORD_WORDS * k;
+    const i = u[o], j = s[o + 1], w = s[o + 2];
+    const px = s[o + 3] * q + f[o + 6], py = s[o + 4] * q + f[o + 7];
+    const nx = f[o + 8], ny = f[o + 9];
+    // push takes detection's view (normal from i towards j) and stores it flipped
+    c.push(i, j >= 0 ? j : w, j >= 0 ? 0 : 1, px, py, -nx, -ny, f[o + 10], f[o + 5]);
+  }
+  const bb = contactBuffers(c);
+  for (let k = 0; k < total; k++) {
+    const o = RECORD_WORDS * k;
+    const fn = f[o + 11], ft = f[o + 12];
+    const nx = bb.normal[2 * k], ny = bb.normal[2 * k + 1];
+    bb.normalForce[k] = fn;
+    bb.tangentialForce[2 * k] = ft * ny;
+    bb.tangentialForce[2 * k + 1] = -ft * nx;
+    c._ft[k] = ft;
+    c._xi[k] = f[o + 13];
+  }
+}
+
+/** Read the current history tables into the host's contact history (CPU format). */
+export async function readHistory(core: GpuCore): Promise<void> {
+  const n = core.n;
+  if (n === 0) return;
+  const b = core.buf!, K = core.config.contactSlots;
+  const counts = new Uint32Array(
+    await readBuffer(core.device, b.hist[core.parity], 0, 4 * n),
+  );
+  const ent = await readBuffer(core.device, b.hist[core.parity], 36 * b.cap, 12 * K * n);
+  const si = new Int32Array(ent), sf = new Float32Array(ent);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += Math.min(counts[i], K);
+  const A = new Int32Array(total), B = new Int32Array(total);
+  const key = new Float64Array(total), xi = new Float64Array(total);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    for (let s = 0; s < Math.min(counts[i], K); s++) {
+      const o = 3 * (K * i + s);
+      A[m] = i;
+      B[m] = si[o];
+      key[m] = sf[o + 1];
+      xi[m] = sf[o + 2];
+      m++;
+    }
+  }
+  core.host._history.importRecorded(A, B, key, xi);
+}
+
+/** Write the host's contact history (ids = slots) into the current history table. */
+export function importHistory(core: GpuCore): void {
+  const host = core.host, n = host.count, K = core.config.contactSlots, b = core.buf!;
+  for (let i = 0; i < n; i++) if (host._ids[i] !== i) return; // ids are not slots: no history
+  const h = host._history.exportRecorded();
+  const counts = new Uint32Array(n);
+  const ent = new ArrayBuffer(12 * K * n);
+  const si = new Int32Array(ent), sf = new Float32Array(ent);
+  for (let k = 0; k < h.a.length; k++) {
+    const a = h.a[k];
+    if (a < 0 || a >= n || counts[a] >= K) continue;
+    const o = 3 * (K * a + counts[a]++);
+    si[o] = h.b[k];
+    sf[o + 1] = h.key[k];
+    sf[o + 2] = h.xi[k];
+  }
+  core.device.queue.writeBuffer(b.hist[core.parity], 0, counts);
+  core.device.queue.writeBuffer(b.hist[core.parity], 36 * b.cap, ent);
+}
