@@ -53,7 +53,19 @@ const stages: Stage[] = [
   },
   // Every JSDoc example must assert with something that throws (not console.assert).
   { name: "doc assertions", args: ["run", "--allow-read", "scripts/check_doc_examples.ts"] },
-  { name: "doc examples", args: ["test", "--allow-all", "--doc", "mod.ts", "src/"], tests: true },
+  // The WebGPU examples run in their own process: Mesa's software Vulkan (lavapipe) once
+  // crashed at process exit ("double free") after every example had passed, when it shared the
+  // process with the other native libraries (resvg, polars) the remaining examples load.
+  {
+    name: "doc examples",
+    args: ["test", "--allow-all", "--doc", "--ignore=src/star2d/gpu", "mod.ts", "src/"],
+    tests: true,
+  },
+  {
+    name: "doc examples (WebGPU)",
+    args: ["test", "--allow-all", "--doc", "src/star2d/gpu/"],
+    tests: true,
+  },
   ...exampleSmoke.map((f) => ({
     name: `example ${f}`,
     args: ["run", "--allow-all", `examples/${f}`, "--smoke"],
