@@ -5,6 +5,7 @@
  * @module
  */
 import type { BodyShape } from "../sphere3d/bodies/body.ts";
+import { quatRotateInto } from "../sphere3d/bodies/quat.ts";
 
 /** A closed polygon in plot coordinates (m). */
 export interface Outline {
@@ -25,17 +26,6 @@ export interface OutlineSource {
 }
 
 const AXES = { side: [0, 2], front: [1, 2], top: [0, 1] } as const;
-
-function rotate(q: readonly number[], v: readonly number[]): number[] {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
 
 /** Points on the surface of a shape, in its local frame. */
 function samples(s: BodyShape): number[][] {
@@ -136,7 +126,7 @@ export function bodyOutlines(
   for (const b of bodies) {
     for (const s of b.shapes) {
       const pts = samples(s).map((l) => {
-        const w = rotate(s.orientation, l);
+        const w = quatRotateInto([0, 0, 0], s.orientation, l);
         const g = [w[0] + s.position[0], w[1] + s.position[1], w[2] + s.position[2]];
         return [g[ax[0]], g[ax[1]]];
       });

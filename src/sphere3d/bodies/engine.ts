@@ -8,6 +8,7 @@
  */
 import type RapierModule from "@dimforge/rapier3d-deterministic-compat";
 import { BodyKind, type BodySet, ShapeKind } from "./body_set.ts";
+import { quatMultiplyInto, quatRotateInto } from "./quat.ts";
 
 type Rapier = typeof RapierModule;
 type RWorld = InstanceType<Rapier["World"]>;
@@ -90,17 +91,6 @@ export interface EngineJoint {
 }
 
 const Y_TO_Z = [Math.SQRT1_2, 0, 0, Math.SQRT1_2]; // +90° about x: Rapier's y axis onto z
-
-/** Quaternion product a ⊗ b, `[x, y, z, w]`. */
-function qmul(a: number[], b: number[]): number[] {
-  const [ax, ay, az, aw] = a, [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
 
 /** The rigid-body world of a Grainlab {@link World}: Rapier behind Grainlab types. */
 export class BodyEngine {
@@ -185,10 +175,10 @@ export class BodyEngine {
     else if (sh.kind === ShapeKind.box) d = R.ColliderDesc.cuboid(p[0], p[1], p[2]);
     else if (sh.kind === ShapeKind.capsule) {
       d = R.ColliderDesc.capsule(p[1], p[0]);
-      rot = qmul(sh.orientation, Y_TO_Z);
+      rot = quatMultiplyInto([0, 0, 0, 0], sh.orientation, Y_TO_Z);
     } else if (sh.kind === ShapeKind.cylinder) {
       d = R.ColliderDesc.cylinder(p[1], p[0]);
-      rot = qmul(sh.orientation, Y_TO_Z);
+      rot = quatMultiplyInto([0, 0, 0, 0], sh.orientation, Y_TO_Z);
     } else {
       const t = sh.triangles!;
       d = R.ColliderDesc.trimesh(new Float32Array(t.vertices), new Uint32Array(t.indices));
@@ -205,7 +195,8 @@ export class BodyEngine {
     const q = (a: number[]) => ({ x: a[0], y: a[1], z: a[2], w: a[3] });
     // Rapier's revolute/prismatic joints take anchors and one axis in each body's frame:
     // express the joint axis in both bodies' frames through the joint frames.
-    const ax1 = rotate(j.frame1, j.axis), ax2 = rotate(j.frame2, j.axis);
+    const ax1 = quatRotateInto([0, 0, 0], j.frame1, j.axis);
+    const ax2 = quatRotateInto([0, 0, 0], j.frame2, j.axis);
     let data;
     if (j.type === "revolute") {
       data = R.JointData.revoluteWithAxes(v(j.anchor1), v(j.anchor2), v(ax1), v(ax2));
@@ -328,17 +319,4 @@ export class BodyEngine {
   free(): void {
     this.#world.free();
   }
-}
-
-/** Rotate vector v by the unit quaternion q. */
-function rotate(q: number[], v: number[]): number[] {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]),
-    ty = 2 * (z * v[0] - x * v[2]),
-    tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { BodyKind, BodySet, ShapeKind } from "./body_set.ts";
+import { quatRotateInto, quatRotateInverseInto } from "./quat.ts";
 import { BodyEngine, type EngineShape } from "./engine.ts";
 import type { BodyLoads } from "./contact.ts";
 import { RigidBody } from "./body.ts";
@@ -217,9 +218,8 @@ export class BodyManager {
       return;
     }
     // body frame: Rᵀ (p − origin)
-    const q = [set.quat[4 * b], set.quat[4 * b + 1], set.quat[4 * b + 2], set.quat[4 * b + 3]];
     const d = [0, 1, 2].map((k) => point[k] - set.pos[3 * b + k]);
-    const l = rotate([-q[0], -q[1], -q[2], q[3]], d);
+    const l = quatRotateInverseInto([0, 0, 0], set.quat, d, 0, 4 * b);
     for (let k = 0; k < 3; k++) this.extPoint[3 * b + k] = l[k];
   }
 
@@ -329,8 +329,7 @@ export class BodyManager {
       }
       if (ep[o] === ep[o]) {
         // torque of the point force about the centre of mass
-        const q = [set.quat[4 * b], set.quat[4 * b + 1], set.quat[4 * b + 2], set.quat[4 * b + 3]];
-        const p = rotate(q, [ep[o], ep[o + 1], ep[o + 2]]);
+        const p = quatRotateInto([0, 0, 0], set.quat, ep, 0, 4 * b, o);
         const r = [0, 1, 2].map((k) => set.pos[o + k] + p[k] - set.com[o + k]);
         T[o] += r[1] * ef[o + 2] - r[2] * ef[o + 1];
         T[o + 1] += r[2] * ef[o] - r[0] * ef[o + 2];
@@ -339,18 +338,6 @@ export class BodyManager {
     }
     this.engine.step(set, F, T);
   }
-}
-
-/** Rotate v by the unit quaternion q `[x, y, z, w]`. */
-export function rotate(q: number[], v: number[]): number[] {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
 }
 
 /** The constant angular velocity turning orientation `a` into `b` in `dt`. */
