@@ -188,6 +188,7 @@ export function loadLammpsFrame(
       if (wk) ps.ang[o3 + k] = wk[i];
     }
   }
+  core.detachPairHistories(false);
   for (let s = 0; s < ps.count; s++) core.hist.clearSlot(s);
   core.invalidate();
 }

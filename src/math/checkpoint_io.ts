@@ -175,6 +175,7 @@ export function parseJson(where: string, r: ByteReader): unknown {
  * expect(() => record("demo", "META", { a: 1, b: 2 }, ["a"]))
  *   .toThrow('demo: META has an unknown field "b"');
  * expect(() => record("demo", "META", {}, ["a"])).toThrow('demo: META lacks the field "a"');
+ * expect(record("demo", "META", { a: 1, c: 3 }, ["a"], ["c"]).c).toBe(3);
  * ```
  */
 export function record(
@@ -182,13 +183,16 @@ export function record(
   name: string,
   v: unknown,
   keys: readonly string[],
+  optional: readonly string[] = [],
 ): Record<string, unknown> {
   if (v === null || typeof v !== "object" || Array.isArray(v)) {
     throw new TypeError(`${where}: ${name} must be an object`);
   }
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    if (!keys.includes(k)) throw new RangeError(`${where}: ${name} has an unknown field "${k}"`);
+    if (!keys.includes(k) && !optional.includes(k)) {
+      throw new RangeError(`${where}: ${name} has an unknown field "${k}"`);
+    }
   }
   for (const k of keys) {
     if (!(k in o)) throw new RangeError(`${where}: ${name} lacks the field "${k}"`);

@@ -35,9 +35,18 @@ export class PlaneSet {
   /** Contact kind recorded. */
   kind: Uint8Array = new Uint8Array(8);
 
+  /**
+   * Grains that may touch each plane before the next neighbour rebuild: those of plane q are
+   * `candidates[candidateStart[q] .. candidateStart[q + 1]]`, in slot order.
+   */
+  candidates: Int32Array = new Int32Array(64);
+  /** Start of each plane's candidates (planes + 1 entries). */
+  candidateStart: Int32Array = new Int32Array(9);
+
   /** Remove every plane. */
   clear(): void {
     this.count = 0;
+    this.candidateStart.fill(0);
   }
 
   /** Add one plane. */
@@ -49,6 +58,36 @@ export class PlaneSet {
     this.index[k] = index;
     this.kind[k] = kind;
   }
+}
+
+/**
+ * Fill the planes' candidate lists from the positions `at` (a neighbour rebuild): every free
+ * grain closer to a plane than `margin` (m) beyond touching. Between rebuilds no grain moves
+ * more than half the skin, so with `margin` = skin the lists hold every grain that can touch.
+ */
+export function planeCandidates(
+  planes: PlaneSet,
+  at: Float64Array,
+  ps: ParticleStore,
+  margin: number,
+): void {
+  const count = ps.count, rad = ps.radius, fixed = ps.fixed, st = planes.candidateStart;
+  let list = planes.candidates, nt = 0;
+  for (let q = 0; q < planes.count; q++) {
+    st[q] = nt;
+    const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
+    for (let i = 0; i < count; i++) {
+      if (rad[i] + margin - sg * (at[3 * i + ax] - off) > 0 && fixed[i] === 0) {
+        if (nt === list.length) {
+          const l = new Int32Array(2 * list.length);
+          l.set(list);
+          list = planes.candidates = l;
+        }
+        list[nt++] = i;
+      }
+    }
+  }
+  st[planes.count] = nt;
 }
 
 /** Add the forces of every particle touching a plane of `planes`. */
@@ -91,14 +130,13 @@ function planeSweep(
   const io = sc.io, rec = sc.rec, ft = sc.ft, spare = sc.spare, list = sc.touching;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
-  const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, fixed = ps.fixed;
+  const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia;
   const mass = ps.mass;
   const fr = mat.friction, rr = mat.rolling;
   const kn = p.kn, cn = p.cn, hertz = p.hertz;
   const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
   const dt = p.dt, stamp = p.stamp;
   let nContacts = 0, maxPen = stats.maxPenetration;
-  const count = ps.count;
   const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
   const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q];
   const nx = ax === 0 ? sg : 0, ny = ax === 1 ? sg : 0, nz = ax === 2 ? sg : 0;
@@ -106,8 +144,10 @@ function planeSweep(
   // entry, so that V8 sees hot call sites and inlines the scalar laws (a rarely taken branch
   // of the full sweep would call them out of line, boxing their arguments).
   let nt = 0;
-  for (let i = 0; i < count; i++) {
-    if (rad[i] - sg * (pos[3 * i + ax] - off) > 0 && fixed[i] === 0) list[nt++] = i;
+  const cand = planes.candidates, c1 = planes.candidateStart[q + 1];
+  for (let k = planes.candidateStart[q]; k < c1; k++) {
+    const i = cand[k];
+    if (rad[i] - sg * (pos[3 * i + ax] - off) > 0) list[nt++] = i;
   }
   for (let k = 0; k < nt; k++) {
     const i = list[k];

@@ -61,6 +61,8 @@ export interface GranularState {
   stepCount: number;
   /** Neighbour skin setting (m), -1 for "auto". */
   skin: number;
+  /** Slots are reordered into cell order at neighbour rebuilds. */
+  sort: boolean;
   /** Centres (m), stride 3. */
   pos: Float64Array;
   /** Velocities (m/s), stride 3. */
@@ -109,12 +111,28 @@ export interface GranularState {
 // ---------------------------------------------------------------------------------------------
 // Capture and encode
 
+/**
+ * Entries per particle the loaded table needs: the table's own, widened (doubling, at most
+ * 255) until the owner with the most springs fits — the springs held by the neighbour list
+ * come on top of the table's.
+ */
+function entriesPerOwner(slots: number, owner: Uint32Array, slotOfId: Int32Array): number {
+  const per = new Uint16Array(slotOfId.length);
+  let most = 0;
+  for (let k = 0; k < owner.length; k++) {
+    const c = ++per[owner[k]];
+    if (c > most) most = c;
+  }
+  while (slots < most && slots < 255) slots = Math.min(255, slots * 2);
+  return slots;
+}
+
 /** The state of `core` as views into its columns (encode it before the system steps on). */
 export function captureState(core: GranularCore, histories: boolean): GranularState {
   const ps = core.ps, n = ps.count, v3 = (a: Float64Array) => a.subarray(0, 3 * n);
   let ext = false;
   for (let k = 0; k < 3 * n && !ext; k++) ext = ps.extForce[k] !== 0 || ps.extTorque[k] !== 0;
-  const h = histories ? core.hist.columns(n, ps.id) : null;
+  const h = histories ? core.historyColumns() : null;
   const r = core.resume;
   const forces = { force: v3(ps.force), torque: v3(ps.torque) };
   const roll = leftoverRolling(ps.roll, n);
@@ -141,6 +159,7 @@ export function captureState(core: GranularCore, histories: boolean): GranularSt
     time: core.time,
     stepCount: core.stepCount,
     skin: core.skin,
+    sort: core.spatialSort,
     pos: v3(ps.pos),
     vel: v3(ps.vel),
     ang: v3(ps.ang),
@@ -154,7 +173,12 @@ export function captureState(core: GranularCore, histories: boolean): GranularSt
     friction: core.tables.friction.subarray(0, core.tableSize),
     rolling: core.tables.rolling.subarray(0, core.tableSize),
     history: h
-      ? { slots: core.hist.slots, owner: h.owner, partner: h.partner, xi: h.displacement }
+      ? {
+        slots: entriesPerOwner(core.hist.slots, h.owner, core.slotOfId),
+        owner: h.owner,
+        partner: h.partner,
+        xi: h.displacement,
+      }
       : null,
     cache,
   };
@@ -189,6 +213,7 @@ export function encodeGranularState(s: GranularState, littleEndian = true): Uint
     time: s.time,
     stepCount: s.stepCount,
     neighborSkin: s.skin < 0 ? "auto" : s.skin,
+    spatialSort: s.sort,
     externalLoads: s.external !== null,
     contactHistories: s.history
       ? { slots: s.history.slots, entries: s.history.owner.length }
@@ -286,6 +311,7 @@ export function applyGranularState(core: GranularCore, s: GranularState, where: 
   const stats = emptyStats();
   // commit (nothing below throws)
   growColumns?.();
+  core.detachPairHistories(false);
   commitHistory();
   Object.assign(core.material, s.material);
   ps.pos.set(s.pos);
@@ -328,6 +354,7 @@ export function applyGranularState(core: GranularCore, s: GranularState, where: 
   core.nextId = s.nextId;
   core.recomputeRadii();
   core.skin = s.skin;
+  core.spatialSort = s.sort;
   core.time = s.time;
   core.stepCount = s.stepCount;
   core.stats = stats;

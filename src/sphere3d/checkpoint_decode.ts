@@ -99,7 +99,7 @@ function decode(bytes: Uint8Array, where: string): GranularState {
 
   // META
   const wm = `${where}: META`;
-  const meta = record(wm, "META", c.json("META"), META_KEYS);
+  const meta = record(wm, "META", c.json("META"), META_KEYS, ["spatialSort"]);
   if (typeof meta.writer !== "string") throw new TypeError(`${wm}: writer must be a string`);
   const n = integerIn(wm, "count", meta.count, 0, MAX_PARTICLES);
   const nextId = integerIn(wm, "nextId", meta.nextId, n, 2 ** 32);
@@ -109,6 +109,8 @@ function decode(bytes: Uint8Array, where: string): GranularState {
     ? -1
     : nonNegative(wm, "neighborSkin", meta.neighborSkin);
   const hasExt = boolean(wm, "externalLoads", meta.externalLoads);
+  // absent from files written before slot reordering existed (which never reordered)
+  const sort = meta.spatialSort === undefined ? true : boolean(wm, "spatialSort", meta.spatialSort);
   let slots = 0, entries = 0;
   if (meta.contactHistories !== null) {
     const h = record(wm, "contactHistories", meta.contactHistories, ["slots", "entries"]);
@@ -279,6 +281,7 @@ function decode(bytes: Uint8Array, where: string): GranularState {
     time,
     stepCount,
     skin,
+    sort,
     pos,
     vel,
     ang,

@@ -121,6 +121,7 @@ export function stateFromTable(
     time: Number.isFinite(t) ? t : 0,
     stepCount: Number.isSafeInteger(st) && st >= 0 ? st : 0,
     skin: -1,
+    sort: true,
     pos,
     vel,
     ang,

@@ -19,11 +19,13 @@ import {
   type FrictionTables,
   pairForces,
 } from "./forces.ts";
-import { buildPlanes, planeForces, PlaneSet } from "./boundaries.ts";
-import { HistoryTable } from "./history.ts";
+import { buildPlanes, planeCandidates, planeForces, PlaneSet } from "./boundaries.ts";
+import { type HistoryColumns, HistoryTable } from "./history.ts";
+import { flushPairHistories, PairHistory, pullPairHistories } from "./pair_history.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
-import { bodyForces, drift, kick, scanState, wrap } from "./integrate.ts";
+import { bodyForces, drift, kick, scanBlockCount, scanState, wrap } from "./integrate.ts";
+import type { GranularThreads } from "./threads/pool.ts";
 import { emptyStats, type StepStats } from "./stats.ts";
 import {
   checkOverlaps,
@@ -98,6 +100,9 @@ export interface EmitSettings {
   fx: boolean;
 }
 
+/** Systems smaller than this are never reordered (their columns fit in a core's cache). */
+export const SORT_MIN = 1024;
+
 /**
  * The state and the step of a granular system. Internal: {@link GranularSystem} owns one and
  * exposes the validated public API.
@@ -135,6 +140,8 @@ export class GranularCore {
   readonly grid = new CellGrid3();
   /** Neighbour list: candidate pairs within reach + skin. */
   readonly pairs = new PairList();
+  /** Springs of the pairs of {@link pairs}. */
+  readonly pairHist = new PairHistory();
   /** Ground and container planes in typed-array form. */
   readonly planes = new PlaneSet();
   /** The contacts of the last substep (the shared 3D contact record). */
@@ -202,7 +209,11 @@ export class GranularCore {
   /** Restitution damping: e, kn, Hertz, clamp it was computed for, then the coefficient. */
   readonly restitutionCache = new Float64Array([NaN, 0, 0, 0, 0]);
   /** End-of-step scan: max speed, kinetic energy. */
-  readonly scan = new Float64Array(2);
+  readonly scan = new Float64Array(3);
+  /** Kinetic energy per block of the end-of-step scan. */
+  scanBlocks: Float64Array = new Float64Array(16);
+  /** Worker threads sharing the step, or null (one thread). */
+  pool: GranularThreads | null = null;
   /** The divergence guard. */
   readonly guard = new DivergenceGuard();
   /** Scalars of the force loops, resolved once per force evaluation. */
@@ -288,14 +299,19 @@ export class GranularCore {
   /** Half kick of velocities and spins, then the speed clamps. */
   halfKick(h: number): void {
     const t0 = this.profile ? performance.now() : 0, m = this.material;
-    this.stats.velocityClamps += kick(this.ps, h * 0.5, m.maxSpeed, m.maxAngularSpeed);
+    this.stats.velocityClamps += this.pool !== null
+      ? this.pool.kick(this, h * 0.5)
+      : kick(this.ps, h * 0.5, m.maxSpeed, m.maxAngularSpeed);
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
   }
 
   /** Drift the positions, flag a stale neighbour list, wrap periodic axes. */
   driftAndWrap(h: number): void {
     const t0 = this.profile ? performance.now() : 0, ps = this.ps;
-    if (drift(ps, h, this.refPos, this.neighborSkin)) this.needRebuild = true;
+    const moved = this.pool !== null
+      ? this.pool.drift(this, h)
+      : drift(ps, h, this.refPos, this.neighborSkin);
+    if (moved) this.needRebuild = true;
     if (this.periodic) {
       const w = wrap(ps, this.periodic);
       this.stats.wrappedParticles += w;
@@ -318,10 +334,31 @@ export class GranularCore {
     if (this.needRebuild || skin === 0) this.rebuildNeighbors(skin);
     st.candidatePairs = this.pairs.count;
     if (prof) t = lap(pr, "neighbors", t);
-    bodyForces(ps, this.gravity);
+    // with threads, the per-particle sums of the pair forces start from the body forces
+    if (this.pool === null) bodyForces(ps, this.gravity);
     st.particleContacts = st.boundaryContacts = st.cohesiveContacts = 0;
+    st.activeContactHistories = 0;
     this.contacts.count = 0;
-    pairForces(ps, this.pairs, this.hist, this.tables, p, this.scratch, this.contacts, st);
+    const pl = this.pairs, rec = this.contacts;
+    // room for every pair, so the loop writes the record's columns directly
+    rec.reserve(rec.count + pl.count);
+    if (this.pool !== null) this.pool.pairForces(this, pl.count);
+    else {
+      rec.count = pairForces(
+        ps,
+        pl,
+        this.pairHist,
+        this.tables,
+        p,
+        this.scratch,
+        contactBuffers(rec),
+        st,
+        0,
+        pl.count,
+        rec.count,
+        null,
+      );
+    }
     if (prof) t = lap(pr, "pairForces", t);
     const b = this.boundary;
     planeForces(
@@ -361,7 +398,7 @@ export class GranularCore {
     if (this.hasRolling) applyRolling(ps, h);
     if (prof) t = lap(pr, "boundaryForces", t);
     this.sleep.keepHistories(this.hist, this.slotOfId, ps.count, p.stamp);
-    st.activeContactHistories = this.hist.sweep(ps.count, p.stamp);
+    st.activeContactHistories += this.hist.sweep(ps.count, p.stamp);
     st.staleContactHistoriesRemoved += this.hist.lastRemoved;
     if (this.hist.overflow) this.hist.widen();
     this.forcesValid = true;
@@ -370,7 +407,12 @@ export class GranularCore {
   /** Statistics of the finished step and the divergence guard. */
   endStep(): void {
     const st = this.stats, scan = this.scan;
-    if (!scanState(this.ps, scan)) reportNonFinite(this);
+    const nb = scanBlockCount(this.ps.count);
+    if (this.scanBlocks.length < nb) this.scanBlocks = new Float64Array(2 * nb);
+    const ok = this.pool !== null
+      ? this.pool.scan(this, nb)
+      : scanState(this.ps, scan, this.scanBlocks);
+    if (!ok) reportNonFinite(this);
     st.maxSpeed = scan[0];
     st.kineticEnergy = scan[1];
     this.stepCount++;
@@ -399,13 +441,108 @@ export class GranularCore {
     const ps = this.ps, m = this.material;
     const reach = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
     const cell = 2 * this.maxRadius + reach + skin;
+    // the springs of the old list go back into the table, then out again for the new one
+    flushPairHistories(this.pairHist, this.pairs, this.hist, ps.id, this.stamp >>> 0);
     this.grid.build(at, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
+    if (at === ps.pos && this.spatialSort && this.sortSlots()) {
+      this.grid.build(at, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
+    }
     this.grid.findPairs(at, ps.radius, reach + skin, this.pairs, this.uniformRadius);
+    planeCandidates(this.planes, at, ps, skin);
     if (this.sleep.sleeping > 0) this.sleep.filterPairs(this.pairs);
+    pullPairHistories(this.pairHist, this.pairs, this.hist, ps.id, ps.fixed);
     if (this.refPos.length < 3 * ps.count) this.refPos = new Float64Array(3 * ps.capacity);
     this.refPos.set(at.subarray(0, 3 * ps.count));
     this.needRebuild = false;
     this.rebuilds++;
+  }
+
+  /**
+   * Reorder the particle slots into the cell order of the grid just built, when more than an
+   * eighth of them are out of that order (systems of at least {@link SORT_MIN} grains only):
+   * grains that touch then sit close in memory, as LAMMPS's `atom_modify sort` arranges. Stable
+   * ids, histories and sleep states follow their grains. Returns true when it reordered. The
+   * decision depends on the state alone, so a loaded checkpoint repeats it exactly.
+   */
+  sortSlots(): boolean {
+    const ps = this.ps, n = ps.count, cellOf = this.grid.cellOf;
+    if (n < SORT_MIN) return false;
+    let out = 0;
+    for (let i = 1; i < n; i++) if (cellOf[i] < cellOf[i - 1]) out++;
+    if (8 * out <= n) return false;
+    if (this.sortF.length < 3 * n) {
+      this.sortF = new Float64Array(3 * ps.capacity);
+      this.sortU = new Uint32Array(ps.capacity);
+      this.sortOrder = new Int32Array(ps.capacity);
+    }
+    const order = this.sortOrder;
+    order.set(this.grid.items.subarray(0, n));
+    ps.permute(order, n, this.sortF, this.sortU);
+    this.hist.permute(order, n);
+    this.sleep.permute(order, n, this.sortU);
+    const slotOfId = this.slotOfId, id = ps.id;
+    for (let s = 0; s < n; s++) slotOfId[id[s]] = s;
+    this.sorts++;
+    return true;
+  }
+
+  /** Reorder particle slots into cell order at neighbour rebuilds (see {@link sortSlots}). */
+  spatialSort = true;
+  /** Slot reorderings so far. */
+  sorts = 0;
+  /** Scratch of the reordering. */
+  sortF: Float64Array = new Float64Array(0);
+  /** Scratch of the reordering (integer columns). */
+  sortU: Uint32Array = new Uint32Array(0);
+  /** The permutation of the last reordering. */
+  sortOrder: Int32Array = new Int32Array(0);
+
+  /**
+   * Every live spring as columns, grouped by owner slot: for each particle its table entries
+   * (boundaries, bodies, sleeping pairs), then the springs the neighbour list holds for it, in
+   * list order — the order a loaded table lists them in. Changes nothing.
+   */
+  historyColumns(): HistoryColumns {
+    const ps = this.ps, ph = this.pairHist, hist = this.hist, n = ps.count;
+    if (!ph.live || ph.active(this.pairs.count) === 0) return hist.columns(n, ps.id);
+    const pa = this.pairs.a, pb = this.pairs.b, np = this.pairs.count, id = ps.id;
+    // counting sort of the live pair springs by owner slot
+    const start = new Int32Array(n + 1);
+    for (let k = 0; k < np; k++) if (ph.on[k] !== 0) start[pa[k] + 1]++;
+    for (let p = 0; p < n; p++) start[p + 1] += start[p];
+    const order = new Int32Array(start[n]), cur = start.slice(0, n);
+    for (let k = 0; k < np; k++) if (ph.on[k] !== 0) order[cur[pa[k]]++] = k;
+    const m = hist.total(n) + start[n], S = hist.slots;
+    const owner = new Uint32Array(m), partner = new Uint32Array(m), xi = new Float64Array(3 * m);
+    let w = 0;
+    for (let p = 0; p < n; p++) {
+      for (let e = p * S, end = e + hist.used[p]; e < end; e++, w++) {
+        owner[w] = id[p], partner[w] = hist.partner[e] >>> 0;
+        xi[3 * w] = hist.xi[3 * e], xi[3 * w + 1] = hist.xi[3 * e + 1];
+        xi[3 * w + 2] = hist.xi[3 * e + 2];
+      }
+      for (let q = start[p]; q < start[p + 1]; q++, w++) {
+        const k = order[q];
+        owner[w] = id[p], partner[w] = id[pb[k]];
+        xi[3 * w] = ph.xi[3 * k],
+          xi[3 * w + 1] = ph.xi[3 * k + 1],
+          xi[3 * w + 2] = ph.xi[3 * k + 2];
+      }
+    }
+    return { owner, partner, displacement: xi };
+  }
+
+  /**
+   * The neighbour list's springs no longer match the particle slots (a removal, a load, a
+   * reset of the histories): sync them first if `keep`, then let the table alone hold the
+   * springs until the next rebuild.
+   */
+  detachPairHistories(keep: boolean): void {
+    if (keep) {
+      flushPairHistories(this.pairHist, this.pairs, this.hist, this.ps.id, this.stamp >>> 0);
+    }
+    this.pairHist.live = false;
+    this.needRebuild = true;
   }
 
   /** Resolve the force-loop scalars of this evaluation. */
@@ -455,6 +592,8 @@ export class GranularCore {
       b.tangentialForce,
       this.pairs.a,
       this.pairs.b,
+      this.pairHist.on,
+      this.pairHist.xi,
       this.refPos,
       this.scratch.touching,
       this.hist.xi,
@@ -603,6 +742,7 @@ export class GranularCore {
 
   /** Remove slot `i`: the last particle moves into it, its histories follow. */
   removeSlot(i: number): void {
+    if (this.pairHist.live) this.detachPairHistories(true);
     const ps = this.ps, last = ps.count - 1;
     this.slotOfId[ps.id[i]] = -1;
     if (this.sleep.asleep[i] === 1) this.sleep.wake(ps, i, this.material.density);

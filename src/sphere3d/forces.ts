@@ -10,8 +10,9 @@ import { contactDamping, normalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import { tangentialSpring3 } from "../contact/tangential.ts";
 import type { PairList } from "../math/grid.ts";
-import { ContactKind, type ContactRecord, pushContact3 } from "../contact/record.ts";
+import { type ContactBuffers, ContactKind } from "../contact/record.ts";
 import type { HistoryTable } from "./history.ts";
+import type { PairHistory } from "./pair_history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
 
@@ -79,37 +80,65 @@ export class ForceScratch {
   touching: Int32Array = new Int32Array(1024);
 }
 
-/** Add the forces of every touching (or cohesive) pair in `pairs`; update stats and contacts. */
+/**
+ * Per-pair force contributions of a threaded evaluation (see `threads/`): the pair loop
+ * writes them instead of adding to the particle columns, and each particle then sums its
+ * pairs in list order — the order, and so the bits, of the single-threaded scatter.
+ * Layout per pair k at 15k: force on a (0–2; b gets its negative), torque terms subtracted
+ * from a (3–5) and from b (6–8), rolling terms subtracted from a (9–11) and added to b
+ * (12–14). `flag[k]`: 0 none, 1 force only, 2 force and torques, 3 with rolling too.
+ */
+export interface PairOutput {
+  /** Contributions, stride {@link PAIR_OUT_STRIDE}. */
+  terms: Float64Array;
+  /** What pair k contributes (0–3, see above). */
+  flag: Uint8Array;
+}
+
+/** Doubles per pair in {@link PairOutput.terms}. */
+export const PAIR_OUT_STRIDE = 15;
+
+/**
+ * Forces of the touching (or cohesive) pairs k0 ≤ k < k1 of `pairs`: added to the particle
+ * columns (`out` null), or written per pair to `out` (threads). The pairs are oriented (`a`
+ * has the smaller stable id) and their springs are in `ph` (see `pair_history.ts`); a pair
+ * that does not touch loses its spring. Contacts are written to the record's columns `cb`
+ * from index `w0` on (the caller reserved room for every pair); returns the index after the
+ * last one written. Updates `stats`.
+ */
 export function pairForces(
   ps: ParticleStore,
   pairs: PairList,
-  hist: HistoryTable,
+  ph: PairHistory,
   mat: FrictionTables,
   p: ForceParams,
   sc: ForceScratch,
-  contacts: ContactRecord,
+  cb: ContactBuffers,
   stats: StepStats,
-): void {
-  const io = sc.io, rec = sc.rec, ft = sc.ft, spare = sc.spare;
+  k0: number,
+  k1: number,
+  w0: number,
+  out: PairOutput | null,
+): number {
+  const io = sc.io, ft = sc.ft;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
-  const rad = ps.radius, id = ps.id, mid = ps.materialId, invI = ps.invInertia, im = ps.invMass;
+  const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, im = ps.invMass;
   const fr = mat.friction, rr = mat.rolling;
   const kn = p.kn, cn = p.cn, hertz = p.hertz, kc = p.kc, dmax = p.dmax;
   const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
   const dt = p.dt, px = p.px, py = p.py, pz = p.pz;
-  const fixed = ps.fixed;
-  const pa = pairs.a, pb = pairs.b, n = pairs.count, stamp = p.stamp;
+  const pa = pairs.a, pb = pairs.b, on = ph.on, hx = ph.xi;
+  const scatter = out === null, terms = scatter ? hx : out.terms;
+  const flag = scatter ? on : out.flag;
   io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
-  let contactsN = 0, cohesive = 0, maxPen = stats.maxPenetration;
-  for (let k = 0; k < n; k++) {
-    let a = pa[k], b = pb[k];
-    if (id[a] > id[b]) {
-      const t = a;
-      a = b;
-      b = t;
-    }
-    if ((fixed[a] & fixed[b]) !== 0) continue;
+  const ci = cb.i, cj = cb.j, ckind = cb.kind, cbd = cb.boundary;
+  const cpt = cb.point, cnm = cb.normal, cov = cb.overlap, cfn = cb.normalForce;
+  const cft = cb.tangentialForce;
+  let w = w0;
+  let contactsN = 0, cohesive = 0, maxPen = stats.maxPenetration, live = 0, dropped = 0;
+  for (let k = k0; k < k1; k++) {
+    const a = pa[k], b = pb[k];
     const oa = 3 * a, ob = 3 * b;
     let dx = pos[oa] - pos[ob], dy = pos[oa + 1] - pos[ob + 1], dz = pos[oa + 2] - pos[ob + 2];
     if (px !== 0) dx -= px * Math.round(dx / px);
@@ -119,7 +148,14 @@ export function pairForces(
     const rsum = ra + rb;
     const d2 = dx * dx + dy * dy + dz * dz;
     const reach = rsum + dmax;
-    if (d2 >= reach * reach) continue;
+    if (d2 >= reach * reach) {
+      if (on[k] !== 0) {
+        on[k] = 0, hx[3 * k] = hx[3 * k + 1] = hx[3 * k + 2] = 0;
+        dropped++;
+      }
+      if (!scatter) flag[k] = 0;
+      continue;
+    }
     const d = Math.sqrt(d2);
     let nx = 0, ny = 0, nz = 1;
     if (d > 0) {
@@ -131,15 +167,34 @@ export function pairForces(
     const delta = rsum - d;
     const fc = kc > 0 ? cohesionForce(kc, dmax, -delta) : 0;
     if (delta <= 0) {
-      if (fc <= 0) continue;
+      if (on[k] !== 0) {
+        on[k] = 0, hx[3 * k] = hx[3 * k + 1] = hx[3 * k + 2] = 0;
+        dropped++;
+      }
+      if (fc <= 0) {
+        if (!scatter) flag[k] = 0;
+        continue;
+      }
       // Cohesion across a gap: attraction only.
-      force[oa] -= fc * nx, force[oa + 1] -= fc * ny, force[oa + 2] -= fc * nz;
-      force[ob] += fc * nx, force[ob + 1] += fc * ny, force[ob + 2] += fc * nz;
+      if (scatter) {
+        force[oa] -= fc * nx, force[oa + 1] -= fc * ny, force[oa + 2] -= fc * nz;
+        force[ob] += fc * nx, force[ob + 1] += fc * ny, force[ob + 2] += fc * nz;
+      } else {
+        // a − x is a + (−x) exactly: the gather adds these to a and subtracts them from b
+        const t = 15 * k;
+        terms[t] = -(fc * nx), terms[t + 1] = -(fc * ny), terms[t + 2] = -(fc * nz);
+        flag[k] = 1;
+      }
       cohesive++;
       contactsN++;
-      fillRecord(rec, pos, oa, ra, delta, nx, ny, nz, -fc);
-      rec[8] = rec[9] = rec[10] = 0;
-      pushContact3(contacts, a, b, ContactKind.particle, -1, rec);
+      const o = 3 * w;
+      ci[w] = a, cj[w] = b, ckind[w] = ContactKind.particle, cbd[w] = -1;
+      cpt[o] = pos[oa] - ra * nx, cpt[o + 1] = pos[oa + 1] - ra * ny;
+      cpt[o + 2] = pos[oa + 2] - ra * nz;
+      cnm[o] = nx, cnm[o + 1] = ny, cnm[o + 2] = nz;
+      cov[w] = delta, cfn[w] = -fc;
+      cft[o] = cft[o + 1] = cft[o + 2] = 0;
+      w++;
       continue;
     }
     if (delta > maxPen) maxPen = delta;
@@ -166,16 +221,26 @@ export function pairForces(
     io[0] = nx, io[1] = ny, io[2] = nz;
     io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
     io[9] = mu * (fn > 0 ? fn : -fn);
-    historyForce(hist, a, id[b], stamp, io, ft, spare);
+    tangentialSpring3(hx, 3 * k, io, ft);
+    on[k] = 1;
+    live++;
     const fnet = fn - fc;
     if (fc > 0) cohesive++;
     const fx = fnet * nx + ft[0], fy = fnet * ny + ft[1], fz = fnet * nz + ft[2];
-    force[oa] += fx, force[oa + 1] += fy, force[oa + 2] += fz;
-    force[ob] -= fx, force[ob + 1] -= fy, force[ob + 2] -= fz;
     // Torques of the tangential force: tau_a = -ca (n x ft), tau_b = -cb (n x ft).
     const cx = ny * ft[2] - nz * ft[1], cy = nz * ft[0] - nx * ft[2], cz = nx * ft[1] - ny * ft[0];
-    torque[oa] -= ca * cx, torque[oa + 1] -= ca * cy, torque[oa + 2] -= ca * cz;
-    torque[ob] -= cb * cx, torque[ob + 1] -= cb * cy, torque[ob + 2] -= cb * cz;
+    const t = 15 * k;
+    if (scatter) {
+      force[oa] += fx, force[oa + 1] += fy, force[oa + 2] += fz;
+      force[ob] -= fx, force[ob + 1] -= fy, force[ob + 2] -= fz;
+      torque[oa] -= ca * cx, torque[oa + 1] -= ca * cy, torque[oa + 2] -= ca * cz;
+      torque[ob] -= cb * cx, torque[ob + 1] -= cb * cy, torque[ob + 2] -= cb * cz;
+    } else {
+      terms[t] = fx, terms[t + 1] = fy, terms[t + 2] = fz;
+      terms[t + 3] = ca * cx, terms[t + 4] = ca * cy, terms[t + 5] = ca * cz;
+      terms[t + 6] = cb * cx, terms[t + 7] = cb * cy, terms[t + 8] = cb * cz;
+      flag[k] = 2;
+    }
     const mra = rr[ma], mrb = rr[mb];
     if ((mra > 0 || mrb > 0) && fn > 0) {
       let rx = wax - wbx, ry = way - wby, rz = waz - wbz;
@@ -186,18 +251,32 @@ export function pairForces(
         const ta = mra * fn * ra, tb = mrb * fn * rb;
         const sc = rollingScale(ta * invI[a] + tb * invI[b], dt, w) / w;
         const qa = ta * sc, qb = tb * sc;
-        roll[oa] -= qa * rx, roll[oa + 1] -= qa * ry, roll[oa + 2] -= qa * rz;
-        roll[ob] += qb * rx, roll[ob + 1] += qb * ry, roll[ob + 2] += qb * rz;
+        if (scatter) {
+          roll[oa] -= qa * rx, roll[oa + 1] -= qa * ry, roll[oa + 2] -= qa * rz;
+          roll[ob] += qb * rx, roll[ob + 1] += qb * ry, roll[ob + 2] += qb * rz;
+        } else {
+          terms[t + 9] = qa * rx, terms[t + 10] = qa * ry, terms[t + 11] = qa * rz;
+          terms[t + 12] = qb * rx, terms[t + 13] = qb * ry, terms[t + 14] = qb * rz;
+          flag[k] = 3;
+        }
       }
     }
     contactsN++;
-    fillRecord(rec, pos, oa, ca, delta, nx, ny, nz, fnet);
-    rec[8] = ft[0], rec[9] = ft[1], rec[10] = ft[2];
-    pushContact3(contacts, a, b, ContactKind.particle, -1, rec);
+    const o = 3 * w;
+    ci[w] = a, cj[w] = b, ckind[w] = ContactKind.particle, cbd[w] = -1;
+    cpt[o] = pos[oa] - ca * nx, cpt[o + 1] = pos[oa + 1] - ca * ny;
+    cpt[o + 2] = pos[oa + 2] - ca * nz;
+    cnm[o] = nx, cnm[o + 1] = ny, cnm[o + 2] = nz;
+    cov[w] = delta, cfn[w] = fnet;
+    cft[o] = ft[0], cft[o + 1] = ft[1], cft[o + 2] = ft[2];
+    w++;
   }
   stats.particleContacts += contactsN;
   stats.cohesiveContacts += cohesive;
   stats.maxPenetration = maxPen;
+  stats.activeContactHistories += live;
+  stats.staleContactHistoriesRemoved += dropped;
+  return w;
 }
 
 /**

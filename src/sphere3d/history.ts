@@ -182,6 +182,49 @@ export class HistoryTable {
     xi[3 * to + 2] = xi[3 * from + 2];
   }
 
+  /**
+   * Reorder the rows of the first `count` particle slots: new slot s takes the entries of old
+   * slot `order[s]`. Writes into a second set of arrays kept for the next call, then swaps.
+   */
+  permute(order: Int32Array, count: number): void {
+    const S = this.slots, n = this.capacity * S;
+    const sp = this.#spare;
+    if (sp === null || sp.partner.length !== n || sp.used.length !== this.capacity) {
+      this.#spare = {
+        used: new Uint8Array(this.capacity),
+        partner: new Int32Array(n),
+        stamp: new Uint32Array(n),
+        xi: new Float64Array(3 * n),
+      };
+    }
+    const d = this.#spare!, used = this.used, partner = this.partner, stamp = this.stamp;
+    const xi = this.xi;
+    d.partner.fill(NO_PARTNER);
+    d.used.fill(0);
+    for (let s = 0; s < count; s++) {
+      const p = order[s], u = used[p];
+      d.used[s] = u;
+      for (let k = 0; k < u; k++) {
+        const e = p * S + k, f = s * S + k;
+        d.partner[f] = partner[e], d.stamp[f] = stamp[e];
+        d.xi[3 * f] = xi[3 * e], d.xi[3 * f + 1] = xi[3 * e + 1], d.xi[3 * f + 2] = xi[3 * e + 2];
+      }
+    }
+    this.#spare = { used, partner, stamp, xi };
+    this.used = d.used, this.partner = d.partner, this.stamp = d.stamp, this.xi = d.xi;
+  }
+
+  #spare: { used: Uint8Array; partner: Int32Array; stamp: Uint32Array; xi: Float64Array } | null =
+    null;
+
+  /** Remove entry `e` of particle slot `p` (its last entry moves into it). */
+  removeEntry(p: number, e: number): void {
+    const u = this.used[p] - 1, last = p * this.slots + u;
+    if (e !== last) this.#copyEntry(last, e);
+    this.partner[last] = NO_PARTNER;
+    this.used[p] = u;
+  }
+
   /** Forget every entry of slot `p`. */
   clearSlot(p: number): void {
     this.used[p] = 0;

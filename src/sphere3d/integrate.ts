@@ -34,10 +34,16 @@ export function bodyForces(ps: ParticleStore, g: ArrayLike<number>): void {
  * Half kick `v += h·F/m`, `ω += h·τ/I` (fixed particles have 1/m = 1/I = 0), then the speed
  * clamps (0 = off). Returns the number of clamps applied.
  */
-export function kick(ps: ParticleStore, h: number, maxSpeed: number, maxAngular: number): number {
-  const n = ps.count;
+export function kick(
+  ps: ParticleStore,
+  h: number,
+  maxSpeed: number,
+  maxAngular: number,
+  i0 = 0,
+  i1: number = ps.count,
+): number {
   const v = ps.vel, w = ps.ang, f = ps.force, t = ps.torque, im = ps.invMass, ii = ps.invInertia;
-  for (let i = 0, o = 0; i < n; i++, o += 3) {
+  for (let i = i0, o = 3 * i0; i < i1; i++, o += 3) {
     const a = h * im[i], b = h * ii[i];
     v[o] += a * f[o];
     v[o + 1] += a * f[o + 1];
@@ -47,8 +53,8 @@ export function kick(ps: ParticleStore, h: number, maxSpeed: number, maxAngular:
     w[o + 2] += b * t[o + 2];
   }
   let clamps = 0;
-  if (maxSpeed > 0) clamps += clamp(v, n, maxSpeed);
-  if (maxAngular > 0) clamps += clamp(w, n, maxAngular);
+  if (maxSpeed > 0) clamps += clamp(v, i0, i1, maxSpeed);
+  if (maxAngular > 0) clamps += clamp(w, i0, i1, maxAngular);
   return clamps;
 }
 
@@ -57,16 +63,27 @@ export function kick(ps: ParticleStore, h: number, maxSpeed: number, maxAngular:
  * (the positions of the last neighbour-list build), i.e. when the list must be rebuilt.
  */
 export function drift(ps: ParticleStore, h: number, ref: Float64Array, skin: number): boolean {
-  const n = 3 * ps.count, x = ps.pos, v = ps.vel;
+  return 4 * driftRange(ps, h, ref, 0, ps.count) >= skin * skin;
+}
+
+/** Drift slots i0 ≤ i < i1 (see {@link drift}); returns the largest squared move from `ref`. */
+export function driftRange(
+  ps: ParticleStore,
+  h: number,
+  ref: Float64Array,
+  i0: number,
+  i1: number,
+): number {
+  const n = 3 * i1, x = ps.pos, v = ps.vel;
   let max2 = 0;
-  for (let o = 0; o < n; o += 3) {
+  for (let o = 3 * i0; o < n; o += 3) {
     const a = (x[o] += h * v[o]) - ref[o];
     const b = (x[o + 1] += h * v[o + 1]) - ref[o + 1];
     const c = (x[o + 2] += h * v[o + 2]) - ref[o + 2];
     const d2 = a * a + b * b + c * c;
     if (d2 > max2) max2 = d2;
   }
-  return 4 * max2 >= skin * skin;
+  return max2;
 }
 
 /** Wrap centres into the periodic cell on its enabled axes; returns the number of wraps. */
@@ -95,25 +112,68 @@ export function wrap(
 
 /**
  * End-of-step scan: writes the largest speed (m/s) to `out[0]` and the kinetic energy,
- * translational plus rotational (J), to `out[1]`; returns false when some particle's state is
- * non-finite (then call {@link firstNonFinite}).
+ * translational plus rotational (J), to `out[1]` (`out` has 3 entries; `blocks` one per
+ * {@link SCAN_BLOCK} particles); returns false when some particle's state is non-finite (then
+ * call {@link firstNonFinite}).
  */
-export function scanState(ps: ParticleStore, out: Float64Array): boolean {
-  const n = ps.count, v = ps.vel, x = ps.pos, w = ps.ang, m = ps.mass, ii = ps.invInertia;
-  let max2 = 0, acc = 0, ke = 0;
-  for (let i = 0, o = 0; i < n; i++, o += 3) {
-    const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
-    const w2 = w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2];
-    if (s2 > max2) max2 = s2;
-    const inv = ii[i];
-    ke += m[i] * s2 + (inv > 0 ? w2 / inv : 0);
-    // x·0 is 0 for every finite x and NaN otherwise: the sum stays 0 unless a value is not
-    // finite (a plain sum could overflow on large but finite values).
-    acc += (s2 + w2) * 0 + x[o] * 0 + x[o + 1] * 0 + x[o + 2] * 0;
+export function scanState(ps: ParticleStore, out: Float64Array, blocks: Float64Array): boolean {
+  const nb = scanBlockCount(ps.count);
+  out[0] = out[2] = 0;
+  scanBlocks(ps, 0, nb, blocks, out);
+  return finishScan(out, blocks, nb);
+}
+
+/** Particles per block of the kinetic-energy sum (a fixed partition, whatever the threads). */
+export const SCAN_BLOCK = 4096;
+
+/** Blocks of {@link SCAN_BLOCK} particles covering `count`. */
+export function scanBlockCount(count: number): number {
+  return Math.ceil(count / SCAN_BLOCK);
+}
+
+/**
+ * The kinetic energy of blocks b0 ≤ b < b1 into `blocks[b]` (2·KE, in slot order within the
+ * block); folds the largest squared speed into `out[0]` and the finiteness probe into `out[2]`
+ * (start both at 0). The total is the sum of the blocks in block order, so it does not
+ * depend on how the blocks were shared among threads.
+ */
+export function scanBlocks(
+  ps: ParticleStore,
+  b0: number,
+  b1: number,
+  blocks: Float64Array,
+  out: Float64Array,
+): void {
+  const v = ps.vel, x = ps.pos, w = ps.ang, m = ps.mass, ii = ps.invInertia;
+  let max2 = out[0], acc = out[2];
+  for (let b = b0; b < b1; b++) {
+    const i1 = Math.min(ps.count, (b + 1) * SCAN_BLOCK);
+    let ke = 0;
+    for (let i = b * SCAN_BLOCK, o = 3 * i; i < i1; i++, o += 3) {
+      const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
+      const w2 = w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2];
+      if (s2 > max2) max2 = s2;
+      const inv = ii[i];
+      ke += m[i] * s2 + (inv > 0 ? w2 / inv : 0);
+      // x·0 is 0 for every finite x and NaN otherwise: the sum stays 0 unless a value is not
+      // finite (a plain sum could overflow on large but finite values).
+      acc += (s2 + w2) * 0 + x[o] * 0 + x[o + 1] * 0 + x[o + 2] * 0;
+    }
+    blocks[b] = ke;
   }
-  out[0] = Math.sqrt(max2);
+  out[0] = max2, out[2] = acc;
+}
+
+/**
+ * Finish a scan: `out[0]` becomes the largest speed, `out[1]` the kinetic energy (the blocks
+ * summed in order); returns false when some state was non-finite.
+ */
+export function finishScan(out: Float64Array, blocks: Float64Array, nb: number): boolean {
+  let ke = 0;
+  for (let b = 0; b < nb; b++) ke += blocks[b];
+  out[0] = Math.sqrt(out[0]);
   out[1] = 0.5 * ke;
-  return acc === 0;
+  return out[2] === 0;
 }
 
 /** Index of the first particle with a non-finite position, velocity or spin, or -1. */
@@ -129,10 +189,10 @@ export function firstNonFinite(ps: ParticleStore): number {
   return -1;
 }
 
-function clamp(v: Float64Array, n: number, max: number): number {
+function clamp(v: Float64Array, i0: number, i1: number, max: number): number {
   let c = 0;
   const m2 = max * max;
-  for (let o = 0; o < 3 * n; o += 3) {
+  for (let o = 3 * i0; o < 3 * i1; o += 3) {
     const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
     if (s2 > m2) {
       const k = max / Math.sqrt(s2);

@@ -118,6 +118,43 @@ export class ParticleStore {
     this.id[to] = this.id[from];
   }
 
+  /**
+   * Reorder the first `count` slots: new slot s takes the particle of old slot `order[s]`
+   * (a permutation). `f` and `u` are scratch of at least 3·count and count entries.
+   */
+  permute(order: Int32Array, count: number, f: Float64Array, u: Uint32Array): void {
+    const c3 = [
+      this.pos,
+      this.vel,
+      this.ang,
+      this.force,
+      this.torque,
+      this.roll,
+      this.extForce,
+      this.extTorque,
+    ];
+    for (let c = 0; c < c3.length; c++) {
+      const a = c3[c];
+      for (let s = 0; s < count; s++) {
+        const o = 3 * order[s];
+        f[3 * s] = a[o], f[3 * s + 1] = a[o + 1], f[3 * s + 2] = a[o + 2];
+      }
+      a.set(f.subarray(0, 3 * count));
+    }
+    const c1 = [this.radius, this.mass, this.invMass, this.invInertia];
+    for (let c = 0; c < c1.length; c++) {
+      const a = c1[c];
+      for (let s = 0; s < count; s++) f[s] = a[order[s]];
+      a.set(f.subarray(0, count));
+    }
+    const ci = [this.materialId, this.fixed, this.id];
+    for (let c = 0; c < ci.length; c++) {
+      const a = ci[c];
+      for (let s = 0; s < count; s++) u[s] = a[order[s]];
+      for (let s = 0; s < count; s++) a[s] = u[s];
+    }
+  }
+
   /** Set the mass properties of slot `i` from its radius, the density and its fixed flag. */
   setMass(i: number, density: number): void {
     const r = this.radius[i];

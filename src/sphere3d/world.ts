@@ -4,6 +4,7 @@
  * @module
  */
 import { coreOf, GranularSystem } from "./granular_system.ts";
+import { MAX_THREADS } from "./threads/pool.ts";
 import { BodyManager } from "./bodies/manager.ts";
 import type { RigidBody } from "./bodies/body.ts";
 import { BodyLoads } from "./bodies/contact.ts";
@@ -35,7 +36,7 @@ import {
   vec3,
 } from "../math/validate.ts";
 
-const WORLD_KEYS: readonly string[] = ["timeStep", "gravity"];
+const WORLD_KEYS: readonly string[] = ["timeStep", "gravity", "threads"];
 const PARTICLE_SET_KEYS: readonly string[] = [
   "positions",
   "radii",
@@ -86,6 +87,11 @@ export interface WorldOptions {
   timeStep?: number;
   /** Gravitational acceleration (m/s²). @default [0, 0, -9.81] */
   gravity?: Vec3;
+  /**
+   * Threads per granular system (see `GranularSystem.threads`): same bytes for any count,
+   * stepping stays synchronous. @default 1
+   */
+  threads?: number;
 }
 
 /** Explicit particles for {@link World.addGranularParticles}. */
@@ -159,6 +165,7 @@ export class World {
   #steps = 0;
   readonly #systems: GranularSystem[] = [];
   #profile = false;
+  #threads = 1;
   #bodies: BodyManager | null = null;
   readonly #loads: BodyLoads[] = [];
 
@@ -171,6 +178,53 @@ export class World {
     const o = checkOptions<WorldOptions>("World", "options", options, WORLD_KEYS);
     this.#dt = positive("World", "timeStep", o.timeStep ?? 1e-3);
     this.#gravity = vec3("World", "gravity", o.gravity ?? [0, 0, -9.81]);
+    this.#threads = integerIn("World", "threads", o.threads ?? 1, 1, MAX_THREADS);
+  }
+
+  /**
+   * Threads of every granular system of this world, present and future (see
+   * `GranularSystem.threads`). @default 1
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const w = new World({ threads: 2 });
+   * const g = w.addGranularParticles({ positions: [[0, 0, 0.01]], radii: 0.01 });
+   * expect(g.threads).toBe(2);
+   * w.run(10);
+   * w.close(); // stop the workers (they would not keep the program alive anyway)
+   * expect(g.threads).toBe(1);
+   * ```
+   */
+  get threads(): number {
+    return this.#threads;
+  }
+  set threads(n: number) {
+    this.#threads = integerIn("World", "threads", n, 1, MAX_THREADS);
+    for (const s of this.#systems) s.threads = this.#threads;
+  }
+
+  /**
+   * Stop every worker thread of this world's systems (they step on one thread from then on,
+   * with the same results). Also `using world = new World(…)` closes it at scope end.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const w = new World({ threads: 2 });
+   * w.close();
+   * expect(w.threads).toBe(1);
+   * ```
+   */
+  close(): void {
+    this.threads = 1;
+  }
+
+  /** Same as {@link close}. */
+  [Symbol.dispose](): void {
+    this.close();
   }
 
   /** The world time step (s). */
@@ -268,6 +322,7 @@ export class World {
       });
     }
     sys.profile = this.#profile;
+    sys.threads = this.#threads;
     this.#systems.push(sys);
     return sys;
   }
@@ -320,6 +375,7 @@ export class World {
       });
     }
     sys.profile = this.#profile;
+    sys.threads = this.#threads;
     this.#systems.push(sys);
     return sys;
   }
@@ -343,6 +399,7 @@ export class World {
   addGranularSystem(material: Partial<Material> = {}): GranularSystem {
     const sys = new GranularSystem(material);
     sys.profile = this.#profile;
+    sys.threads = this.#threads;
     this.#systems.push(sys);
     return sys;
   }
@@ -371,6 +428,7 @@ export class World {
     const sys = new GranularSystem();
     sys.loadGranularState(path);
     sys.profile = this.#profile;
+    sys.threads = this.#threads;
     this.#systems.push(sys);
     return sys;
   }

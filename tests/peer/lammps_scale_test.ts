@@ -151,11 +151,13 @@ describe("scale-out: 5,000 grains settled in Grainlab and in LAMMPS on 2 ranks",
     expect(Math.abs(last.G.H - last.L.H)).toBeLessThan(0.5 * R);
     // Same decay: the same peak, the same times to lose 90 % and 99 % of it (within 10 %) and
     // 99.9 % (within 15 %: by then chaos has made the beds differ), and the same energy at
-    // every frame until then (within a factor 1.5).
+    // every frame until 99 % is lost (within a factor 1.5; below that a few rattlers carry the
+    // energy and any change of summation order, such as a spatial reordering of the slots,
+    // changes which).
     expect(Math.abs(Math.max(...keL) - peak) / peak).toBeLessThan(1e-3);
     decay.forEach(([a, b], k) => expect(Math.abs(a - b) / b).toBeLessThan(k < 2 ? 0.1 : 0.15));
     for (let k = 0; k < time.length; k++) {
-      if (keG[k] < 1e-3 * peak || keG[k] === 0) continue;
+      if (keG[k] < 1e-2 * peak || keG[k] === 0) continue;
       expect(Math.abs(Math.log(keG[k] / keL[k]))).toBeLessThan(Math.log(1.5));
     }
   });

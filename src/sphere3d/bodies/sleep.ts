@@ -110,6 +110,16 @@ export class PoolSleep {
     this.fresh = 0;
   }
 
+  /** Reorder the first `count` slots: new slot s takes old slot `order[s]` (scratch `u`). */
+  permute(order: Int32Array, count: number, u: Uint32Array): void {
+    if (this.count.length < count) return;
+    const a = this.asleep, c = this.count;
+    for (let s = 0; s < count; s++) u[s] = a[order[s]];
+    for (let s = 0; s < count; s++) a[s] = u[s];
+    for (let s = 0; s < count; s++) u[s] = c[order[s]];
+    for (let s = 0; s < count; s++) c[s] = u[s];
+  }
+
   /** Slot `from` moved to `to` (removal); slot `from` is gone. */
   moveSlot(from: number, to: number): void {
     if (this.asleep[to] === 1) this.sleeping--;

@@ -1,0 +1,281 @@
+/**
+ * The work of one thread in a threaded granular step: the same kernels the single-threaded
+ * step runs (`forces.ts`, `integrate.ts`), on a range of pairs, particles or energy blocks,
+ * plus the per-particle gather that turns the pair loop's per-pair terms into forces. Shared
+ * by the main thread and the workers; every result is independent of how the ranges are cut.
+ *
+ * @module
+ */
+import type { ContactBuffers } from "../../contact/record.ts";
+import type { PairList } from "../../math/grid.ts";
+import {
+  type ForceParams,
+  ForceScratch,
+  type FrictionTables,
+  pairForces,
+  type PairOutput,
+} from "../forces.ts";
+import { driftRange, kick, scanBlocks } from "../integrate.ts";
+import { ParticleStore } from "../particles.ts";
+import type { PairHistory } from "../pair_history.ts";
+import { emptyStats, type StepStats } from "../stats.ts";
+
+/** Job codes of the control words. */
+export const Job = {
+  /** Pair forces of a range of pairs, into per-pair terms. */
+  pairs: 1,
+  /** Body forces plus the pair terms of a range of particles. */
+  gather: 2,
+  /** Half kick of a range of particles. */
+  kick: 3,
+  /** Drift of a range of particles. */
+  drift: 4,
+  /** Kinetic-energy blocks and the largest speed. */
+  scan: 5,
+  /** Leave the job loop to receive new buffers. */
+  rebind: 9,
+} as const;
+
+/** Slots of the shared scalar block `params`. */
+export const P = {
+  kn: 0,
+  cn: 1,
+  damping: 2,
+  ctScaled: 3,
+  clamp: 4,
+  lever: 5,
+  kt: 6,
+  ct: 7,
+  hertz: 8,
+  kc: 9,
+  dmax: 10,
+  dt: 11,
+  histDt: 12,
+  stamp: 13,
+  px: 14,
+  py: 15,
+  pz: 16,
+  gx: 17,
+  gy: 18,
+  gz: 19,
+  count: 20,
+  h: 21,
+  maxSpeed: 22,
+  maxAngular: 23,
+  pairs: 24,
+  size: 32,
+} as const;
+
+/** Doubles per thread in the argument and result blocks. */
+export const STRIDE = 8;
+
+/** The shared buffers a thread works on (all backed by SharedArrayBuffers). */
+export interface SharedBuffers {
+  /** Particle columns by field name of {@link ParticleStore}. */
+  ps: Record<string, Float64Array | Uint16Array | Uint8Array | Uint32Array>;
+  /** Pair list columns. */
+  a: Int32Array;
+  /** Second particles. */
+  b: Int32Array;
+  /** Pair springs. */
+  on: Uint8Array;
+  /** Pair spring displacements, stride 3. */
+  xi: Float64Array;
+  /** Friction per material id. */
+  friction: Float64Array;
+  /** Rolling friction per material id. */
+  rolling: Float64Array;
+  /** Contact record columns. */
+  cb: ContactBuffers;
+  /** Per-pair terms. */
+  terms: Float64Array;
+  /** Per-pair flags. */
+  flag: Uint8Array;
+  /** Start of each particle's pairs in `adj` (count + 1 entries). */
+  adjStart: Int32Array;
+  /** Pair entries per particle: 2k for side a, 2k + 1 for side b, ascending k. */
+  adj: Int32Array;
+  /** Positions of the last neighbour rebuild, stride 3. */
+  refPos: Float64Array;
+  /** Kinetic energy per scan block. */
+  blocks: Float64Array;
+  /** Scalars of the current job ({@link P}). */
+  params: Float64Array;
+  /** Per-thread arguments, stride {@link STRIDE}: range start, end, contact base. */
+  args: Float64Array;
+  /** Per-thread results, stride {@link STRIDE}. */
+  res: Float64Array;
+}
+
+/** A thread's view of the shared buffers, as the kernels want them. */
+export class ThreadContext {
+  /** The particle columns. */
+  ps: ParticleStore;
+  /** The pair list. */
+  pairs: PairList;
+  /** The pair springs. */
+  ph: PairHistory;
+  /** The friction tables. */
+  mat: FrictionTables;
+  /** The force scalars, refreshed from `params` per job. */
+  readonly p: ForceParams = {
+    kn: 0,
+    cn: 0,
+    damping: 0,
+    ctScaled: false,
+    clamp: false,
+    lever: 0,
+    kt: 0,
+    ct: 0,
+    hertz: false,
+    kc: 0,
+    dmax: 0,
+    dt: 0,
+    histDt: 0,
+    stamp: 0,
+    px: 0,
+    py: 0,
+    pz: 0,
+  };
+  /** This thread's scratch. */
+  readonly sc: ForceScratch = new ForceScratch();
+  /** This thread's statistics of a job. */
+  readonly stats: StepStats = emptyStats();
+  /** Scan results of a job. */
+  readonly scanOut: Float64Array = new Float64Array(3);
+  /** The shared buffers. */
+  buf: SharedBuffers;
+  /** The per-pair terms as the pair loop wants them. */
+  out: PairOutput;
+
+  /**
+   * A context over `buf`; the main thread passes its own particle store, pair list and
+   * springs (the objects the single-threaded step uses), a worker gets views.
+   */
+  constructor(
+    buf: SharedBuffers,
+    ps: ParticleStore | null = null,
+    pairs: PairList | null = null,
+    ph: PairHistory | null = null,
+    mat: FrictionTables | null = null,
+  ) {
+    this.buf = buf;
+    this.out = { terms: buf.terms, flag: buf.flag };
+    this.ps = ps ?? new ParticleStore();
+    this.pairs = pairs ?? ({ a: buf.a, b: buf.b, count: 0 } as PairList);
+    this.ph = ph ?? ({ on: buf.on, xi: buf.xi, live: true } as PairHistory);
+    this.mat = mat ?? { friction: buf.friction, rolling: buf.rolling };
+    if (ps === null) this.rebind(buf);
+  }
+
+  /** Point at new buffers (and, in a worker, the views too). */
+  rebind(buf: SharedBuffers, views = true): void {
+    this.buf = buf;
+    this.out.terms = buf.terms, this.out.flag = buf.flag;
+    if (!views) return;
+    const ps = this.ps as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(buf.ps)) ps[k] = v;
+    this.pairs.a = buf.a, this.pairs.b = buf.b;
+    this.ph.on = buf.on, this.ph.xi = buf.xi;
+    this.mat.friction = buf.friction, this.mat.rolling = buf.rolling;
+  }
+
+  /** Refresh the force scalars from `params`. */
+  loadParams(): void {
+    const q = this.buf.params, p = this.p;
+    p.kn = q[P.kn], p.cn = q[P.cn], p.damping = q[P.damping], p.ctScaled = q[P.ctScaled] !== 0;
+    p.clamp = q[P.clamp] !== 0, p.lever = q[P.lever], p.kt = q[P.kt], p.ct = q[P.ct];
+    p.hertz = q[P.hertz] !== 0, p.kc = q[P.kc], p.dmax = q[P.dmax], p.dt = q[P.dt];
+    p.histDt = q[P.histDt], p.stamp = q[P.stamp], p.px = q[P.px], p.py = q[P.py];
+    p.pz = q[P.pz];
+  }
+}
+
+/** Run job `job` as thread `t` (its range is in `args`, its results go to `res`). */
+export function runJob(ctx: ThreadContext, job: number, t: number): void {
+  const b = ctx.buf, q = b.params, a = b.args, r = b.res, o = t * STRIDE;
+  const lo = a[o], hi = a[o + 1];
+  ctx.ps.count = q[P.count];
+  ctx.pairs.count = q[P.pairs];
+  if (job === Job.pairs) {
+    ctx.loadParams();
+    const st = ctx.stats;
+    st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
+    st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
+    const w0 = a[o + 2];
+    const w = pairForces(
+      ctx.ps,
+      ctx.pairs,
+      ctx.ph,
+      ctx.mat,
+      ctx.p,
+      ctx.sc,
+      b.cb,
+      st,
+      lo,
+      hi,
+      w0,
+      ctx.out,
+    );
+    r[o] = w - a[o + 2];
+    r[o + 1] = st.particleContacts, r[o + 2] = st.cohesiveContacts, r[o + 3] = st.maxPenetration;
+    r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;
+  } else if (job === Job.gather) {
+    gather(ctx.ps, b, q[P.gx], q[P.gy], q[P.gz], lo, hi);
+  } else if (job === Job.kick) {
+    r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
+  } else if (job === Job.drift) {
+    r[o] = driftRange(ctx.ps, q[P.h], b.refPos, lo, hi);
+  } else if (job === Job.scan) {
+    const s = ctx.scanOut;
+    s[0] = s[2] = 0;
+    scanBlocks(ctx.ps, lo, hi, b.blocks, s);
+    r[o] = s[0], r[o + 2] = s[2];
+  }
+}
+
+/**
+ * Forces and torques of particles i0 ≤ i < i1: the body forces (gravity and the external
+ * loads; zero for fixed grains), then the pair terms in list order — exactly the operations
+ * the single-threaded scatter applies to each particle, in the same order.
+ */
+export function gather(
+  ps: ParticleStore,
+  b: SharedBuffers,
+  gx: number,
+  gy: number,
+  gz: number,
+  i0: number,
+  i1: number,
+): void {
+  const f = ps.force, t = ps.torque, rl = ps.roll, ef = ps.extForce, et = ps.extTorque;
+  const m = ps.mass, fixed = ps.fixed;
+  const terms = b.terms, flag = b.flag, start = b.adjStart, adj = b.adj;
+  for (let i = i0; i < i1; i++) {
+    const o = 3 * i;
+    let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0;
+    if (fixed[i] === 0) {
+      const mi = m[i];
+      fx = mi * gx + ef[o], fy = mi * gy + ef[o + 1], fz = mi * gz + ef[o + 2];
+      tx = et[o], ty = et[o + 1], tz = et[o + 2];
+    }
+    let rx = rl[o], ry = rl[o + 1], rz = rl[o + 2];
+    for (let e = start[i], end = start[i + 1]; e < end; e++) {
+      const ent = adj[e], k = ent >> 1, fl = flag[k];
+      if (fl === 0) continue;
+      const c = 15 * k;
+      if ((ent & 1) === 0) {
+        fx += terms[c], fy += terms[c + 1], fz += terms[c + 2];
+        if (fl >= 2) tx -= terms[c + 3], ty -= terms[c + 4], tz -= terms[c + 5];
+        if (fl === 3) rx -= terms[c + 9], ry -= terms[c + 10], rz -= terms[c + 11];
+      } else {
+        fx -= terms[c], fy -= terms[c + 1], fz -= terms[c + 2];
+        if (fl >= 2) tx -= terms[c + 6], ty -= terms[c + 7], tz -= terms[c + 8];
+        if (fl === 3) rx += terms[c + 12], ry += terms[c + 13], rz += terms[c + 14];
+      }
+    }
+    f[o] = fx, f[o + 1] = fy, f[o + 2] = fz;
+    t[o] = tx, t[o + 1] = ty, t[o + 2] = tz;
+    rl[o] = rx, rl[o + 1] = ry, rl[o + 2] = rz;
+  }
+}

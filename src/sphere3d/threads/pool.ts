@@ -1,0 +1,325 @@
+/**
+ * Worker threads for the granular step. The main thread and `threads − 1` workers
+ * (`node:worker_threads`, unref'd so that they never keep a finished program alive) share the
+ * particle columns, the neighbour list and the contact record through SharedArrayBuffers and
+ * meet at each phase through `Atomics.wait` — so a threaded step is as synchronous as a
+ * single-threaded one: no `await` anywhere.
+ *
+ * Every phase is cut so that its result does not depend on the cut: the pair loop writes
+ * per-pair terms (each pair owns its spring), each particle then sums its pairs in list order
+ * (the order of the single-threaded scatter), integration is per particle, and the kinetic
+ * energy is summed over fixed blocks of particles. One thread and several give the same bytes.
+ *
+ * @module
+ */
+import { Worker } from "node:worker_threads";
+import { contactBuffers } from "../../contact/record.ts";
+import type { GranularCore } from "../core.ts";
+import { finishScan } from "../integrate.ts";
+import { Job, P, runJob, type SharedBuffers, STRIDE, ThreadContext } from "./kernels.ts";
+
+/** Most threads a system may use. */
+export const MAX_THREADS = 64;
+
+/** A SharedArrayBuffer-backed copy of `a` (or `a` itself when it already is one). */
+export function shared<
+  T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array,
+>(
+  a: T,
+): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const C = a.constructor as new (b: SharedArrayBuffer) => T;
+  const c = new C(new SharedArrayBuffer(a.byteLength));
+  c.set(a as never);
+  return c;
+}
+
+const PS_FIELDS = [
+  "pos",
+  "vel",
+  "ang",
+  "force",
+  "torque",
+  "roll",
+  "extForce",
+  "extTorque",
+  "radius",
+  "mass",
+  "invMass",
+  "invInertia",
+  "materialId",
+  "fixed",
+  "id",
+] as const;
+
+const CB_FIELDS = [
+  "i",
+  "j",
+  "kind",
+  "boundary",
+  "point",
+  "normal",
+  "overlap",
+  "normalForce",
+  "tangentialForce",
+] as const;
+
+/** How long the main thread waits for a worker before it reports it lost (ms). */
+const WAIT_MS = 120_000;
+
+/**
+ * The threads of one granular system. Internal: `GranularSystem.threads` and the World's
+ * `threads` option create and close it.
+ */
+export class GranularThreads {
+  /** Threads, the main one included. */
+  readonly threads: number;
+  readonly #workers: Worker[] = [];
+  /** Per worker: [job, done] (done: 1 finished, 2 failed). */
+  readonly #ctl: Int32Array;
+  #buf: SharedBuffers | null = null;
+  #ctx: ThreadContext | null = null;
+  /** The arrays bound last, to notice growth. */
+  #bound: unknown[] = [];
+  /** Neighbour rebuild count of the adjacency in `#buf`. */
+  #adjOf = -1;
+  #closed = false;
+
+  /** Start `threads − 1` workers (returns at once; they are awaited at the first job). */
+  constructor(threads: number) {
+    this.threads = threads;
+    this.#ctl = new Int32Array(new SharedArrayBuffer(8 * MAX_THREADS));
+    const url = new URL("./worker.ts", import.meta.url);
+    for (let t = 1; t < threads; t++) {
+      const w = new Worker(url, { workerData: { t, ctl: this.#ctl } });
+      w.unref();
+      w.on("error", () => Atomics.store(this.#ctl, 2 * t + 1, 2));
+      this.#workers.push(w);
+    }
+  }
+
+  /** Stop the workers; the system then steps on one thread. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const w of this.#workers) void w.terminate();
+    this.#workers.length = 0;
+  }
+
+  /** Pair forces of the `n` pairs of the core's list, then the per-particle sums. */
+  pairForces(core: GranularCore, n: number): void {
+    const buf = this.#prepare(core), q = buf.params, p = core.params, rec = core.contacts;
+    q[P.kn] = p.kn, q[P.cn] = p.cn, q[P.damping] = p.damping, q[P.ctScaled] = p.ctScaled ? 1 : 0;
+    q[P.clamp] = p.clamp ? 1 : 0, q[P.lever] = p.lever, q[P.kt] = p.kt, q[P.ct] = p.ct;
+    q[P.hertz] = p.hertz ? 1 : 0, q[P.kc] = p.kc, q[P.dmax] = p.dmax, q[P.dt] = p.dt;
+    q[P.histDt] = p.histDt, q[P.stamp] = p.stamp, q[P.px] = p.px, q[P.py] = p.py;
+    q[P.pz] = p.pz;
+    const g = core.gravity;
+    q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
+    const base = rec.count;
+    this.#split(n, base);
+    this.#run(Job.pairs);
+    // merge the statistics and close the gaps between the threads' contact blocks
+    const r = buf.res, st = core.stats, a = buf.args, cb = buf.cb;
+    let w = base;
+    for (let t = 0; t < this.threads; t++) {
+      const o = t * STRIDE, from = a[o + 2], cnt = r[o];
+      if (from !== w && cnt > 0) {
+        cb.i.copyWithin(w, from, from + cnt), cb.j.copyWithin(w, from, from + cnt);
+        cb.kind.copyWithin(w, from, from + cnt), cb.boundary.copyWithin(w, from, from + cnt);
+        cb.overlap.copyWithin(w, from, from + cnt);
+        cb.normalForce.copyWithin(w, from, from + cnt);
+        cb.point.copyWithin(3 * w, 3 * from, 3 * (from + cnt));
+        cb.normal.copyWithin(3 * w, 3 * from, 3 * (from + cnt));
+        cb.tangentialForce.copyWithin(3 * w, 3 * from, 3 * (from + cnt));
+      }
+      w += cnt;
+      st.particleContacts += r[o + 1];
+      st.cohesiveContacts += r[o + 2];
+      if (r[o + 3] > st.maxPenetration) st.maxPenetration = r[o + 3];
+      st.activeContactHistories += r[o + 4];
+      st.staleContactHistoriesRemoved += r[o + 5];
+    }
+    rec.count = w;
+    this.#split(core.ps.count, 0);
+    this.#run(Job.gather);
+  }
+
+  /** Half kick `h` of every particle; returns the speed clamps applied. */
+  kick(core: GranularCore, h: number): number {
+    const buf = this.#prepare(core), q = buf.params, m = core.material;
+    q[P.h] = h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
+    this.#split(core.ps.count, 0);
+    this.#run(Job.kick);
+    let c = 0;
+    for (let t = 0; t < this.threads; t++) c += buf.res[t * STRIDE];
+    return c;
+  }
+
+  /** Drift `h` of every particle; true when the neighbour list must be rebuilt. */
+  drift(core: GranularCore, h: number): boolean {
+    const buf = this.#prepare(core);
+    buf.params[P.h] = h;
+    this.#split(core.ps.count, 0);
+    this.#run(Job.drift);
+    let max2 = 0;
+    for (let t = 0; t < this.threads; t++) max2 = Math.max(max2, buf.res[t * STRIDE]);
+    const skin = core.neighborSkin;
+    return 4 * max2 >= skin * skin;
+  }
+
+  /** The end-of-step scan over `nb` blocks into `core.scan`; false when a state is not finite. */
+  scan(core: GranularCore, nb: number): boolean {
+    const buf = this.#prepare(core), out = core.scan;
+    this.#split(nb, 0);
+    this.#run(Job.scan);
+    out[0] = out[2] = 0;
+    for (let t = 0; t < this.threads; t++) {
+      const o = t * STRIDE;
+      if (buf.res[o] > out[0]) out[0] = buf.res[o];
+      out[2] += buf.res[o + 2];
+    }
+    return finishScan(out, buf.blocks, nb);
+  }
+
+  /** Ranges of [0, n) per thread in `args` (contact bases from `base`). */
+  #split(n: number, base: number): void {
+    const a = this.#buf!.args, T = this.threads;
+    for (let t = 0; t < T; t++) {
+      const lo = Math.floor((n * t) / T), hi = Math.floor((n * (t + 1)) / T);
+      a[t * STRIDE] = lo, a[t * STRIDE + 1] = hi, a[t * STRIDE + 2] = base + lo;
+    }
+  }
+
+  /** Run `job` on every thread (the main thread takes range 0) and wait for all. */
+  #run(job: number): void {
+    if (this.#closed) throw new Error("threads: the worker threads were closed");
+    const ctl = this.#ctl;
+    for (let t = 1; t < this.threads; t++) {
+      Atomics.store(ctl, 2 * t + 1, 0);
+      Atomics.store(ctl, 2 * t, job);
+      Atomics.notify(ctl, 2 * t);
+    }
+    runJob(this.#ctx!, job, 0);
+    this.#wait();
+  }
+
+  #wait(): void {
+    const ctl = this.#ctl;
+    for (let t = 1; t < this.threads; t++) {
+      while (Atomics.load(ctl, 2 * t + 1) === 0) {
+        if (Atomics.wait(ctl, 2 * t + 1, 0, WAIT_MS) === "timed-out") {
+          throw new Error(`threads: worker ${t} did not answer within ${WAIT_MS / 1000} s`);
+        }
+      }
+      if (Atomics.load(ctl, 2 * t + 1) === 2) {
+        this.close();
+        throw new Error(`threads: worker ${t} failed (run with one thread to see the error)`);
+      }
+    }
+  }
+
+  /**
+   * Make every array the threads touch shared, (re)send them to the workers when one was
+   * replaced (a column grew), and rebuild the per-particle pair index after a rebuild.
+   */
+  #prepare(core: GranularCore): SharedBuffers {
+    const ps = core.ps as unknown as Record<string, Float64Array>;
+    for (const f of PS_FIELDS) ps[f] = shared(ps[f]);
+    const pl = core.pairs, ph = core.pairHist, tb = core.tables;
+    pl.a = shared(pl.a), pl.b = shared(pl.b), ph.on = shared(ph.on), ph.xi = shared(ph.xi);
+    tb.friction = shared(tb.friction), tb.rolling = shared(tb.rolling);
+    const cb = contactBuffers(core.contacts) as unknown as Record<string, Float64Array>;
+    for (const f of CB_FIELDS) cb[f] = shared(cb[f]);
+    core.refPos = shared(core.refPos);
+    core.scanBlocks = shared(core.scanBlocks);
+    let buf = this.#buf;
+    const np = pl.a.length;
+    if (buf === null || buf.terms.length < 15 * np || buf.adjStart.length < core.ps.capacity + 1) {
+      const cap = Math.max(np, 1024), pc = core.ps.capacity + 1;
+      buf = {
+        ps: {},
+        a: pl.a,
+        b: pl.b,
+        on: ph.on,
+        xi: ph.xi,
+        friction: tb.friction,
+        rolling: tb.rolling,
+        cb: contactBuffers(core.contacts),
+        terms: new Float64Array(new SharedArrayBuffer(8 * 15 * cap)),
+        flag: new Uint8Array(new SharedArrayBuffer(cap)),
+        adjStart: new Int32Array(new SharedArrayBuffer(4 * pc)),
+        adj: new Int32Array(new SharedArrayBuffer(8 * cap)),
+        refPos: core.refPos,
+        blocks: core.scanBlocks,
+        params: buf?.params ?? new Float64Array(new SharedArrayBuffer(8 * P.size)),
+        args: buf?.args ?? new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
+        res: buf?.res ?? new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
+      };
+      this.#adjOf = -1;
+    }
+    const ctx = this.#ctx;
+    for (const f of PS_FIELDS) buf.ps[f] = ps[f];
+    buf.a = pl.a, buf.b = pl.b, buf.on = ph.on, buf.xi = ph.xi;
+    buf.friction = tb.friction, buf.rolling = tb.rolling, buf.cb = contactBuffers(core.contacts);
+    buf.refPos = core.refPos, buf.blocks = core.scanBlocks;
+    const now = [
+      ...PS_FIELDS.map((f) => buf!.ps[f]),
+      ...CB_FIELDS.map((f) => buf!.cb[f]),
+      buf.a,
+      buf.b,
+      buf.on,
+      buf.xi,
+      buf.friction,
+      buf.rolling,
+      buf.terms,
+      buf.adjStart,
+      buf.refPos,
+      buf.blocks,
+    ];
+    if (now.length !== this.#bound.length || now.some((x, k) => x !== this.#bound[k])) {
+      this.#buf = buf;
+      if (ctx === null) this.#ctx = new ThreadContext(buf, core.ps, pl, ph, tb);
+      else ctx.rebind(buf, false);
+      this.#send(buf);
+      this.#bound = now;
+    }
+    buf.params[P.count] = core.ps.count;
+    buf.params[P.pairs] = pl.count;
+    if (this.#adjOf !== core.rebuilds) {
+      this.#adjacency(core);
+      this.#adjOf = core.rebuilds;
+    }
+    return buf;
+  }
+
+  /** Send the buffers to every worker and wait until each has them. */
+  #send(buf: SharedBuffers): void {
+    const ctl = this.#ctl;
+    // the job word first: a worker in its job loop leaves it for its event loop, where the
+    // message waits; a worker still starting finds both when it gets the message
+    for (let t = 1; t < this.threads; t++) {
+      Atomics.store(ctl, 2 * t + 1, 0);
+      Atomics.store(ctl, 2 * t, Job.rebind);
+      Atomics.notify(ctl, 2 * t);
+      this.#workers[t - 1].postMessage(buf);
+    }
+    this.#wait();
+  }
+
+  /** Each particle's pairs, in list order (counting sort of the pair ends). */
+  #adjacency(core: GranularCore): void {
+    const buf = this.#buf!, n = core.ps.count, pl = core.pairs, np = pl.count;
+    const start = buf.adjStart, adj = buf.adj, pa = pl.a, pb = pl.b;
+    start.fill(0, 0, n + 1);
+    for (let k = 0; k < np; k++) start[pa[k] + 1]++, start[pb[k] + 1]++;
+    for (let i = 0; i < n; i++) start[i + 1] += start[i];
+    // fill with a running cursor kept in start[i] itself, then shift back
+    for (let k = 0; k < np; k++) {
+      adj[start[pa[k]]++] = 2 * k;
+      adj[start[pb[k]]++] = 2 * k + 1;
+    }
+    for (let i = n; i > 0; i--) start[i] = start[i - 1];
+    start[0] = 0;
+  }
+}
