@@ -79,8 +79,6 @@ export class GranularThreads {
   readonly #ctl: Int32Array;
   #buf: SharedBuffers | null = null;
   #ctx: ThreadContext | null = null;
-  /** The arrays bound last, to notice growth. */
-  #bound: unknown[] = [];
   /** Neighbour rebuild count of the adjacency in `#buf`. */
   #adjOf = -1;
   #closed = false;
@@ -245,7 +243,7 @@ export class GranularThreads {
         xi: ph.xi,
         friction: tb.friction,
         rolling: tb.rolling,
-        cb: contactBuffers(core.contacts),
+        cb: { ...contactBuffers(core.contacts) },
         terms: new Float64Array(new SharedArrayBuffer(8 * 15 * cap)),
         flag: new Uint8Array(new SharedArrayBuffer(cap)),
         adjStart: new Int32Array(new SharedArrayBuffer(4 * pc)),
@@ -259,30 +257,33 @@ export class GranularThreads {
       this.#adjOf = -1;
     }
     const ctx = this.#ctx;
-    for (const f of PS_FIELDS) buf.ps[f] = ps[f];
-    buf.a = pl.a, buf.b = pl.b, buf.on = ph.on, buf.xi = ph.xi;
-    buf.friction = tb.friction, buf.rolling = tb.rolling, buf.cb = contactBuffers(core.contacts);
-    buf.refPos = core.refPos, buf.blocks = core.scanBlocks;
-    const now = [
-      ...PS_FIELDS.map((f) => buf!.ps[f]),
-      ...CB_FIELDS.map((f) => buf!.cb[f]),
-      buf.a,
-      buf.b,
-      buf.on,
-      buf.xi,
-      buf.friction,
-      buf.rolling,
-      buf.terms,
-      buf.adjStart,
-      buf.refPos,
-      buf.blocks,
-    ];
-    if (now.length !== this.#bound.length || now.some((x, k) => x !== this.#bound[k])) {
+    // compare and refresh without allocating: a changed array means a rebind
+    let changed = this.#buf !== buf;
+    for (let k = 0; k < PS_FIELDS.length; k++) {
+      const f = PS_FIELDS[k];
+      if (buf.ps[f] !== ps[f]) buf.ps[f] = ps[f], changed = true;
+    }
+    const cbNow = contactBuffers(core.contacts) as unknown as Record<string, Float64Array>;
+    const cbBuf = buf.cb as unknown as Record<string, Float64Array>;
+    for (let k = 0; k < CB_FIELDS.length; k++) {
+      const f = CB_FIELDS[k];
+      if (cbBuf[f] !== cbNow[f]) cbBuf[f] = cbNow[f], changed = true;
+    }
+    if (
+      buf.a !== pl.a || buf.b !== pl.b || buf.on !== ph.on || buf.xi !== ph.xi ||
+      buf.friction !== tb.friction || buf.rolling !== tb.rolling || buf.refPos !== core.refPos ||
+      buf.blocks !== core.scanBlocks
+    ) {
+      buf.a = pl.a, buf.b = pl.b, buf.on = ph.on, buf.xi = ph.xi;
+      buf.friction = tb.friction, buf.rolling = tb.rolling;
+      buf.refPos = core.refPos, buf.blocks = core.scanBlocks;
+      changed = true;
+    }
+    if (changed) {
       this.#buf = buf;
       if (ctx === null) this.#ctx = new ThreadContext(buf, core.ps, pl, ph, tb);
       else ctx.rebind(buf, false);
       this.#send(buf);
-      this.#bound = now;
     }
     buf.params[P.count] = core.ps.count;
     buf.params[P.pairs] = pl.count;
