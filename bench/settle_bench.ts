@@ -14,13 +14,15 @@
  * normalDamping = 800 · m/2 (LAMMPS damps with the effective mass m/2 of two equal grains; the
  * walls use m_eff = m, hence γn,wall = 400 s⁻¹ for the same damping coefficient).
  *
- * Both codes settle for the same simulated time (`--settle`, default 0.5 s), then time the same
- * number of steps (`--steps`) on the same (settled) state. Prints particle-steps per second, ns
- * per particle-step, the coordination number Z = 2·(particle contacts)/N of each code, and the
- * ratio Grainlab / LAMMPS. LAMMPS runs on one process (one core), like Grainlab.
+ * Both codes settle for the same simulated time (`--settle`, default "auto": 0.3 s plus the
+ * free-fall time of the top layer), then time the same number of steps (`--steps`) on the same
+ * (settled) state. Grainlab is timed with each thread count of `--threads` (default 1,2; the
+ * bytes are the same for any count) on the same state. Prints particle-steps per second, ns
+ * per particle-step, the scaling, the coordination number Z = 2·(particle contacts)/N of each
+ * code, and the ratio Grainlab (one thread) / LAMMPS (one process, one core).
  *
  * Run: `deno task bench` or
- * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle 0.5] [--lammps]`
+ * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle auto|s] [--threads 1,2] [--lammps]`
  *
  * @module
  */
@@ -34,7 +36,8 @@ const arg = (name: string, dflt: string) => {
 };
 const sizes = arg("--sizes", "5000,20000,100000").split(",").map(Number);
 const timedSteps = Number(arg("--steps", "400"));
-const settleTime = Number(arg("--settle", "0.5"));
+const settleArg = arg("--settle", "auto");
+const threadList = arg("--threads", "1,2").split(",").map(Number);
 const withLammps = args.includes("--lammps");
 
 /** The scene, shared with the LAMMPS input below. */
@@ -76,6 +79,16 @@ function heightFor(n: number): number {
   return (Math.ceil(n / (SCENE.nx * SCENE.ny)) + 0.5) * SCENE.spacing;
 }
 
+/**
+ * Simulated settling time (s): `--settle` seconds, or "auto": the free-fall time of the top
+ * layer onto the floor plus 0.3 s for the bed to come to rest (0.6 s at 5,000 grains, 0.9 s at
+ * 20,000, 1.65 s at 100,000, whose column starts 8.9 m tall).
+ */
+export function settleTimeFor(n: number): number {
+  if (settleArg !== "auto") return Number(settleArg);
+  return 0.3 + Math.sqrt((2 * heightFor(n)) / 9.81);
+}
+
 function build(n: number) {
   const world = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81] });
   const [bx, by] = SCENE.box;
@@ -95,8 +108,10 @@ interface Row {
   settleSteps: number;
   settleSecs: number;
   steps: number;
-  secs: number;
-  pps: number;
+  /** Seconds per timed block (median of 3), per thread count of `threadList`. */
+  secs: number[];
+  /** Particle-steps per second per thread count. */
+  pps: number[];
   /** Coordination number 2·(particle contacts)/N. */
   z: number;
   maxSpeed: number;
@@ -106,25 +121,34 @@ interface Row {
 function runOurs(n: number): Row {
   const { world, g } = build(n);
   const t0 = performance.now();
-  const settle = Math.round(settleTime / SCENE.dt);
+  const settle = Math.round(settleTimeFor(n) / SCENE.dt);
+  // the settling run uses every thread offered: the bytes are the same for any count
+  g.threads = Math.max(...threadList);
   world.run(settle);
   const settleSecs = (performance.now() - t0) / 1000;
-  const reps: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    const t1 = performance.now();
-    world.run(timedSteps / 2);
-    reps.push((performance.now() - t1) / 1000);
+  const steps = timedSteps / 2, secs: number[] = [], pps: number[] = [];
+  for (const t of threadList) {
+    g.threads = t;
+    world.run(10); // warm the threads' code
+    const reps: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const t1 = performance.now();
+      world.run(steps);
+      reps.push((performance.now() - t1) / 1000);
+    }
+    reps.sort((a, b) => a - b);
+    secs.push(reps[1]);
+    pps.push((steps * g.count) / reps[1]);
   }
-  reps.sort((a, b) => a - b);
-  const secs = reps[1];
+  world.close();
   const st = g.lastStepStats;
   return {
     n: g.count,
     settleSteps: settle,
     settleSecs,
-    steps: timedSteps / 2,
+    steps,
     secs,
-    pps: ((timedSteps / 2) * g.count) / secs,
+    pps,
     z: (2 * st.particleContacts) / g.count,
     maxSpeed: st.maxSpeed,
     maxPen: st.maxPenetration,
@@ -229,39 +253,50 @@ function hasLammps(): boolean {
 
 if (import.meta.main) {
   console.log(
-    `settle benchmark (one thread), disordered bed (jittered grid): r = 0.02 m, kn = 1e5 N/m, ` +
-      `kt = 2/7 kn, μ = 0.5, γn = 800 1/s (cn = ${CN.toFixed(2)} N·s/m), Δt = 5e-5 s, ` +
-      `settle ${settleTime} s, then ${timedSteps / 2} timed steps (median of 3)`,
-  );
-  console.log(
-    `${"N".padStart(7)} ${"Mpart-steps/s".padStart(14)} ${"ns/part-step".padStart(13)} ${
-      "Z".padStart(5)
-    } ${"max v (m/s)".padStart(11)} ${"max pen (mm)".padStart(12)}${
-      withLammps
-        ? `   ${"LAMMPS Mps/s".padStart(12)} ${"Z".padStart(5)} ${"ratio".padStart(6)}`
-        : ""
-    }`,
+    `settle benchmark, disordered bed (jittered grid): r = 0.02 m, kn = 1e5 N/m, ` +
+      `kt = 2/7 kn, μ = 0.5, γn = 800 1/s (cn = ${CN.toFixed(2)} N·s/m), Δt = 5e-5 s; ` +
+      `settle ${
+        settleArg === "auto" ? "0.3 s + the fall time of the top layer" : settleArg + " s"
+      }` +
+      `, then ${timedSteps / 2} timed steps (median of 3) per thread count; LAMMPS on one ` +
+      `process times the same window (3 × ${timedSteps / 2} steps) from the same initial bytes`,
   );
   const lmp = withLammps && hasLammps();
+  const head = [
+    "N".padStart(7),
+    "settle s".padStart(8),
+    ...threadList.map((t) => `${t} thr Mps/s`.padStart(12)),
+    "ns/ps(1)".padStart(9),
+    ...(threadList.length > 1 ? [`x${threadList[threadList.length - 1]}/1`.padStart(7)] : []),
+    "Z".padStart(5),
+    "max v".padStart(6),
+    ...(lmp ? ["LAMMPS Mps/s".padStart(12), "Z".padStart(5), "ratio(1)".padStart(8)] : []),
+  ];
+  console.log(head.join(" "));
   for (const n of sizes) {
     const r = runOurs(n);
-    let peer = "";
+    const cols = [
+      String(r.n).padStart(7),
+      (r.settleSteps * SCENE.dt).toFixed(2).padStart(8),
+      ...r.pps.map((p) => (p / 1e6).toFixed(2).padStart(12)),
+      (1e9 / r.pps[0]).toFixed(0).padStart(9),
+      ...(r.pps.length > 1 ? [(r.pps[r.pps.length - 1] / r.pps[0]).toFixed(2).padStart(7)] : []),
+      r.z.toFixed(2).padStart(5),
+      r.maxSpeed.toFixed(3).padStart(6),
+    ];
     if (lmp) {
       // the same window as Grainlab: the three timed repetitions in one loop
       const l = await runLammps(n, r.settleSteps, 3 * r.steps);
-      peer = "error" in l
-        ? `   LAMMPS failed: ${l.error}`
-        : `   ${(l.pps / 1e6).toFixed(2).padStart(12)} ${l.z.toFixed(2).padStart(5)} ${
-          (r.pps / l.pps).toFixed(2).padStart(6)
-        }`;
+      if ("error" in l) cols.push(`LAMMPS failed: ${l.error}`);
+      else {
+        cols.push(
+          (l.pps / 1e6).toFixed(2).padStart(12),
+          l.z.toFixed(2).padStart(5),
+          (r.pps[0] / l.pps).toFixed(2).padStart(8),
+        );
+      }
     }
-    console.log(
-      `${String(r.n).padStart(7)} ${(r.pps / 1e6).toFixed(2).padStart(14)} ${
-        (1e9 / r.pps).toFixed(0).padStart(13)
-      } ${r.z.toFixed(2).padStart(5)} ${r.maxSpeed.toFixed(3).padStart(11)} ${
-        (r.maxPen * 1e3).toFixed(3).padStart(12)
-      }${peer}`,
-    );
+    console.log(cols.join(" "));
   }
   if (withLammps && !lmp) {
     console.log("(LAMMPS not found: install Debian's `lammps` for the side-by-side run)");

@@ -207,7 +207,8 @@ export function pairForces(
     const vy = vel[oa + 1] - vel[ob + 1] - (sz * nx - sx * nz);
     const vz = vel[oa + 2] - vel[ob + 2] - (sx * ny - sy * nx);
     const vn = vx * nx + vy * ny + vz * nz;
-    const reff = (ra * rb) / rsum;
+    // the effective radius enters only the Hertz law and the per-contact damping laws
+    const reff = hertz || law !== 0 ? (ra * rb) / rsum : 0;
     let c = cn;
     if (law !== 0) {
       // Per-contact damping from the effective mass (a fixed partner has 1/m = 0).

@@ -31,8 +31,8 @@ export function bodyForces(ps: ParticleStore, g: ArrayLike<number>): void {
 }
 
 /**
- * Half kick `v += h·F/m`, `ω += h·τ/I` (fixed particles have 1/m = 1/I = 0), then the speed
- * clamps (0 = off). Returns the number of clamps applied.
+ * Half kick `v += h·F/m`, `ω += h·τ/I` of the free particles (fixed ones are skipped), then
+ * the speed clamps (0 = off). Returns the number of clamps applied.
  */
 export function kick(
   ps: ParticleStore,
@@ -43,7 +43,9 @@ export function kick(
   i1: number = ps.count,
 ): number {
   const v = ps.vel, w = ps.ang, f = ps.force, t = ps.torque, im = ps.invMass, ii = ps.invInertia;
+  const fixed = ps.fixed;
   for (let i = i0, o = 3 * i0; i < i1; i++, o += 3) {
+    if (fixed[i] !== 0) continue;
     const a = h * im[i], b = h * ii[i];
     v[o] += a * f[o];
     v[o + 1] += a * f[o + 1];
@@ -59,7 +61,8 @@ export function kick(
 }
 
 /**
- * Drift `x += h·v`; returns true when some particle has moved at least `skin / 2` from `ref`
+ * Drift `x += h·v` (fixed particles, which never move, are skipped); returns true when some
+ * particle has moved at least `skin / 2` from `ref`
  * (the positions of the last neighbour-list build), i.e. when the list must be rebuilt.
  */
 export function drift(ps: ParticleStore, h: number, ref: Float64Array, skin: number): boolean {
@@ -74,9 +77,10 @@ export function driftRange(
   i0: number,
   i1: number,
 ): number {
-  const n = 3 * i1, x = ps.pos, v = ps.vel;
+  const x = ps.pos, v = ps.vel, fixed = ps.fixed;
   let max2 = 0;
-  for (let o = 3 * i0; o < n; o += 3) {
+  for (let i = i0, o = 3 * i0; i < i1; i++, o += 3) {
+    if (fixed[i] !== 0) continue;
     const a = (x[o] += h * v[o]) - ref[o];
     const b = (x[o + 1] += h * v[o + 1]) - ref[o + 1];
     const c = (x[o + 2] += h * v[o + 2]) - ref[o + 2];
