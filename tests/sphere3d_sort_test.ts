@@ -4,37 +4,18 @@
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { World } from "../src/sphere3d/mod.ts";
+import type { GranularSystem } from "../src/sphere3d/mod.ts";
 import { ParticleStore } from "../src/sphere3d/particles.ts";
 import { HistoryTable } from "../src/sphere3d/history.ts";
 import { Rng } from "../src/math/rng.ts";
-import { jitteredGrid, SCENE } from "../bench/settle_bench.ts";
+import { SCENE } from "../bench/settle_bench.ts";
+import { disorderedBed, emptyBed } from "./sphere3d_helpers.ts";
 
 const N = 2500;
-
-/**
- * The settle bench's disordered bed, smaller and more damped so it settles in 0.25 s, its
- * grains listed top layer first (far from cell order, which the bench's listing nearly is).
- */
-function bed(sort: boolean) {
-  const world = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81] });
-  const grid = jitteredGrid(N), positions = new Float64Array(3 * N);
-  for (let k = 0; k < N; k++) positions.set(grid.subarray(3 * k, 3 * k + 3), 3 * (N - 1 - k));
-  const g = world.addGranularParticles({ positions, radii: SCENE.radius }, {
-    density: SCENE.density,
-    normalStiffness: SCENE.kn,
-    tangentialStiffness: SCENE.kt,
-    normalDamping: 20,
-    friction: SCENE.friction,
-    rollingFriction: 0.05,
-  });
-  g.setContainerBox([-0.6, -0.4, 0], [0.6, 0.4, 2]);
-  g.spatialSort = sort;
-  return { world, g };
-}
+const bed = (sort: boolean) => disorderedBed({ n: N, sort, reverse: true });
 
 /** Positions ordered by stable id. */
-function byId(g: ReturnType<typeof bed>["g"]): Float64Array {
+function byId(g: GranularSystem): Float64Array {
   const out = new Float64Array(3 * g.count);
   for (let s = 0; s < g.count; s++) {
     out.set(g.positions.subarray(3 * s, 3 * s + 3), 3 * g.ids[s]);
@@ -79,9 +60,7 @@ describe("sphere3d: spatial reordering of slots", () => {
     const again = bed(false);
     again.world.run(1500);
     expect(again.g.granularStateBytes({ includeContactHistories: true })).toEqual(bytes);
-    const w2 = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81] });
-    const g2 = w2.addGranularSystem();
-    g2.setContainerBox([-0.6, -0.4, 0], [0.6, 0.4, 2]);
+    const { world: w2, g: g2 } = emptyBed();
     g2.loadGranularStateBytes(bytes);
     expect(g2.spatialSort).toBe(false); // the setting is in the checkpoint
     g2.spatialSort = true;
@@ -92,9 +71,7 @@ describe("sphere3d: spatial reordering of slots", () => {
     expect(g2.velocities).toEqual(straight.g.velocities);
     // and a reordered system saves and continues too
     const b2 = g2.granularStateBytes({ includeContactHistories: true });
-    const w3 = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81] });
-    const g3 = w3.addGranularSystem();
-    g3.setContainerBox([-0.6, -0.4, 0], [0.6, 0.4, 2]);
+    const { world: w3, g: g3 } = emptyBed();
     g3.loadGranularStateBytes(b2);
     w2.run(500);
     w3.run(500);

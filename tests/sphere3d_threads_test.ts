@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
 import type { GranularSystem } from "../src/sphere3d/mod.ts";
-import { jitteredGrid, SCENE } from "../bench/settle_bench.ts";
+import { disorderedBed, emptyBed } from "./sphere3d_helpers.ts";
 
 /** Everything a step produces that a user can read, as bytes. */
 function snapshot(g: GranularSystem) {
@@ -32,26 +32,12 @@ function snapshot(g: GranularSystem) {
   };
 }
 
-function disorderedBed(threads: number, n = 2500) {
-  const world = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81], threads });
-  const g = world.addGranularParticles({ positions: jitteredGrid(n), radii: SCENE.radius }, {
-    density: SCENE.density,
-    normalStiffness: SCENE.kn,
-    tangentialStiffness: SCENE.kt,
-    normalDamping: 20,
-    friction: SCENE.friction,
-    rollingFriction: 0.05,
-    cohesionStiffness: 50,
-    cohesionMaxDistance: 0.002,
-  });
-  g.setContainerBox([-0.6, -0.4, 0], [0.6, 0.4, 2]);
-  return { world, g };
-}
+const bed = (threads: number) => disorderedBed({ threads, cohesion: true });
 
 describe("sphere3d threads: the same bytes for any thread count", () => {
   it("a disordered bed with friction, rolling friction and cohesion: 1, 2 and 3 threads", () => {
     const runs = [1, 2, 3].map((t) => {
-      const { world, g } = disorderedBed(t);
+      const { world, g } = bed(t);
       world.run(1200);
       const snap = snapshot(g);
       const sorts = g.spatialSorts;
@@ -99,9 +85,9 @@ describe("sphere3d threads: the same bytes for any thread count", () => {
   });
 
   it("switching threads mid-run and checkpoints continue the same run", () => {
-    const straight = disorderedBed(1);
+    const straight = bed(1);
     straight.world.run(800);
-    const mixed = disorderedBed(2);
+    const mixed = bed(2);
     mixed.world.run(400);
     const bytes = mixed.g.granularStateBytes({ includeContactHistories: true });
     mixed.g.threads = 1;
@@ -109,9 +95,7 @@ describe("sphere3d threads: the same bytes for any thread count", () => {
     mixed.g.threads = 3;
     mixed.world.run(200);
     expect(snapshot(mixed.g)).toEqual(snapshot(straight.g));
-    const w = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81], threads: 2 });
-    const g = w.addGranularSystem();
-    g.setContainerBox([-0.6, -0.4, 0], [0.6, 0.4, 2]);
+    const { world: w, g } = emptyBed(2);
     g.loadGranularStateBytes(bytes);
     w.run(400);
     expect(snapshot(g)).toEqual(snapshot(straight.g));

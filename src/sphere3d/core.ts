@@ -14,6 +14,7 @@ import { emptyProfile, type StepProfile } from "../contact/stats.ts";
 import { DampingLaw, restitutionDamping } from "../contact/normal.ts";
 import {
   applyRolling,
+  emptyForceParams,
   type ForceParams,
   ForceScratch,
   type FrictionTables,
@@ -217,25 +218,7 @@ export class GranularCore {
   /** The divergence guard. */
   readonly guard = new DivergenceGuard();
   /** Scalars of the force loops, resolved once per force evaluation. */
-  readonly params: ForceParams = {
-    kn: 0,
-    cn: 0,
-    damping: 0,
-    ctScaled: false,
-    clamp: true,
-    lever: 0.5,
-    kt: 0,
-    ct: 0,
-    hertz: false,
-    kc: 0,
-    dmax: 0,
-    dt: 0,
-    histDt: 0,
-    stamp: 0,
-    px: 0,
-    py: 0,
-    pz: 0,
-  };
+  readonly params: ForceParams = emptyForceParams();
 
   /** @internal Use `World.addGranularParticles` / `World.addGranularBox`. */
   constructor(material: Partial<Material> = {}) {

@@ -54,6 +54,29 @@ export interface ForceParams {
   pz: number;
 }
 
+/** Force-loop scalars before the first evaluation resolves them. */
+export function emptyForceParams(): ForceParams {
+  return {
+    kn: 0,
+    cn: 0,
+    damping: 0,
+    ctScaled: false,
+    clamp: true,
+    lever: 0.5,
+    kt: 0,
+    ct: 0,
+    hertz: false,
+    kc: 0,
+    dmax: 0,
+    dt: 0,
+    histDt: 0,
+    stamp: 0,
+    px: 0,
+    py: 0,
+    pz: 0,
+  };
+}
+
 /** Per-material-id friction tables (index = material id). */
 export interface FrictionTables {
   /** Sliding friction per id. */

@@ -9,6 +9,7 @@
 import type { ContactBuffers } from "../../contact/record.ts";
 import type { PairList } from "../../math/grid.ts";
 import {
+  emptyForceParams,
   type ForceParams,
   ForceScratch,
   type FrictionTables,
@@ -118,25 +119,7 @@ export class ThreadContext {
   /** The friction tables. */
   mat: FrictionTables;
   /** The force scalars, refreshed from `params` per job. */
-  readonly p: ForceParams = {
-    kn: 0,
-    cn: 0,
-    damping: 0,
-    ctScaled: false,
-    clamp: false,
-    lever: 0,
-    kt: 0,
-    ct: 0,
-    hertz: false,
-    kc: 0,
-    dmax: 0,
-    dt: 0,
-    histDt: 0,
-    stamp: 0,
-    px: 0,
-    py: 0,
-    pz: 0,
-  };
+  readonly p: ForceParams = emptyForceParams();
   /** This thread's scratch. */
   readonly sc: ForceScratch = new ForceScratch();
   /** This thread's statistics of a job. */
