@@ -10,20 +10,44 @@
  * that is forming (contacts per grain are printed); then `--steps` steps are timed with the
  * wall clock around `run()`, which ends with one small statistics readback.
  *
+ * Each size also prints the device memory of its buffers (`gpuMemory`): bytes per binding and
+ * per grain. With the default slots (16 history, 14 neighbour) every binding of a million
+ * grains fits WebGPU's default 128 MiB (913 bytes per grain in all).
+ *
  * On a software adapter (Mesa's lavapipe) only 10k grains and a few steps are run by default:
- * it checks that the path works, not how fast a GPU is.
+ * it checks that the path works, not how fast a GPU is. `--sizes=1000000 --warm=0 --steps=2`
+ * shows that a million grains run there: on the project machine's 2 shared CPU cores 6.6–9.0 s
+ * per step while the lattice falls, 47–54 s per step with `--spacing=1.7` (grains in contact
+ * from the start, 2.3 contacts per grain, 54 million node tests per step).
+ *
+ * No GPU result yet: this benchmark has only been run on lavapipe (software Vulkan on the
+ * CPU), the one adapter available where it was written. The figures to set beside the
+ * paper's 7.5 ms per step for 1M grains (RTX 4080) need a run on a real GPU; until then the
+ * README has none.
  *
  * Run: deno run -A bench/star2d_gpu_bench.ts [--sizes=10000,100000,1000000] [--warm=N]
- * [--steps=N] [--sampling=sprite|lut] [--detection=symmetric|one-sided] [--quick]
+ * [--steps=N] [--sampling=sprite|lut] [--detection=symmetric|one-sided] [--spacing=2.02]
+ * [--quick]
+ * (`--name value` works as well as `--name=value`)
  */
 
-import { gpuAvailable, requestGpu, StarShape, StarSystemGpu } from "../src/star2d/mod.ts";
+import {
+  gpuAvailable,
+  gpuMemory,
+  requestGpu,
+  StarShape,
+  StarSystemGpu,
+} from "../src/star2d/mod.ts";
 import { Rng } from "../src/math/rng.ts";
 
 function arg(name: string): string | undefined {
-  const a = Deno.args.find((x) => x.startsWith(`--${name}=`));
-  return a?.slice(name.length + 3);
+  const a = Deno.args.findIndex((x) => x === `--${name}` || x.startsWith(`--${name}=`));
+  if (a < 0) return undefined;
+  const x = Deno.args[a];
+  return x.includes("=") ? x.slice(name.length + 3) : Deno.args[a + 1];
 }
+
+const MiB = 2 ** 20;
 
 if (!(await gpuAvailable())) {
   console.log(
@@ -41,6 +65,12 @@ const sampling = (arg("sampling") ?? "sprite") as "sprite" | "lut";
 const detection = (arg("detection") ?? "symmetric") as "symmetric" | "one-sided";
 
 console.log(`star2d GPU bench on ${gpu.name}`);
+if (gpu.software) {
+  console.log(
+    "NOTE: software adapter (Mesa lavapipe: Vulkan on the CPU cores); no real GPU was " +
+      "available for this run, so there are no figures to compare with the paper's 7.5 ms / 1M",
+  );
+}
 console.log(
   `packing of crosses (30 mm², 100 nodes), ${sampling} node tests, ${detection} detection; ` +
     `${warm} steps of falling, then ${steps} timed steps`,
@@ -49,8 +79,26 @@ console.log(
   "grains     ms/step   Mgrain-steps/s  contacts/grain  node tests/step  upload+compile s",
 );
 const cross = StarShape.preset("cross", { area: 30e-6 });
-const R = cross.rMax, sp = 2.02 * R;
+// lattice spacing in r_max: 2.02 leaves the grains apart; below 2 they start in contact
+const R = cross.rMax, sp = Number(arg("spacing") ?? 2.02) * R;
+const slots = { contactSlots: 16, neighborSlots: 14 };
 for (const n of sizes) {
+  const m = gpuMemory(n, slots);
+  console.log(
+    `           memory for ${n} grains (room for ${m.capacity}): ${
+      (m.totalBytes / MiB).toFixed(0)
+    } MiB, ${m.bytesPerGrain.toFixed(0)} B/grain; largest binding ${
+      (m.largestBinding / MiB).toFixed(1)
+    } MiB (this adapter binds ${
+      (gpu.device.limits.maxStorageBufferBindingSize / MiB).toFixed(0)
+    } MiB)`,
+  );
+  console.log(
+    "           " +
+      m.buffers.map((b) =>
+        `${b.name} ${(b.bytes / MiB).toFixed(1)} MiB${b.copies > 1 ? ` ×${b.copies}` : ""}`
+      ).join(", "),
+  );
   const cols = Math.max(2, Math.round(38 * Math.sqrt(n / 3154)));
   const rng = new Rng(1);
   const pos = new Float64Array(2 * n), ang = new Float64Array(n);
@@ -69,6 +117,7 @@ for (const n of sizes) {
     friction: 0.5,
     rotationalDamping: 1e-8,
     batchSize: 50,
+    ...slots,
   });
   try {
     sys.addGrains({ shape: cross, positions: pos, angles: ang });
@@ -96,7 +145,8 @@ for (const n of sizes) {
 console.log(
   "paper (StarDEM, RTX 4080): 1,000,000 concave grains, 7.5 ms per full step" +
     (gpu.software
-      ? "; this adapter is software (lavapipe): the figures above are not comparable"
+      ? "; this adapter is software (lavapipe): the figures above are not comparable, and " +
+        "no real GPU was available to produce comparable ones"
       : ""),
 );
 gpu.device.destroy();

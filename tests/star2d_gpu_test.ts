@@ -16,6 +16,7 @@ import {
 import {
   gpuAvailable,
   type GpuContext,
+  gpuMemory,
   requestGpu,
   spriteError,
   StarSprite,
@@ -123,6 +124,41 @@ describe("star2d sprite", () => {
       const x = -s.halfWidth + (u + 0.5) * s.texel, y = -s.halfWidth + (v + 0.5) * s.texel;
       expect(s.a[4 * (64 * v + u)]).toBeCloseTo(firstOrderDistance(cross, [x, y]), 6);
     }
+  });
+});
+
+describe("star2d GPU memory", () => {
+  it("a million grains fit WebGPU's default limits: every binding <= 128 MiB", () => {
+    const m = gpuMemory(1_000_000);
+    expect(m.capacity).toBe(1_000_192); // a multiple of 256, not the next power of two
+    expect(m.buckets).toBe(2 ** 21);
+    expect(m.largestBinding).toBeLessThanOrEqual(128 * 2 ** 20);
+    const by = Object.fromEntries(m.buffers.map((b) => [b.name, b.bytes / m.capacity]));
+    // bytes per grain of each binding (K = 16 history slots, L = 14 neighbour slots)
+    expect(by).toMatchObject({
+      state: 48,
+      "history-ids": 4 * (1 + 16),
+      "history-springs": 8 * 16,
+      poses: 64,
+      "neighbour-list": 4 * (4 + 2 * 14),
+      "force-share": 8 * 15,
+      "torque-and-statistics": 4 * (15 + 8),
+    });
+    let total = 0;
+    for (const b of m.buffers) total += b.bytes * b.copies;
+    expect(m.totalBytes).toBe(total);
+    console.log(
+      `1,000,000 grains: ${(m.totalBytes / 2 ** 20).toFixed(0)} MiB, ${
+        m.bytesPerGrain.toFixed(1)
+      } bytes per grain, largest binding ${(m.largestBinding / 2 ** 20).toFixed(1)} MiB`,
+    );
+    expect(m.bytesPerGrain).toBeGreaterThan(910);
+    expect(m.bytesPerGrain).toBeLessThan(916);
+    // the former 24 neighbour slots need 208 bytes per grain in the neighbour lists
+    const big = gpuMemory(1_000_000, { neighborSlots: 24 });
+    expect(big.largestBinding).toBe(208 * 1_000_192);
+    expect(() => gpuMemory(-1)).toThrow(/gpuMemory: grains \(-1\) must be an integer/);
+    expect(() => gpuMemory(10, { neighbourSlots: 3 } as never)).toThrow(/unknown option/);
   });
 });
 
@@ -415,6 +451,71 @@ describe("star2d GPU against the CPU", { skip }, () => {
     expect(g.contacts.count).toBeGreaterThan(0);
     g.destroy();
     await expect(g.run(1)).rejects.toThrow(/destroyed/);
+  });
+
+  it("a shape of 20,000 nodes (16-bit node ranges): the CPU's forces within 1e-5", async () => {
+    const fine = StarShape.preset("cross", { rMax: 0.005, nodes: 20000, lutSize: 40000 });
+    const { cpu, gpu: g } = await both(noGravity, { sampling: "lut" }, (s) => {
+      s.addGrains({
+        shape: fine,
+        positions: [[0, 0], [0.0096, 0.0004]],
+        angles: [-Math.PI / 8 + 0.05, -Math.PI / 8 - 0.03 + 4 * Math.PI],
+      });
+    });
+    cpu.step();
+    await g.step();
+    await g.read({ contacts: true });
+    expect(cpu.contacts.count).toBeGreaterThanOrEqual(1);
+    expect(forceDifference(cpu.contacts, g.contacts)).toBeLessThan(1e-5);
+    g.destroy();
+    const huge = StarShape.preset("circle", { rMax: 1, nodes: 70000, lutSize: 140000 });
+    const h = await StarSystemGpu.create({ gpu: await gpu(), sampling: "lut" });
+    expect(() => h.addShape(huge)).toThrow(/shape.nodes \(70000\) must be <= 65533 on the GPU/);
+    expect(() => h.addGrains({ shape: huge, positions: [[0, 0]] })).toThrow(/65533/);
+    expect(h.count).toBe(0);
+    expect(h.starShapes).toHaveLength(0);
+    h.destroy();
+  });
+
+  it("runs on a device with WebGPU's default limits, a million grains included", async () => {
+    const adapter = (await gpu()).adapter;
+    const device = await adapter.requestDevice(); // no required limits: the defaults
+    expect(device.limits.maxStorageBufferBindingSize).toBe(128 * 2 ** 20);
+    expect(device.limits.maxStorageBuffersPerShaderStage).toBe(8);
+    const ctx = { device, adapter, name: "default limits", software: true };
+    // every kernel validates within the default 8 storage buffers per stage
+    for (const sampling of ["sprite", "lut"] as const) {
+      const cpu = new StarSystem(noGravity);
+      crosses(cpu);
+      const d = await StarSystemGpu.create({ ...noGravity, gpu: ctx, sampling });
+      crosses(d);
+      device.pushErrorScope("validation");
+      await d.step();
+      await d.read({ contacts: true, history: true });
+      expect(await device.popErrorScope()).toBe(null);
+      cpu.step();
+      expect(d.contacts.count).toBe(cpu.contacts.count);
+      d.destroy();
+    }
+    const g = await StarSystemGpu.create({ gpu: ctx, sampling: "lut", gravity: [0, 0] });
+    const n = 1_000_000, cols = 1000, pos = new Float64Array(2 * n);
+    for (let k = 0; k < n; k++) {
+      pos[2 * k] = 0.011 * (k % cols);
+      pos[2 * k + 1] = 0.011 * Math.floor(k / cols);
+    }
+    device.pushErrorScope("validation");
+    g.addGrains({ shape: cross, positions: pos });
+    expect(await device.popErrorScope()).toBe(null);
+    expect(g.count).toBe(n);
+    g.destroy();
+    // the former 24 neighbour slots did not fit: the error names the buffer and the knob
+    const old = await StarSystemGpu.create({ gpu: ctx, sampling: "lut", neighborSlots: 24 });
+    expect(() => old.addGrains({ shape: cross, positions: pos })).toThrow(
+      /1000000 grains \(room for 1000192\) need a 198 MiB neighbour-list buffer; this adapter \(default limits\) binds at most 128 MiB: reduce neighborSlots or the grain count/,
+    );
+    expect(old.count).toBe(0);
+    old.destroy();
+    device.destroy();
   });
 
   it("throws naming the problem when the state overflows or neighbours do not fit", async () => {

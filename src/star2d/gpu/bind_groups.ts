@@ -65,13 +65,15 @@ function bindGroups(core: GpuCore): void {
       forces[par].push(bg(p.forces, [
         [0, P],
         [1, { buffer: core.walls, offset: WALL_BLOCK_BYTES * k, size: WALL_BLOCK_BYTES }],
-        [2, { buffer: b.state[par] }],
-        [3, { buffer: b.xfer }],
+        [3, { buffer: b.xferF }],
         [4, { buffer: b.poses }],
         [5, { buffer: b.nbr }],
-        [6, { buffer: b.hist[par] }],
-        [7, { buffer: b.hist[1 - par] }],
-        [8, { buffer: shapes }],
+        [6, { buffer: b.histIds[par] }],
+        [7, { buffer: b.histIds[1 - par] }],
+        [8, core.shapeTex!.createView()],
+        [13, { buffer: b.xferT }],
+        [14, { buffer: b.histVals[par] }],
+        [15, { buffer: b.histVals[1 - par] }],
         ...tex,
       ]));
     }
@@ -101,12 +103,12 @@ function bindGroups(core: GpuCore): void {
         [1, { buffer: b.state[par] }],
         [2, { buffer: b.state[1 - par] }],
         [3, { buffer: b.nbr }],
-        [4, { buffer: b.xfer }],
-        [5, { buffer: b.hist[1 - par] }],
+        [4, { buffer: b.xferF }],
+        [5, { buffer: b.xferT }],
       ])
     ),
     reduce: [0, 1].map((par) =>
-      bg(p.reduce, [[0, P], [1, { buffer: b.state[par] }], [2, { buffer: b.hist[par] }], [3, {
+      bg(p.reduce, [[0, P], [1, { buffer: b.state[par] }], [2, { buffer: b.xferT }], [3, {
         buffer: b.partials,
       }]])
     ),

@@ -1,19 +1,20 @@
 /**
  * The per-grain buffers of a GPU system — the double-buffered state and history tables, poses,
- * the grid, neighbour lists, the force-transfer table and the statistics partials — grown by
- * doubling with the grain count (checked against the adapter's binding limits), and the uploads
- * of grains and parameters into them. Internal to the GPU path.
+ * the grid, neighbour lists, the force and torque shares (with the per-grain statistics) and
+ * the statistics partials, laid out as memory.ts says — grown with the grain count (checked
+ * against the adapter's binding limits), and the uploads of grains and parameters into them.
+ * Internal to the GPU path.
  *
  * @module
  */
 
 import type { GpuCore } from "./core.ts";
-import { encodeParams, GRAIN_BYTES, POSE_BYTES, writeGrain } from "./layout.ts";
+import { encodeParams, GRAIN_BYTES, writeGrain } from "./layout.ts";
+import { capacityFor, layoutFor } from "./memory.ts";
 import type { GpuScan } from "./pipelines.ts";
 import { NAME } from "./options.ts";
-import { WG } from "./wgsl_common.ts";
 
-/** The per-grain buffers, for `cap` grains and `buckets` grid buckets. */
+/** The per-grain buffers, for `cap` grains and `buckets` grid buckets (see memory.ts). */
 export interface Buffers {
   /** Grains with room. */
   cap: number;
@@ -21,8 +22,10 @@ export interface Buffers {
   buckets: number;
   /** Grain states; `parity` selects the current one. */
   state: [GPUBuffer, GPUBuffer];
-  /** History tables (counts, statistics, entries); `parity` selects the current one. */
-  hist: [GPUBuffer, GPUBuffer];
+  /** History tables: counts, then partners; `parity` selects the current one. */
+  histIds: [GPUBuffer, GPUBuffer];
+  /** History tables: (key, ξ) per slot; `parity` selects the current one. */
+  histVals: [GPUBuffer, GPUBuffer];
   /** Poses of the step (trig, polar centre, cell). */
   poses: GPUBuffer;
   /** Grains per bucket. */
@@ -31,8 +34,10 @@ export interface Buffers {
   grid: GPUBuffer;
   /** Neighbour lists. */
   nbr: GPUBuffer;
-  /** Forces and the partners' shares. */
-  xfer: GPUBuffer;
+  /** Force shares of the owned neighbours and the own force (vec2 each). */
+  xferF: GPUBuffer;
+  /** Torque shares and own torque (f32 bits), then the statistics of the last step. */
+  xferT: GPUBuffer;
   /** Per-workgroup statistics. */
   partials: GPUBuffer;
   /** The scan of the bucket counts (built with the bind groups). */
@@ -40,60 +45,62 @@ export interface Buffers {
 }
 
 /**
- * Grow the buffers to hold `n` grains (doubling, from 256), keeping the current state and
- * histories of the grains on the GPU; throws a RangeError naming the knob to turn when a buffer
- * would exceed the adapter's binding limit.
+ * Grow the buffers to hold `n` grains (a multiple of 256, at least doubling), keeping the
+ * current state and histories of the grains on the GPU; throws a RangeError naming the knob to
+ * turn when a buffer would exceed the adapter's binding limit.
  */
 export function ensureCapacity(core: GpuCore, n: number): void {
   const old = core.buf;
   if (old && n <= old.cap) return;
-  let cap = Math.max(256, old?.cap ?? 0);
-  while (cap < n) cap *= 2;
   const K = core.config.contactSlots, L = core.config.neighborSlots;
-  let buckets = 1024;
-  while (buckets < 2 * cap) buckets *= 2;
-  const histBytes = 4 * (9 * cap + 3 * K * cap);
-  const sizes: [string, number, string][] = [
-    ["history", histBytes, "contactSlots"],
-    ["neighbour-list", 4 * cap * (4 + 3 * L), "neighborSlots"],
-    ["force-transfer", 12 * cap * (L + 1), "neighborSlots"],
-    ["state", GRAIN_BYTES * cap, "the grain count"],
-    ["grid", 4 * (buckets + 1 + cap), "the grain count"],
-  ];
+  const cap = capacityFor(n, old?.cap ?? 0);
+  const layout = layoutFor(cap, K, L, n);
   const lim = core.device.limits;
   const limit = Math.min(lim.maxStorageBufferBindingSize, lim.maxBufferSize);
-  for (const [what, bytes, knob] of sizes) {
+  for (const { name, bytes, knob } of layout.buffers) {
     if (bytes > limit) {
       throw new RangeError(
         `${NAME}: ${n} grains (room for ${cap}) need a ${
           (bytes / 2 ** 20).toFixed(0)
-        } MiB ${what} buffer; this adapter (${core.adapterName}) binds at most ${
+        } MiB ${name} buffer; this adapter (${core.adapterName}) binds at most ${
           (limit / 2 ** 20).toFixed(0)
         } MiB: reduce ${knob}${knob === "the grain count" ? "" : " or the grain count"}`,
       );
     }
   }
+  const size = (name: string) => layout.buffers.find((b) => b.name === name)!.bytes;
+  const buckets = layout.buckets;
   const dev = core.device;
   const S = GPUBufferUsage.STORAGE, C = GPUBufferUsage.COPY_SRC, D = GPUBufferUsage.COPY_DST;
-  const mk = (size: number, usage: number) => dev.createBuffer({ size: Math.max(16, size), usage });
+  const mk = (bytes: number, usage: number) =>
+    dev.createBuffer({ size: Math.max(16, bytes), usage });
   const state: [GPUBuffer, GPUBuffer] = [
-    mk(GRAIN_BYTES * cap, S | C | D),
-    mk(GRAIN_BYTES * cap, S | C | D),
+    mk(size("state"), S | C | D),
+    mk(size("state"), S | C | D),
   ];
-  const hist: [GPUBuffer, GPUBuffer] = [mk(histBytes, S | C | D), mk(histBytes, S | C | D)];
-  const counts = mk(4 * (buckets + 1), S);
-  const grid = mk(4 * (buckets + 1 + cap), S);
-  const nbr = mk(4 * cap * (4 + 3 * L), S);
-  const xfer = mk(12 * cap * (L + 1), S);
-  const poses = mk(POSE_BYTES * cap, S);
-  const partials = mk(64 * Math.ceil(cap / WG), S | C);
+  const histIds: [GPUBuffer, GPUBuffer] = [
+    mk(size("history-ids"), S | C | D),
+    mk(size("history-ids"), S | C | D),
+  ];
+  const histVals: [GPUBuffer, GPUBuffer] = [
+    mk(size("history-springs"), S | C | D),
+    mk(size("history-springs"), S | C | D),
+  ];
+  const counts = mk(size("bucket-count"), S);
+  const grid = mk(size("grid"), S);
+  const nbr = mk(size("neighbour-list"), S);
+  const xferF = mk(size("force-share"), S);
+  const xferT = mk(size("torque-and-statistics"), S);
+  const poses = mk(size("poses"), S);
+  const partials = mk(size("partials"), S | C);
   if (old) {
     const enc = dev.createCommandEncoder();
     const p = core.parity, m = core.n;
     if (m > 0) {
       enc.copyBufferToBuffer(old.state[p], 0, state[p], 0, GRAIN_BYTES * m);
-      enc.copyBufferToBuffer(old.hist[p], 0, hist[p], 0, 4 * m);
-      enc.copyBufferToBuffer(old.hist[p], 36 * old.cap, hist[p], 36 * cap, 12 * K * m);
+      enc.copyBufferToBuffer(old.histIds[p], 0, histIds[p], 0, 4 * m);
+      enc.copyBufferToBuffer(old.histIds[p], 4 * old.cap, histIds[p], 4 * cap, 4 * K * m);
+      enc.copyBufferToBuffer(old.histVals[p], 0, histVals[p], 0, 8 * K * m);
     }
     dev.queue.submit([enc.finish()]);
   }
@@ -102,12 +109,14 @@ export function ensureCapacity(core: GpuCore, n: number): void {
     cap,
     buckets,
     state,
-    hist,
+    histIds,
+    histVals,
     poses,
     counts,
     grid,
     nbr,
-    xfer,
+    xferF,
+    xferT,
     partials,
     scan: null as unknown as GpuScan,
   };
@@ -118,9 +127,8 @@ export function ensureCapacity(core: GpuCore, n: number): void {
 /** Destroy the buffers `b` (by default the current ones, which are then gone). */
 export function freeBuffers(core: GpuCore, b: Buffers | null = core.buf): void {
   if (!b) return;
-  for (const x of [...b.state, ...b.hist, b.poses, b.counts, b.grid, b.nbr, b.xfer, b.partials]) {
-    x.destroy();
-  }
+  for (const x of [...b.state, ...b.histIds, ...b.histVals]) x.destroy();
+  for (const x of [b.poses, b.counts, b.grid, b.nbr, b.xferF, b.xferT, b.partials]) x.destroy();
   b.scan?.destroy();
   if (b === core.buf) core.buf = null;
 }
@@ -146,7 +154,7 @@ export function uploadGrains(core: GpuCore, from: number, to: number): void {
   }
   core.device.queue.writeBuffer(buf.state[core.parity], GRAIN_BYTES * from, bytes);
   // new grains start without history
-  core.device.queue.writeBuffer(buf.hist[core.parity], 4 * from, new Uint32Array(to - from));
+  core.device.queue.writeBuffer(buf.histIds[core.parity], 4 * from, new Uint32Array(to - from));
 }
 
 /** Write the uniform parameters of the next run (counts, offsets, the host's contact law). */
@@ -161,8 +169,8 @@ export function writeParams(core: GpuCore): void {
     shapeCount: host.starShapes.length,
     cellTiles: Math.ceil((host._cell || 1) / q) + 1,
     wallCount: host.walls.count,
-    statsOff: cap,
-    entriesOff: 9 * cap,
+    statsOff: (core.config.neighborSlots + 1) * cap,
+    entriesOff: cap,
     sortedOff: (buf?.buckets ?? 1024) + 1,
     nbrSlots: core.config.neighborSlots,
     q,

@@ -34,12 +34,22 @@ export async function readContacts(core: GpuCore): Promise<void> {
   const total = core.stats.particleContacts + core.stats.boundaryContacts;
   if (total === 0) return;
   const dev = core.device, b = core.buf!, p = core.pipes!;
+  const recordBytes = 4 * RECORD_WORDS * total;
+  const limit = Math.min(dev.limits.maxStorageBufferBindingSize, dev.limits.maxBufferSize);
+  if (recordBytes > limit) {
+    throw new RangeError(
+      `${NAME}.read: the ${total} contacts of the last step need a ${
+        (recordBytes / 2 ** 20).toFixed(0)
+      } MiB record (${4 * RECORD_WORDS} bytes each); this adapter (${core.adapterName}) binds ` +
+        `at most ${(limit / 2 ** 20).toFixed(0)} MiB: read() without contacts still works`,
+    );
+  }
   const last = 1 - core.parity; // buffers of the last step's input
   const S = GPUBufferUsage.STORAGE;
   const cnt = dev.createBuffer({ size: 4 * (n + 1), usage: S });
   const offsets = dev.createBuffer({ size: 4 * (n + 1), usage: S });
   const records = dev.createBuffer({
-    size: 4 * RECORD_WORDS * total,
+    size: recordBytes,
     usage: S | GPUBufferUsage.COPY_SRC,
   });
   const scan = new GpuScan(dev, p, cnt, offsets, n + 1);
@@ -49,7 +59,7 @@ export async function readContacts(core: GpuCore): Promise<void> {
       layout: p.recordCount.getBindGroupLayout(0),
       entries: [
         { binding: 0, resource: P },
-        { binding: 2, resource: { buffer: b.hist[core.parity] } },
+        { binding: 2, resource: { buffer: b.xferT } },
         { binding: 3, resource: { buffer: cnt } },
       ],
     });
@@ -63,11 +73,11 @@ export async function readContacts(core: GpuCore): Promise<void> {
           size: WALL_BLOCK_BYTES,
         },
       },
-      { binding: 2, resource: { buffer: b.state[last] } },
       { binding: 4, resource: { buffer: b.poses } },
       { binding: 5, resource: { buffer: b.nbr } },
-      { binding: 6, resource: { buffer: b.hist[last] } },
-      { binding: 8, resource: { buffer: core.shapes! } },
+      { binding: 6, resource: { buffer: b.histIds[last] } },
+      { binding: 14, resource: { buffer: b.histVals[last] } },
+      { binding: 8, resource: core.shapeTex!.createView() },
       { binding: 11, resource: { buffer: offsets } },
       { binding: 12, resource: { buffer: records } },
     ];
@@ -89,7 +99,7 @@ export async function readContacts(core: GpuCore): Promise<void> {
     pass.dispatchWorkgroups(x, y);
     pass.end();
     dev.queue.submit([enc.finish()]);
-    const bytes = await readBuffer(dev, records, 0, 4 * RECORD_WORDS * total);
+    const bytes = await readBuffer(dev, records, 0, recordBytes);
     decodeRecords(core, bytes, total);
   } finally {
     scan.destroy();
@@ -129,12 +139,10 @@ function decodeRecords(core: GpuCore, bytes: ArrayBuffer, total: number): void {
 export async function readHistory(core: GpuCore): Promise<void> {
   const n = core.n;
   if (n === 0) return;
-  const b = core.buf!, K = core.config.contactSlots;
-  const counts = new Uint32Array(
-    await readBuffer(core.device, b.hist[core.parity], 0, 4 * n),
-  );
-  const ent = await readBuffer(core.device, b.hist[core.parity], 36 * b.cap, 12 * K * n);
-  const si = new Int32Array(ent), sf = new Float32Array(ent);
+  const b = core.buf!, K = core.config.contactSlots, p = core.parity;
+  const counts = new Uint32Array(await readBuffer(core.device, b.histIds[p], 0, 4 * n));
+  const ids = new Int32Array(await readBuffer(core.device, b.histIds[p], 4 * b.cap, 4 * K * n));
+  const vals = new Float32Array(await readBuffer(core.device, b.histVals[p], 0, 8 * K * n));
   let total = 0;
   for (let i = 0; i < n; i++) total += Math.min(counts[i], K);
   const A = new Int32Array(total), B = new Int32Array(total);
@@ -142,11 +150,11 @@ export async function readHistory(core: GpuCore): Promise<void> {
   let m = 0;
   for (let i = 0; i < n; i++) {
     for (let s = 0; s < Math.min(counts[i], K); s++) {
-      const o = 3 * (K * i + s);
+      const o = K * i + s;
       A[m] = i;
-      B[m] = si[o];
-      key[m] = sf[o + 1];
-      xi[m] = sf[o + 2];
+      B[m] = ids[o];
+      key[m] = vals[2 * o];
+      xi[m] = vals[2 * o + 1];
       m++;
     }
   }
@@ -159,16 +167,17 @@ export function importHistory(core: GpuCore): void {
   for (let i = 0; i < n; i++) if (host._ids[i] !== i) return; // ids are not slots: no history
   const h = host._history.exportRecorded();
   const counts = new Uint32Array(n);
-  const ent = new ArrayBuffer(12 * K * n);
-  const si = new Int32Array(ent), sf = new Float32Array(ent);
+  const ids = new Int32Array(K * n), vals = new Float32Array(2 * K * n);
   for (let k = 0; k < h.a.length; k++) {
     const a = h.a[k];
     if (a < 0 || a >= n || counts[a] >= K) continue;
-    const o = 3 * (K * a + counts[a]++);
-    si[o] = h.b[k];
-    sf[o + 1] = h.key[k];
-    sf[o + 2] = h.xi[k];
+    const o = K * a + counts[a]++;
+    ids[o] = h.b[k];
+    vals[2 * o] = h.key[k];
+    vals[2 * o + 1] = h.xi[k];
   }
-  core.device.queue.writeBuffer(b.hist[core.parity], 0, counts);
-  core.device.queue.writeBuffer(b.hist[core.parity], 36 * b.cap, ent);
+  const q = core.device.queue, p = core.parity;
+  q.writeBuffer(b.histIds[p], 0, counts);
+  q.writeBuffer(b.histIds[p], 4 * b.cap, ids);
+  q.writeBuffer(b.histVals[p], 0, vals);
 }

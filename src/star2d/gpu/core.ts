@@ -47,6 +47,8 @@ export class GpuCore {
   bg: BindGroups | null = null;
   /** Shape table. */
   shapes: GPUBuffer | null = null;
+  /** The shape table again as an r32uint texture (rows of SHAPE_TEXTURE_WIDTH words). */
+  shapeTex: GPUTexture | null = null;
   /** Shapes in the shape table. */
   shapeCount = 0;
   /** Sprite texture arrays A and B (1×1 placeholders with `sampling: "lut"`). */
@@ -96,6 +98,7 @@ export class GpuCore {
   destroy(): void {
     freeBuffers(this);
     this.shapes?.destroy();
+    this.shapeTex?.destroy();
     this.texA?.destroy();
     this.texB?.destroy();
     this.params.destroy();

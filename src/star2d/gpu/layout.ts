@@ -12,8 +12,8 @@ import { MAX_WALLS } from "./wgsl_common.ts";
 
 /** Bytes of one `Grain` record: tile (2 i32), frac (2 f32), vel (2), ang, omega, turns, shape, 1/m, 1/I. */
 export const GRAIN_BYTES = 48;
-/** Bytes of one `Pose` record. */
-export const POSE_BYTES = 48;
+/** Bytes of one `Pose` record: tile, polar centre, trig, cell, frac, vel (2 words each), shape, r_max, angle, ω. */
+export const POSE_BYTES = 64;
 /** Bytes of the `Params` uniform. */
 export const PARAMS_BYTES = 96;
 /** Bytes of one step's wall block (4 vec4 per wall). */
@@ -173,9 +173,9 @@ export interface ParamValues {
   cellTiles: number;
   /** Walls. */
   wallCount: number;
-  /** Word offset of the statistics in a history buffer. */
+  /** Word offset of the statistics in the torque buffer. */
   statsOff: number;
-  /** Word offset of the entries in a history buffer. */
+  /** Word offset of the entries in a history buffer (after the counts). */
   entriesOff: number;
   /** Word offset of the sorted grains in the grid buffer. */
   sortedOff: number;

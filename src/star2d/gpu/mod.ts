@@ -5,5 +5,6 @@
  * @module
  */
 export * from "./device.ts";
+export { type GpuBufferSize, type GpuMemory, gpuMemory, type GpuMemoryOptions } from "./memory.ts";
 export * from "./sprite.ts";
 export * from "./system_gpu.ts";

@@ -12,6 +12,7 @@ import type { StarSystemOptions } from "../system.ts";
 import { integerIn } from "../../math/validate.ts";
 import type { GpuContext } from "./device.ts";
 import { DEFAULT_SPRITE_RESOLUTION } from "./sprite.ts";
+import { DEFAULT_CONTACT_SLOTS, DEFAULT_NEIGHBOR_SLOTS } from "./memory.ts";
 
 /** Options of {@linkcode StarSystemGpu}: the CPU system's, plus the GPU's own. */
 export interface StarSystemGpuOptions extends Omit<StarSystemOptions, "contactPoints"> {
@@ -25,13 +26,16 @@ export interface StarSystemGpuOptions extends Omit<StarSystemOptions, "contactPo
   spriteResolution?: number;
   /**
    * Tangential-history slots per grain (contacts a grain owns: with higher-index grains and
-   * walls). Contacts beyond it still act but start without history (`historyOverflow`).
-   * @default 16
+   * walls; 6 at most in a settled packing of crosses, 14 in a layer of crosses dropped on
+   * another). Contacts beyond it still act but start without history (`historyOverflow`).
+   * 12 bytes per slot, twice. @default 16
    */
   contactSlots?: number;
   /**
-   * Neighbour slots per grain: grains whose bounding circles intersect its own (about 6 in a
-   * dense packing of crosses). More at any step make `run` throw. @default 24
+   * Neighbour slots per grain: grains whose bounding circles intersect its own (5 on average
+   * and 8 at most in a settled packing of crosses). More at any step make `run` throw. 20
+   * bytes per slot. The defaults fit a million grains in WebGPU's default 128 MiB per binding
+   * (see `gpuMemory`). @default 14
    */
   neighborSlots?: number;
   /** Steps recorded into one command buffer by `run`. @default 32 */
@@ -106,8 +110,20 @@ export function gpuConfig(device: GPUDevice, o: StarSystemGpuOptions): GpuConfig
   return {
     sampling,
     spriteResolution: res,
-    contactSlots: integerIn(NAME, "contactSlots", o.contactSlots ?? 16, 1, 256),
-    neighborSlots: integerIn(NAME, "neighborSlots", o.neighborSlots ?? 24, 1, 1024),
+    contactSlots: integerIn(
+      NAME,
+      "contactSlots",
+      o.contactSlots ?? DEFAULT_CONTACT_SLOTS,
+      1,
+      256,
+    ),
+    neighborSlots: integerIn(
+      NAME,
+      "neighborSlots",
+      o.neighborSlots ?? DEFAULT_NEIGHBOR_SLOTS,
+      1,
+      1024,
+    ),
     batchSize: integerIn(NAME, "batchSize", o.batchSize ?? 32, 1, 4096),
   };
 }

@@ -7,7 +7,10 @@
  * @module
  */
 
+import type { StarShape } from "../shape.ts";
 import type { StarGrainsOptions } from "../system.ts";
+import { NAME } from "./options.ts";
+import { SHAPE_TEXTURE_WIDTH } from "./wgsl_common.ts";
 import type { GpuCore } from "./core.ts";
 import { encodeShapes, type SpriteGeometry } from "./layout.ts";
 import { StarSprite } from "./sprite.ts";
@@ -15,10 +18,23 @@ import { ensureCapacity, uploadGrains } from "./buffers.ts";
 import { ready } from "./bind_groups.ts";
 import { importHistory } from "./contact_readback.ts";
 
+/** The most boundary nodes of a shape on the GPU (node ranges are packed in 16 bits). */
+export const MAX_GPU_NODES = 65533;
+
+/** Throw a RangeError when `shape` has more nodes than the GPU path takes. */
+export function checkGpuShape(shape: StarShape, where: string): void {
+  if (shape.nodes > MAX_GPU_NODES) {
+    throw new RangeError(
+      `${where}: shape.nodes (${shape.nodes}) must be <= ${MAX_GPU_NODES} on the GPU`,
+    );
+  }
+}
+
 /** (Re)build the shape table and, with sprites, the texture arrays, when shapes were added. */
 export function syncShapes(core: GpuCore): void {
   const shapes = core.host.starShapes;
   if (shapes.length === core.shapeCount && core.shapes) return;
+  for (const s of shapes) checkGpuShape(s, NAME);
   const dev = core.device, sprite = core.config.sampling === "sprite";
   const geo: (SpriteGeometry | null)[] = [];
   if (sprite) {
@@ -39,6 +55,23 @@ export function syncShapes(core: GpuCore): void {
     usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
   });
   dev.queue.writeBuffer(core.shapes, 0, table.words);
+  // the force kernel reads the table from a texture (it binds 8 storage buffers already)
+  const W = SHAPE_TEXTURE_WIDTH, rows = Math.ceil(table.words.length / W);
+  if (rows > dev.limits.maxTextureDimension2D) {
+    throw new RangeError(
+      `${NAME}: the shape table (${table.words.length} words) needs a texture of ${rows} rows; ` +
+        `this device allows ${dev.limits.maxTextureDimension2D}: use fewer or smaller shapes`,
+    );
+  }
+  const padded = new Uint32Array(W * rows);
+  padded.set(table.words);
+  core.shapeTex?.destroy();
+  core.shapeTex = dev.createTexture({
+    size: [W, rows, 1],
+    format: "r32uint",
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+  });
+  dev.queue.writeTexture({ texture: core.shapeTex }, padded, { bytesPerRow: 4 * W }, [W, rows, 1]);
   core.texA?.destroy();
   core.texB?.destroy();
   const S = sprite ? core.config.spriteResolution : 1;

@@ -54,7 +54,7 @@ import {
   withoutGpuKeys,
 } from "./options.ts";
 import { GpuCore } from "./core.ts";
-import { addGrainsAndUpload, syncShapes, uploadAll } from "./scene.ts";
+import { addGrainsAndUpload, checkGpuShape, syncShapes, uploadAll } from "./scene.ts";
 import { ready } from "./bind_groups.ts";
 import { readStats, submitSteps } from "./step.ts";
 import { readContacts, readHistory } from "./contact_readback.ts";
@@ -385,6 +385,9 @@ export class StarSystemGpu {
    */
   addShape(shape: StarShape): number {
     this.#alive("addShape");
+    if (shape instanceof Object && typeof shape.nodes === "number") {
+      checkGpuShape(shape, `${NAME}.addShape`);
+    }
     const k = this.#host.addShape(shape);
     syncShapes(this.#core);
     return k;

@@ -63,15 +63,20 @@ struct Grain {
   invInertia: f32,
 }
 
+// A grain as the neighbour and force kernels read it: its tile, polar centre (fraction),
+// cos/sin of the angle, grid cell, and the state the contact law needs (centre-of-mass
+// fraction, velocity, angle, ω), so that the force kernel does not bind the state buffer.
 struct Pose {
   tile: vec2<i32>,
   cfrac: vec2<f32>,
   cs: vec2<f32>,
   cell: vec2<i32>,
+  frac: vec2<f32>,
+  vel: vec2<f32>,
   shape: u32,
   rmax: f32,
   ang: f32,
-  pad0: u32,
+  omega: f32,
 }
 
 fn floorDiv(a: i32, b: i32) -> i32 {
@@ -93,18 +98,34 @@ fn linearIndex(gid: vec3<u32>, nwg: vec3<u32>, wg: u32) -> u32 {
 }
 `;
 
-/** WGSL: accessors of the shape table (`shapes: array<u32>`, 16 words per shape header). */
-export const SHAPES_WGSL = /* wgsl */ `
-fn shF(k: u32) -> f32 { return bitcast<f32>(shapes[k]); }
-fn shNodes(s: u32) -> u32 { return shapes[s * 16u]; }
-fn shNodeOff(s: u32) -> u32 { return shapes[s * 16u + 1u]; }
-fn shLutSize(s: u32) -> u32 { return shapes[s * 16u + 2u]; }
-fn shLutOff(s: u32) -> u32 { return shapes[s * 16u + 3u]; }
+/** Words per row of the shape table's texture copy (the force kernel reads the table there). */
+export const SHAPE_TEXTURE_WIDTH = 4096;
+
+const SHAPE_ACCESSORS = /* wgsl */ `
+fn shF(k: u32) -> f32 { return bitcast<f32>(shU(k)); }
+fn shNodes(s: u32) -> u32 { return shU(s * 16u); }
+fn shNodeOff(s: u32) -> u32 { return shU(s * 16u + 1u); }
+fn shLutSize(s: u32) -> u32 { return shU(s * 16u + 2u); }
+fn shLutOff(s: u32) -> u32 { return shU(s * 16u + 3u); }
 fn shLutScale(s: u32) -> f32 { return shF(s * 16u + 4u); }
 fn shRMax(s: u32) -> f32 { return shF(s * 16u + 5u); }
 fn shCentroid(s: u32) -> vec2<f32> { return vec2<f32>(shF(s * 16u + 6u), shF(s * 16u + 7u)); }
-fn shLayer(s: u32) -> i32 { return i32(shapes[s * 16u + 9u]); }
+fn shLayer(s: u32) -> i32 { return i32(shU(s * 16u + 9u)); }
 fn shHalfWidth(s: u32) -> f32 { return shF(s * 16u + 10u); }
 fn shTexel(s: u32) -> f32 { return shF(s * 16u + 11u); }
-fn shRes(s: u32) -> i32 { return i32(shapes[s * 16u + 12u]); }
+fn shRes(s: u32) -> i32 { return i32(shU(s * 16u + 12u)); }
 `;
+
+/** WGSL: accessors of the shape table (`shapes: array<u32>`, 16 words per shape header). */
+export const SHAPES_WGSL = /* wgsl */ `
+fn shU(k: u32) -> u32 { return shapes[k]; }` + SHAPE_ACCESSORS;
+
+/**
+ * WGSL: the same accessors reading the table from an r32uint texture (`shapeTex`, rows of
+ * {@linkcode SHAPE_TEXTURE_WIDTH} words), so that the force kernel stays within WebGPU's
+ * default 8 storage buffers per stage.
+ */
+export const SHAPES_TEXTURE_WGSL = /* wgsl */ `
+fn shU(k: u32) -> u32 {
+  return textureLoad(shapeTex, vec2<u32>(k % ${SHAPE_TEXTURE_WIDTH}u, k / ${SHAPE_TEXTURE_WIDTH}u), 0).x;
+}` + SHAPE_ACCESSORS;

@@ -23,16 +23,17 @@ export function contactLawWgsl(record: boolean): string {
   return k - TWO_PI * floor(k / TWO_PI);
 }
 
-// The spring of the previous step's contact of (a, other) nearest to key (within keyTol).
+// The spring of the previous step's contact of (a, other) nearest to key (within keyTol). The
+// table of a grain: its count, then per slot the partner (in histPrevIds, after the counts) and
+// (key, ξ) (in histPrevVals).
 fn lookup(other: i32, key: f32) -> f32 {
-  let cnt = min(histPrev[pA], P.slots);
-  let base = P.entriesOff + pA * P.slots * 3u;
+  let cnt = min(histPrevIds[pA], P.slots);
+  let base = pA * P.slots;
   var best = -1;
   var bd = 1e30;
   for (var s = 0u; s < cnt; s++) {
-    let e = base + 3u * s;
-    if (bitcast<i32>(histPrev[e]) != other) { continue; }
-    var d = key - bitcast<f32>(histPrev[e + 1u]);
+    if (bitcast<i32>(histPrevIds[P.entriesOff + base + s]) != other) { continue; }
+    var d = key - histPrevVals[base + s].x;
     d = abs(d - TWO_PI * round(d / TWO_PI));
     if (d <= P.keyTol && d < bd) {
       bd = d;
@@ -40,7 +41,7 @@ fn lookup(other: i32, key: f32) -> f32 {
     }
   }
   if (best < 0) { return 0.0; }
-  return bitcast<f32>(histPrev[base + 3u * u32(best) + 2u]);
+  return histPrevVals[base + u32(best)].y;
 }
 
 fn own(other: i32, key: f32, xi: f32, n: vec2<f32>, fn_: f32, ft: f32, r: vec2<f32>) {
@@ -70,10 +71,9 @@ ${
   } else {
 ${
     record ? "" : /* wgsl */ `    if (nOwn < P.slots) {
-      let e = P.entriesOff + (me * P.slots + nOwn) * 3u;
-      histNext[e] = bitcast<u32>(other);
-      histNext[e + 1u] = bitcast<u32>(key);
-      histNext[e + 2u] = bitcast<u32>(xi);
+      let e = me * P.slots + nOwn;
+      histNextIds[P.entriesOff + e] = bitcast<u32>(other);
+      histNextVals[e] = vec2<f32>(key, xi);
       nOwn++;
     } else {
       sOverflow++;
@@ -127,10 +127,9 @@ fn emit(isWall: bool, w: u32, cw: vec2<f32>, slot: u32) {
 ${
     record ? "" : /* wgsl */ `  if (!isWall) {
     // the partner's share: −f at the contact point
-    let x = 3u * (P.nbrSlots + 1u) * me + 3u * slot;
-    xfer[x] = xfer[x] - f.x;
-    xfer[x + 1u] = xfer[x + 1u] - f.y;
-    xfer[x + 2u] = xfer[x + 2u] - (rb.x * f.y - rb.y * f.x);
+    let x = (P.nbrSlots + 1u) * me + slot;
+    xferF[x] = xferF[x] - f;
+    xferT[x] = bitcast<u32>(bitcast<f32>(xferT[x]) - (rb.x * f.y - rb.y * f.x));
   }`
   }
 }`;

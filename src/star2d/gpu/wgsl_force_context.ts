@@ -73,8 +73,8 @@ export function testHeaderWgsl(sprite: boolean): string {
 // table (size, scale, offset, −).
 fn testHeader(sh: u32) -> vec4<u32> {
   let o = sh * 16u;
-  return select(vec4<u32>(shapes[o + 2u], shapes[o + 4u], shapes[o + 3u], 0u),
-    vec4<u32>(shapes[o + 10u], shapes[o + 11u], shapes[o + 12u], shapes[o + 9u]), ${sprite});
+  return select(vec4<u32>(shU(o + 2u), shU(o + 4u), shU(o + 3u), 0u),
+    vec4<u32>(shU(o + 10u), shU(o + 11u), shU(o + 12u), shU(o + 9u)), ${sprite});
 }`;
 }
 
@@ -82,29 +82,27 @@ fn testHeader(sh: u32) -> vec4<u32> {
 export const PAIR_CONTEXT_WGSL = /* wgsl */ `fn loadPair(a: u32, b: u32, pa: Pose, pb: Pose) {
   pA = a;
   pB = b;
-  let ga = stateIn[a];
-  let gb = stateIn[b];
-  tileA = ga.tile;
-  fracA = ga.frac;
+  tileA = pa.tile;
+  fracA = pa.frac;
   csA = pa.cs;
   csB = pb.cs;
-  angA = ga.ang;
-  angB = gb.ang;
+  angA = pa.ang;
+  angB = pb.ang;
   shA = pa.shape;
   shB = pb.shape;
   offA = shNodeOff(shA);
   offB = shNodeOff(shB);
   hA = testHeader(shA);
   hB = testHeader(shB);
-  gA = ga.frac - pa.cfrac;
-  gB = gb.frac - pb.cfrac;
-  vA = ga.vel;
-  vB = gb.vel;
-  wA = ga.omega;
-  wB = gb.omega;
+  gA = pa.frac - pa.cfrac;
+  gB = pb.frac - pb.cfrac;
+  vA = pa.vel;
+  vB = pb.vel;
+  wA = pa.omega;
+  wB = pb.omega;
 }
 
-// The pair context of (a, b), a < b, from their poses and states.
+// The pair context of (a, b), a < b, from their poses.
 fn setPair(a: u32, b: u32) {
   let pa = poses[a];
   let pb = poses[b];
@@ -115,18 +113,18 @@ fn setPair(a: u32, b: u32) {
 }
 
 // The context of this grain alone (a = this grain), for its wall contacts.
-fn setSelf(mine: Pose, g: Grain) {
+fn setSelf(mine: Pose) {
   pA = me;
-  tileA = g.tile;
-  fracA = g.frac;
+  tileA = mine.tile;
+  fracA = mine.frac;
   csA = mine.cs;
-  angA = g.ang;
+  angA = mine.ang;
   shA = mine.shape;
   offA = shNodeOff(shA);
   rA = mine.rmax;
-  gA = g.frac - mine.cfrac;
-  vA = g.vel;
-  wA = g.omega;
+  gA = mine.frac - mine.cfrac;
+  vA = mine.vel;
+  wA = mine.omega;
 }`;
 
 /** The contacts found but not yet applied, and `push`, which adds the running contact. */

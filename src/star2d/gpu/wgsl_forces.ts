@@ -2,8 +2,9 @@
  * WGSL of the force stage: one thread per grain takes the pairs it owns — its neighbours with
  * a higher index, from the neighbour list — and its walls, runs the nodes-to-surface detection
  * and applies the contact law. It writes only its own records: its own force and torque, the
- * partner's share of each pair (−f, and −r_b × f) into its own slot of a transfer table, and
- * the tangential springs of its contacts into its own history slots. The gather kernel then
+ * partner's share of each pair (−f, and −r_b × f) into its own slot of the transfer tables
+ * (forces and torques apart, so that each binding stays small), its statistics, and the
+ * tangential springs of its contacts into its own history slots. The gather kernel then
  * adds the shares to each partner in neighbour order: no write conflicts, no float atomics,
  * every contact computed once, and the same bytes on every run.
  *
@@ -23,7 +24,7 @@
  * @module
  */
 
-import { COMMON_WGSL, MAX_WALLS, SHAPES_WGSL, WG_FORCES } from "./wgsl_common.ts";
+import { COMMON_WGSL, MAX_WALLS, SHAPES_TEXTURE_WGSL, WG_FORCES } from "./wgsl_common.ts";
 import { contactLawWgsl } from "./wgsl_contact_law.ts";
 import {
   FORCE_STATE_WGSL,
@@ -56,8 +57,10 @@ export function forcesWgsl(o: ForceKernelOptions): string {
 @group(0) @binding(11) var<storage, read> offsets: array<u32>;
 @group(0) @binding(12) var<storage, read_write> records: array<u32>;`
     : /* wgsl */ `
-@group(0) @binding(3) var<storage, read_write> xfer: array<f32>;
-@group(0) @binding(7) var<storage, read_write> histNext: array<u32>;`;
+@group(0) @binding(3) var<storage, read_write> xferF: array<vec2<f32>>;
+@group(0) @binding(7) var<storage, read_write> histNextIds: array<u32>;
+@group(0) @binding(13) var<storage, read_write> xferT: array<u32>;
+@group(0) @binding(15) var<storage, read_write> histNextVals: array<vec2<f32>>;`;
   const sprites = o.sprite
     ? /* wgsl */ `
 @group(0) @binding(9) var spriteA: texture_2d_array<f32>;
@@ -67,15 +70,15 @@ export function forcesWgsl(o: ForceKernelOptions): string {
 struct Walls { w: array<vec4<u32>, ${4 * MAX_WALLS}> }
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<uniform> W: Walls;
-@group(0) @binding(2) var<storage, read> stateIn: array<Grain>;
 @group(0) @binding(4) var<storage, read> poses: array<Pose>;
 @group(0) @binding(5) var<storage, read> nbr: array<u32>;
 const SEARCH: i32 = -2147483647;
-@group(0) @binding(6) var<storage, read> histPrev: array<u32>;
-@group(0) @binding(8) var<storage, read> shapes: array<u32>;
+@group(0) @binding(6) var<storage, read> histPrevIds: array<u32>;
+@group(0) @binding(14) var<storage, read> histPrevVals: array<vec2<f32>>;
+@group(0) @binding(8) var shapeTex: texture_2d<u32>;
 ${bindings}
 ${sprites}
-${SHAPES_WGSL}
+${SHAPES_TEXTURE_WGSL}
 
 const RECORD: bool = ${o.record};
 const FIRST_ORDER: bool = ${o.firstOrder};
@@ -121,11 +124,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   var sTests = 0u;
   var sPairs = 0u;
   let mine = poses[i];
-  let g = stateIn[i];
   // mode 0: next candidate; 1: node loop of a pair; 2: next wall; 3: node loop of a wall
   var mode = 0u;
   let L = P.nbrSlots;
-  let lo = i * (4u + 3u * L);
+  let lo = i * (4u + 2u * L);
   var t = 0u;
   let tEnd = nbr[lo];
   let sCand = nbr[lo + 2u] & 0xffffu;
@@ -133,10 +135,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 ${
     o.record ? "" : /* wgsl */ `  // the partners' shares start at zero
   for (var u = 0u; u < tEnd; u++) {
-    let x = 3u * (L + 1u) * i + 3u * u;
-    xfer[x] = 0.0;
-    xfer[x + 1u] = 0.0;
-    xfer[x + 2u] = 0.0;
+    let x = (L + 1u) * i + u;
+    xferF[x] = vec2<f32>(0.0, 0.0);
+    xferT[x] = 0u;
   }`
   }
   var N = 0;
@@ -183,9 +184,9 @@ ${WALL_NODE_STEP_WGSL}
     let e1 = pend1[e];
     let other = bitcast<i32>(e0.x);
     if (other >= 0) {
-      setPair(i, nbr[lo + 4u + 3u * u32(other)]);
+      setPair(i, nbr[lo + 4u + 2u * u32(other)]);
     } else {
-      setSelf(mine, g);
+      setSelf(mine);
     }
     bOv = e0.y;
     bP = e0.zw;
@@ -195,9 +196,9 @@ ${WALL_NODE_STEP_WGSL}
   if (allDone) { break; }
   if (nPend > 0u) {
     if (mode >= 2u) {
-      setSelf(mine, g);
+      setSelf(mine);
     } else if (mode == 1u) {
-      setPair(i, nbr[lo + 4u + 3u * curJ]);
+      setPair(i, nbr[lo + 4u + 2u * curJ]);
     }
   }
   nPend = 0u;
@@ -206,21 +207,21 @@ ${WALL_NODE_STEP_WGSL}
 ${
     o.record ? "" : /* wgsl */ `
   // this grain's own forces (owned pairs and walls); the gather kernel adds the partners'
-  let x = 3u * (L + 1u) * i + 3u * L;
-  xfer[x] = accF.x;
-  xfer[x + 1u] = accF.y;
-  xfer[x + 2u] = accT;
-  histNext[i] = nOwn;
+  let x = (L + 1u) * i + L;
+  xferF[x] = accF;
+  xferT[x] = bitcast<u32>(accT);
+  histNextIds[i] = nOwn;
+  // the statistics of this grain's step, after the torques
   let o = P.statsOff + 8u * i;
-  histNext[o] = sCand;
-  histNext[o + 1u] = sHits;
-  histNext[o + 2u] = sTests;
-  histNext[o + 3u] = sPairs;
-  histNext[o + 4u] = sPC;
-  histNext[o + 5u] = sWC;
+  xferT[o] = sCand;
+  xferT[o + 1u] = sHits;
+  xferT[o + 2u] = sTests;
+  xferT[o + 3u] = sPairs;
+  xferT[o + 4u] = sPC;
+  xferT[o + 5u] = sWC;
   let nbrOver = min(nbr[lo + 3u], 0x7fffu);
-  histNext[o + 6u] = min(sOverflow, 0x7fffu) | (nbrOver << 15u);
-  histNext[o + 7u] = bitcast<u32>(sMaxOv);`
+  xferT[o + 6u] = min(sOverflow, 0x7fffu) | (nbrOver << 15u);
+  xferT[o + 7u] = bitcast<u32>(sMaxOv);`
   }
 }
 `;

@@ -31,7 +31,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let cf = g.frac - vec2<f32>(c * gc.x - s * gc.y, s * gc.x + c * gc.y);
   let ct = g.tile + vec2<i32>(floor(cf / P.q));
   let cell = vec2<i32>(floorDiv(ct.x, P.cellTiles), floorDiv(ct.y, P.cellTiles));
-  poses[i] = Pose(g.tile, cf, vec2<f32>(c, s), cell, g.shape, shRMax(g.shape), g.ang, 0u);
+  poses[i] = Pose(g.tile, cf, vec2<f32>(c, s), cell, g.frac, g.vel, g.shape, shRMax(g.shape), g.ang,
+    g.omega);
   atomicAdd(&counts[bucketOf(cell, P.buckets)], 1u);
 }
 `;
@@ -165,7 +166,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 export const REDUCE_WGSL = COMMON_WGSL + /* wgsl */ `
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> state: array<Grain>;
-@group(0) @binding(2) var<storage, read> hist: array<u32>;
+@group(0) @binding(2) var<storage, read> stats: array<u32>;
 @group(0) @binding(3) var<storage, read_write> partials: array<u32>;
 var<workgroup> su: array<array<u32, ${WG}>, 9>;
 var<workgroup> sf: array<array<f32, ${WG}>, 3>;
@@ -183,14 +184,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   sbad[lid] = 0xffffffffu;
   if (i < P.n) {
     let o = P.statsOff + 8u * i;
-    for (var k = 0u; k < 6u; k++) { su[k][lid] = hist[o + k]; }
-    let ov = hist[o + 6u];
+    for (var k = 0u; k < 6u; k++) { su[k][lid] = stats[o + k]; }
+    let ov = stats[o + 6u];
     su[6][lid] = ov & 0x7fffu;
     su[8][lid] = (ov >> 15u) & 0x7fffu;
     let bad = ov >> 31u;
     su[7][lid] = bad;
     if (bad != 0u) { sbad[lid] = i; }
-    sf[0][lid] = bitcast<f32>(hist[o + 7u]);
+    sf[0][lid] = bitcast<f32>(stats[o + 7u]);
     let g = state[i];
     let v2 = dot(g.vel, g.vel);
     sf[1][lid] = select(v2, 0.0, bad != 0u);
@@ -222,7 +223,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 /** Contacts each grain owns in the last step (particle + wall), the input of the record scan. */
 export const RECORD_COUNT_WGSL = COMMON_WGSL + /* wgsl */ `
 @group(0) @binding(0) var<uniform> P: Params;
-@group(0) @binding(2) var<storage, read> hist: array<u32>;
+@group(0) @binding(2) var<storage, read> stats: array<u32>;
 @group(0) @binding(3) var<storage, read_write> cnt: array<u32>;
 @compute @workgroup_size(${WG})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -230,18 +231,20 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (i > P.n) { return; }
   if (i == P.n) { cnt[i] = 0u; return; }
   let o = P.statsOff + 8u * i;
-  cnt[i] = hist[o + 4u] + hist[o + 5u];
+  cnt[i] = stats[o + 4u] + stats[o + 5u];
 }
 `;
 
 /**
  * Neighbours: per grain, the grains in the 3×3 cells around it whose bounding circles
- * intersect its own, in bucket order: per grain 4 + 3·slots words — the header (owned count,
+ * intersect its own, in bucket order: per grain 4 + 2·slots words — the header (owned count,
  * other count, candidates | bounding hits << 16 of the owned pairs, missed) — then the owned
- * neighbours (higher index: this grain is a) from the front as (j, k0, k1) with the lens of
- * node indices of the canonical pair (k1 = −2³¹ + 1 when one bounding circle contains the
- * other: the node loop searches instead), and the lower-index neighbours from the back (j
- * only). Neighbours beyond the slots are counted in `flags` (sticky), which `run` reports.
+ * neighbours (higher index: this grain is a) from the front as two words, j and the lens of
+ * node indices [k0, k1] of the canonical pair packed as k0 mod N | (k1 − k0 + 1) << 16
+ * (0xffff in the high half when one bounding circle contains the other: the node loop
+ * searches instead), and the lower-index neighbours from the back (j only, one word). At most
+ * `slots` neighbours in all; those beyond are counted in `flags` (sticky), which `run`
+ * reports.
  */
 export const NEIGHBORS_WGSL = COMMON_WGSL + /* wgsl */ `
 @group(0) @binding(0) var<uniform> P: Params;
@@ -257,7 +260,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (i >= P.n) { return; }
   let mine = poses[i];
   let L = P.nbrSlots;
-  let lo = i * (4u + 3u * L);
+  let lo = i * (4u + 2u * L);
   var m = 0u;
   var mo = 0u;
   var cand = 0u;
@@ -290,7 +293,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         continue;
       }
       if (!lower) {
-        nbr[lo + 4u + 3u * (L - 1u - mo)] = j;
+        nbr[lo + 4u + 2u * L - 1u - mo] = j;
         mo++;
         continue;
       }
@@ -306,10 +309,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         k0 = i32(ceil((phi - beta) * inv));
         k1 = min(i32(floor((phi + beta) * inv)), k0 + N);
       }
-      let o = lo + 4u + 3u * m;
+      // k0 mod N: the node loop reads nodes by index mod N, so the lens may start anywhere
+      // in its class
+      var kw = 0xffff0000u;
+      if (k1 != -2147483647) {
+        var k0m = k0 % N;
+        if (k0m < 0) { k0m += N; }
+        kw = u32(k0m) | (u32(k1 - k0 + 1) << 16u);
+      }
+      let o = lo + 4u + 2u * m;
       nbr[o] = j;
-      nbr[o + 1u] = bitcast<u32>(k0);
-      nbr[o + 2u] = bitcast<u32>(k1);
+      nbr[o + 1u] = kw;
       m++;
     }
   }
@@ -336,8 +346,8 @@ export const GATHER_WGSL = COMMON_WGSL + /* wgsl */ `
 @group(0) @binding(1) var<storage, read> stateIn: array<Grain>;
 @group(0) @binding(2) var<storage, read_write> stateOut: array<Grain>;
 @group(0) @binding(3) var<storage, read> nbr: array<u32>;
-@group(0) @binding(4) var<storage, read> xfer: array<f32>;
-@group(0) @binding(5) var<storage, read_write> histNext: array<u32>;
+@group(0) @binding(4) var<storage, read> xferF: array<vec2<f32>>;
+@group(0) @binding(5) var<storage, read_write> xferT: array<u32>;
 
 fn nonFinite(x: f32) -> bool {
   return (bitcast<u32>(x) & 0x7f800000u) == 0x7f800000u;
@@ -348,21 +358,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let i = linearIndex(gid, nwg, ${WG}u);
   if (i >= P.n) { return; }
   let L = P.nbrSlots;
-  let stride = 4u + 3u * L;
+  let stride = 4u + 2u * L;
   let lo = i * stride;
-  let xs = 3u * (L + 1u);
-  var F = vec2<f32>(xfer[xs * i + 3u * L], xfer[xs * i + 3u * L + 1u]);
-  var T = xfer[xs * i + 3u * L + 2u];
+  let xs = L + 1u;
+  var F = xferF[xs * i + L];
+  var T = bitcast<f32>(xferT[xs * i + L]);
   let nOther = nbr[lo + 1u];
   for (var s = 0u; s < nOther; s++) {
-    let a = nbr[lo + 4u + 3u * (L - 1u - s)];
+    let a = nbr[lo + 4u + 2u * L - 1u - s];
     let la = a * stride;
     let na = nbr[la];
     for (var u = 0u; u < na; u++) {
-      if (nbr[la + 4u + 3u * u] == i) {
-        let x = xs * a + 3u * u;
-        F += vec2<f32>(xfer[x], xfer[x + 1u]);
-        T += xfer[x + 2u];
+      if (nbr[la + 4u + 2u * u] == i) {
+        let x = xs * a + u;
+        F += xferF[x];
+        T += bitcast<f32>(xferT[x]);
         break;
       }
     }
@@ -388,7 +398,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     nonFinite(om) || nonFinite(ang);
   if (bad) {
     let o = P.statsOff + 8u * i + 6u;
-    histNext[o] = histNext[o] | 0x80000000u;
+    xferT[o] = xferT[o] | 0x80000000u;
   }
 }
 `;

@@ -13,15 +13,17 @@
 export const NEXT_PAIR_WGSL = /* wgsl */ `      if (t >= tEnd) {
         // the walls: this grain is a
         mode = 2u;
-        setSelf(mine, g);
+        setSelf(mine);
         N = i32(shNodes(shA));
         tests = 0u;
       } else {
-        // the next neighbour with a higher index whose bounding circle intersects: (j, k0, k1)
-        let e = lo + 4u + 3u * t;
+        // the next neighbour with a higher index whose bounding circle intersects: j, then
+        // the lens [k0, k1] packed as k0 | (k1 − k0 + 1) << 16 (0xffff: search)
+        let e = lo + 4u + 2u * t;
         let j = nbr[e];
-        k0 = bitcast<i32>(nbr[e + 1u]);
-        k1 = bitcast<i32>(nbr[e + 2u]);
+        let kw = nbr[e + 1u];
+        k0 = i32(kw & 0xffffu);
+        k1 = select(k0 + i32(kw >> 16u) - 1, SEARCH, (kw >> 16u) == 0xffffu);
         curJ = t;
         t++;
         setPair(i, j);
