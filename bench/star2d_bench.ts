@@ -1,30 +1,51 @@
 /**
- * star2d benchmark: per-step time of collision handling (grid + candidate pairs + detection +
- * overlaps) and of the whole step, single thread, on the packing scene (3,154 grains of area
- * 30 mm²) once the grains have settled into a dense bed — for disks (Cundall–Strack), StarDEM
- * circles (r = 1), the StarDEM cross (2 + sin 4α) and 9- and 17-disk clumps of the cross.
+ * star2d benchmark: CPU time per step, single thread, of the packing scene (3,154 grains of
+ * area 30 mm²) once the grains have settled into a dense bed — disks (Cundall–Strack), StarDEM
+ * circles (r = 1), the StarDEM cross (2 + sin 4α), a random 17-coefficient shape (a₀ and 8
+ * cosine and 8 sine harmonics, `StarShape.random(7)`), 9- and 17-disk clumps of the cross — and
+ * of the rotating drum (900 random 17-coefficient grains, r_max = 5 mm) once it turns steadily.
+ *
+ * Star grains run in three node-test variants, stepped alternately in one process from the
+ * same state: `table` (spriteResolution 0: every node in the lens takes the paper's atan2 +
+ * 1D-table test), `table+cells` (the default: the sprite's cell classes reject nodes in cells
+ * wholly outside the other grain; same results bit for bit) and `sprite` (sampling "sprite": overlaps and normals read from the sprite).
  *
  * The settled bed is generated quickly, once per shape: the grains start on a compact
  * staggered lattice (spacing 2.02·r_max) instead of the 1.2 m tall layout and settle under
- * gravity with ten times the rotational damping (1e-7 N·m·s) at the paper's Δt = 1e-4 s
- * (stronger normal damping would break the explicit stability bound for the crosses' light
- * effective mass at the arm tips). The timed runs then use the packing scene's parameters (kn = 1e3, kt = 0.5e3
- * N/m, cn = 0.1 N·s/m, μ = 0.5, c_r = 1e-8 N·m·s, Δt = 1e-4 s) from that bed; the clumps
- * start from the cross bed, the disks from the circle bed. Reported figures are medians over
- * the timed steps, measured with performance.now() inside `step()`.
+ * gravity with ten times the rotational damping (1e-7 N·m·s) at the paper's Δt = 1e-4 s. The
+ * timed runs then use the packing scene's parameters (kn = 1e3, kt = 0.5e3 N/m, cn = 0.1
+ * N·s/m, μ = 0.5, c_r = 1e-8 N·m·s, Δt = 1e-4 s) from that bed; the clumps start from the cross
+ * bed, the disks from the circle bed. Figures are medians over the timed steps of the
+ * process's CPU time (user + system, `process.cpuUsage`) per step; "collide" is that times
+ * the share of grid, detection and wall stages in the step's wall-clock profile.
+ *
+ * Reference side by side: with `STARDEM_BIN` pointing to a build of the public StarDEM
+ * reference code (the no-graphics target, `OMP_NUM_THREADS=1` is set here) and
+ * `STARDEM_DIR` to its checkout (default: the binary's folder, which must hold
+ * `examples_article/`), the bench runs the reference's own packing (sphere, cross, random
+ * 17 coefficients) and drum configurations and reads the reference process's CPU time
+ * (/proc/<pid>/stat) between frames `STARDEM_WINDOW` (default 150:200, i.e. t = 1.5–2 s, a
+ * dense bed; 100 steps per frame), then prints the ratio Grainlab / reference.
  *
  * Run: deno run -A bench/star2d_bench.ts [--quick]
  */
 
-import { packingScene, type SceneOptions, StarShape, StarSystem } from "../src/star2d/mod.ts";
+import process from "node:process";
+import {
+  drumScene,
+  packingScene,
+  type SceneOptions,
+  StarShape,
+  StarSystem,
+} from "../src/star2d/mod.ts";
+import type { GrainSystem2 } from "../src/star2d/body.ts";
 import { Rng } from "../src/math/rng.ts";
 
 const quick = Deno.args.includes("--quick");
 const N = 3154;
-const WARM = quick ? 30 : 100, TIMED = quick ? 60 : 300;
+const WARM = quick ? 20 : 60, TIMED = quick ? 40 : 200;
 
 interface Bed {
-  system: StarSystem;
   positions: Float64Array;
   angles: Float64Array;
   steps: number;
@@ -32,8 +53,16 @@ interface Bed {
   ke: number;
 }
 
-function settle(name: "circle" | "cross", count = N, width = 0.56): Bed {
-  const shape = StarShape.preset(name, { area: 30e-6 });
+const randomShape = (size: { area?: number; rMax?: number }) => StarShape.random(7, size);
+
+function shapeOf(name: "circle" | "cross" | "random17"): StarShape {
+  return name === "random17"
+    ? randomShape({ area: 30e-6 })
+    : StarShape.preset(name, { area: 30e-6 });
+}
+
+function settle(name: "circle" | "cross" | "random17", count = N, width = 0.56): Bed {
+  const shape = shapeOf(name);
   const R = shape.rMax, sp = 2.02 * R, x0 = 0.02 + 1.05 * R, x1 = 0.02 + width - 1.05 * R;
   const perRow = Math.floor((x1 - x0 - 0.5 * sp) / sp) + 1;
   const rng = new Rng(7);
@@ -55,7 +84,6 @@ function settle(name: "circle" | "cross", count = N, width = 0.56): Bed {
     if (steps > 600 && steps % 100 === 0 && sys.lastStepStats.kineticEnergy < count * 2e-10) break;
   }
   return {
-    system: sys,
     positions: sys.positions.slice(),
     angles: sys.angles.slice(),
     steps,
@@ -66,10 +94,8 @@ function settle(name: "circle" | "cross", count = N, width = 0.56): Bed {
 
 interface Row {
   label: string;
-  count: number;
   collision: number;
   step: number;
-  pairs: number;
   hits: number;
   tests: number;
   contacts: number;
@@ -82,106 +108,228 @@ function median(a: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function time(label: string, bed: Bed, opts: SceneOptions, count = N): Row {
-  const scene = packingScene({ ...opts, count });
-  const s = scene.system;
-  s.profile = true;
-  s.positions.set(bed.positions.subarray(0, 2 * count));
-  s.angles.set(bed.angles.subarray(0, count));
-  s.run(WARM);
-  const col: number[] = [], stp: number[] = [];
-  let pairs = 0, hits = 0, tests = 0, contacts = 0, perPair = 0, maxOv = 0;
-  for (let k = 0; k < TIMED; k++) {
-    s.step();
-    const st = s.lastStepStats;
-    const pr = s.lastStepProfile;
-    col.push(pr.neighbors + pr.pairForces + pr.boundaryForces);
-    stp.push(pr.total);
-    pairs += st.candidatePairs;
-    hits += st.boundingHits;
-    tests += st.nodeTests;
-    contacts += st.particleContacts;
-    perPair += st.contactsPerPair;
-    maxOv = Math.max(maxOv, st.maxPenetration);
+/** CPU ms of one step; the wall-clock profile gives the collision share. */
+function timedStep(s: GrainSystem2, col: number[], stp: number[]): void {
+  const t = process.cpuUsage();
+  s.step();
+  const u = process.cpuUsage(t);
+  const cpu = (u.user + u.system) / 1e3, pr = s.lastStepProfile;
+  stp.push(cpu);
+  col.push(
+    pr.total > 0 ? (cpu * (pr.neighbors + pr.pairForces + pr.boundaryForces)) / pr.total : 0,
+  );
+}
+
+/** Step the systems alternately from their current states; one row each. */
+function timeAlternately(labels: string[], systems: GrainSystem2[], rMax: number): Row[] {
+  const col = systems.map(() => [] as number[]), stp = systems.map(() => [] as number[]);
+  const acc = systems.map(() => ({ hits: 0, tests: 0, contacts: 0, perPair: 0, maxOv: 0 }));
+  for (const s of systems) {
+    s.profile = true;
+    s.run(WARM);
   }
-  return {
-    label,
-    count,
-    collision: median(col),
-    step: median(stp),
-    pairs: pairs / TIMED,
-    hits: hits / TIMED,
-    tests: tests / TIMED,
-    contacts: contacts / TIMED,
-    perPair: perPair / TIMED,
-    maxOverlap: maxOv / scene.shape.rMax,
-  };
+  for (let k = 0; k < TIMED; k++) {
+    for (let v = 0; v < systems.length; v++) {
+      const s = systems[v];
+      timedStep(s, col[v], stp[v]);
+      const st = s.lastStepStats, a = acc[v];
+      a.hits += st.boundingHits;
+      a.tests += st.nodeTests;
+      a.contacts += st.particleContacts;
+      a.perPair += st.contactsPerPair;
+      a.maxOv = Math.max(a.maxOv, st.maxPenetration);
+    }
+  }
+  return systems.map((_, v) => ({
+    label: labels[v],
+    collision: median(col[v]),
+    step: median(stp[v]),
+    hits: acc[v].hits / TIMED,
+    tests: acc[v].tests / TIMED,
+    contacts: acc[v].contacts / TIMED,
+    perPair: acc[v].perPair / TIMED,
+    maxOverlap: acc[v].maxOv / rMax,
+  }));
+}
+
+function fromBed(bed: Bed, opts: SceneOptions): GrainSystem2 {
+  const scene = packingScene({ ...opts, count: N });
+  const s = scene.system;
+  s.positions.set(bed.positions.subarray(0, 2 * N));
+  s.angles.set(bed.angles.subarray(0, N));
+  return s;
+}
+
+const VARIANTS = [
+  { tag: "table", system: { spriteResolution: 0 } },
+  { tag: "table+cells", system: {} },
+  { tag: "sprite", system: { sampling: "sprite" as const } },
+];
+
+function starRows(label: string, bed: Bed, shape: StarShape): Row[] {
+  const systems = VARIANTS.map((v) => fromBed(bed, { method: "star", shape, system: v.system }));
+  return timeAlternately(VARIANTS.map((v) => `${label}, ${v.tag}`), systems, shape.rMax);
 }
 
 const f = (x: number, d = 2) => x.toFixed(d).padStart(8);
 const t0 = performance.now();
+const [l1, l5, l15] = (await Deno.readTextFile("/proc/loadavg").catch(() => "? ? ?")).split(" ");
+console.log(`load average before the run (1/5/15 min): ${l1} ${l5} ${l15}`);
 const circleBed = settle("circle");
 const crossBed = settle("cross");
+const randomBed = settle("random17");
 console.log(
   `settled beds: circle ${circleBed.steps} steps (${(circleBed.ms / 1e3).toFixed(1)} s, ` +
     `KE ${circleBed.ke.toExponential(2)} J), cross ${crossBed.steps} steps (${
       (crossBed.ms / 1e3).toFixed(1)
-    } s, KE ${crossBed.ke.toExponential(2)} J)`,
+    } s), random17 ${randomBed.steps} steps (${(randomBed.ms / 1e3).toFixed(1)} s)`,
 );
 
+const cross = shapeOf("cross"), circle = shapeOf("circle"), random17 = shapeOf("random17");
 const rows: Row[] = [
-  time("disks (Cundall–Strack)", circleBed, { method: "disk", shape: "circle" }),
-  time("StarDEM circle r = 1", circleBed, { method: "star", shape: "circle" }),
-  time("StarDEM cross 2 + sin 4α", crossBed, { method: "star", shape: "cross" }),
-  time("clump cross, 9 disks", crossBed, { method: "clump", shape: "cross", clumpDisks: 9 }),
-  time("clump cross, 17 disks", crossBed, { method: "clump", shape: "cross", clumpDisks: 17 }),
+  ...timeAlternately(
+    ["disks (Cundall–Strack)"],
+    [fromBed(circleBed, { method: "disk", shape: "circle" })],
+    circle.rMax,
+  ),
+  ...starRows("StarDEM circle", circleBed, circle),
+  ...starRows("StarDEM cross", crossBed, cross),
+  ...starRows("random 17 coef.", randomBed, random17),
+  ...timeAlternately(
+    ["clump cross, 9 disks", "clump cross, 17 disks"],
+    [
+      fromBed(crossBed, { method: "clump", shape: cross, clumpDisks: 9 }),
+      fromBed(crossBed, { method: "clump", shape: cross, clumpDisks: 17 }),
+    ],
+    cross.rMax,
+  ),
 ];
-const paper: Record<string, string> = {
-  "disks (Cundall–Strack)": "1.1",
-  "StarDEM circle r = 1": "9.6 | C++ 6.5 / 7.5",
-  "StarDEM cross 2 + sin 4α": "26 | C++ 18 / 19",
-  "clump cross, 9 disks": "12",
-  "clump cross, 17 disks": "41",
-};
 console.log(
-  `\npacking, ${N} grains, single thread, median of ${TIMED} steps after ${WARM} warm-up steps`,
+  `\npacking, ${N} grains, single thread, CPU ms per step: median of ${TIMED} steps after ` +
+    `${WARM} warm-up steps (variants stepped alternately)`,
 );
 console.log(
-  "method                     collide ms  step ms  cand.pairs  bbox hits  node tests  contacts  /pair  maxOv/R   paper ms (collide | ref C++ collide / step)",
+  "method                               collide ms  step ms  bbox hits  node tests  contacts  /pair  maxOv/R",
 );
 for (const r of rows) {
   console.log(
-    `${r.label.padEnd(26)} ${f(r.collision)} ${f(r.step)} ${f(r.pairs, 0)}   ${f(r.hits, 0)}  ${
-      f(r.tests, 0)
-    }  ${f(r.contacts, 0)} ${f(r.perPair, 2)} ${f(r.maxOverlap, 4)}   ${paper[r.label]}`,
+    `${r.label.padEnd(36)} ${f(r.collision)} ${f(r.step)}   ${f(r.hits, 0)}  ${f(r.tests, 0)}  ${
+      f(r.contacts, 0)
+    } ${f(r.perPair, 2)} ${f(r.maxOverlap, 4)}`,
+  );
+}
+console.log(
+  "paper (one thread, collision ms): disks 1.1, circle 9.6, cross 26, more complex shapes " +
+    "29–30, clumps of the cross 12 (9 disks) and 41 (17 disks)",
+);
+
+// Drum: 900 random 17-coefficient grains, turning at 5 rad/s; timed after 0.5 s.
+const DRUM_SETTLE = quick ? 1000 : 5000;
+const drumShape = randomShape({ rMax: 0.005 });
+const drums = VARIANTS.map((v) => drumScene({ shape: drumShape, system: v.system }));
+for (const d of drums) d.advance(DRUM_SETTLE);
+const drumRows = timeAlternately(
+  VARIANTS.map((v) => `drum, random 17 coef., ${v.tag}`),
+  drums.map((d) => d.system),
+  drumShape.rMax,
+);
+console.log(`\ndrum, 900 grains, after ${DRUM_SETTLE / 1e4} s of rotation, CPU ms per step`);
+for (const r of drumRows) {
+  console.log(
+    `${r.label.padEnd(36)} ${f(r.collision)} ${f(r.step)}   ${f(r.hits, 0)}  ${f(r.tests, 0)}  ${
+      f(r.contacts, 0)
+    } ${f(r.perPair, 2)} ${f(r.maxOverlap, 4)}`,
   );
 }
 
-// Linearity in the number of grains (cross, lowest grains of the settled bed).
-// Linearity: beds of the same depth in boxes of width 0.14, 0.28 and 0.56 m (N/4, N/2 and
-// N grains), each settled and then timed as it is.
-console.log(
-  "\nscaling, StarDEM cross, same bed depth, box width ∝ grains: grains, collide ms, step ms, " +
-    "µs per grain-step, node tests per grain",
-);
-for (const k of [4, 2, 1]) {
-  const n = Math.floor(N / k);
-  const bed = n === N ? crossBed : settle("cross", n, 0.56 / k);
-  const s = bed.system;
-  s.profile = true;
-  s.run(WARM);
-  const col: number[] = [], stp: number[] = [];
-  let tests = 0;
-  for (let t = 0; t < TIMED; t++) {
-    s.step();
-    const pr = s.lastStepProfile;
-    col.push(pr.neighbors + pr.pairForces + pr.boundaryForces);
-    stp.push(pr.total);
-    tests += s.lastStepStats.nodeTests;
-  }
-  const c = median(col), st = median(stp);
+console.log(`
+The reference configurations (StarDEM examples_article, millimetres, g, s): Δt = 1e-4 s,
+kn = 1e6, ks = 5e5 (g/s² = mN/m), damping 100 g/s, gravity −9810 mm/s², 100 boundary nodes,
+20,000 table samples, frame = 0.01 s.
+  packing (packing.conf): friction 0.5, damping_t (rotational) 10; walls x = 20, 580 and
+    floor y = 10 mm; grains of mass 0.2 on a grid x ∈ [30, 570], y ∈ [20, 1200] mm, density
+    0.07 (3,154 grains), random rotations; packing_sphere.sc circles r = 5 (area 78.5 mm²
+    in the reference, 30 mm² here), packing_cross.sc crosses 2 + sin 4α at r = 4.37 mm,
+    packing.sc 17 random coefficients at r = 5 mm.
+  drum (drum.conf): friction 0, damping_t 0.001; circle R = 250 mm at (300, 300) and 8 boxes
+    20 × 10 mm turning at 5 rad/s; 900 grains of 17 random coefficients, r = 5 mm, grid
+    [150, 450]² density 0.1.
+Grainlab's packing bench times a settled bed of the same grains and parameters (see the
+header); its drum the same scene (src/star2d/scenes.ts).`);
+
+// ---- the reference, side by side ------------------------------------------------------
+const bin = Deno.env.get("STARDEM_BIN");
+if (bin) {
+  const dir = Deno.env.get("STARDEM_DIR") ?? bin.replace(/\/[^/]*$/, "");
+  const [w0, w1] = (Deno.env.get("STARDEM_WINDOW") ?? "150:200").split(":").map(Number);
+  const tick = 100; // USER_HZ of /proc/<pid>/stat on Linux
+  const cpuOf = async (pid: number) => {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / tick; // utime + stime (s)
+  };
+  const reference = async (conf: string, scene: string) => {
+    const cmd = new Deno.Command(bin, {
+      args: [
+        "-c",
+        `${dir}/examples_article/${conf}`,
+        "-s",
+        `${dir}/examples_article/${scene}`,
+        "-verbose",
+        "-stop",
+        String(w1 + 1),
+      ],
+      env: { OMP_NUM_THREADS: "1" },
+      stdout: "piped",
+      stderr: "null",
+    });
+    const child = cmd.spawn();
+    let start = NaN, end = NaN, buf = "";
+    const dec = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      buf += dec.decode(chunk);
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const m = buf.slice(0, nl).match(/frame: (\d+) /);
+        buf = buf.slice(nl + 1);
+        if (!m) continue;
+        const frame = Number(m[1]);
+        if (frame === w0) start = await cpuOf(child.pid);
+        if (frame === w1) end = await cpuOf(child.pid);
+      }
+      if (!Number.isNaN(end)) break;
+    }
+    try {
+      child.kill();
+    } catch { /* already gone */ }
+    await child.status;
+    return ((end - start) * 1e3) / ((w1 - w0) * 100); // ms per step
+  };
   console.log(
-    `${String(n).padStart(6)} ${f(c)} ${f(st)} ${f((1e3 * st) / n, 3)} ${f(tests / TIMED / n, 1)}`,
+    `\nreference (${bin}), CPU ms per step over frames ${w0}–${w1} (t = ${w0 / 100}–${
+      w1 / 100
+    } s), one thread, against Grainlab's dense bed above:`,
   );
+  const pick = (rs: Row[], label: string) => rs.find((r) => r.label === label)!.step;
+  const cases: [string, string, string, Row[], string][] = [
+    ["packing, circles", "packing.conf", "packing_sphere.sc", rows, "StarDEM circle"],
+    ["packing, crosses", "packing.conf", "packing_cross.sc", rows, "StarDEM cross"],
+    ["packing, random 17 coef.", "packing.conf", "packing.sc", rows, "random 17 coef."],
+    ["drum, random 17 coef.", "drum.conf", "drum.sc", drumRows, "drum, random 17 coef."],
+  ];
+  for (const [name, conf, scene, rs, label] of cases) {
+    const ref = await reference(conf, scene);
+    const cells = pick(rs, `${label}, table+cells`), table = pick(rs, `${label}, table`);
+    const sprite = pick(rs, `${label}, sprite`);
+    console.log(
+      `${name.padEnd(26)} reference ${f(ref)} ms; Grainlab table+cells ${f(cells)} (${
+        (cells / ref).toFixed(2)
+      }×), table ${f(table)} (${(table / ref).toFixed(2)}×), sprite ${f(sprite)} (${
+        (sprite / ref).toFixed(2)
+      }×)`,
+    );
+  }
+} else {
+  console.log("\n(set STARDEM_BIN to a StarDEM reference build to time it side by side)");
 }
 console.log(`\ntotal ${((performance.now() - t0) / 1e3).toFixed(1)} s`);

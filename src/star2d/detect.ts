@@ -10,10 +10,16 @@
  * the deepest node of either grain, the overlap its (first-order or radial) distance to the
  * other boundary and the normal the other grain's normalised gradient there.
  *
+ * With CPU sprites (`sprite.ts`, the default), a node lying in a cell of the other grain's
+ * sprite wholly outside that grain is rejected by one byte read, in a transform from one body
+ * frame to the other's cells. It only drops nodes the table test would call outside, so runs,
+ * contacts and forces are unchanged.
+ *
  * @module
  */
 
 import type { StarShape } from "./shape.ts";
+import { type ShapeSprite, SPRITE_FIELDS } from "./sprite.ts";
 import type { StarContacts } from "./contacts.ts";
 import type { Walls } from "./walls.ts";
 
@@ -28,6 +34,9 @@ export interface DetectorSettings {
   /** Every inside node is a contact point (the older rule) instead of the deepest only. */
   allNodes: boolean;
 }
+
+/** How node tests read the other grain's shape (see `StarSamplingOptions`). */
+export type StarSampling = "lut" | "sprite";
 
 /**
  * Detection kernel bound to a system's columns; allocation-free. Outputs go to a
@@ -75,6 +84,13 @@ export class StarDetector {
   settings: DetectorSettings = { firstOrder: true, symmetric: true, allNodes: false };
   /** Output contacts. */
   out: StarContacts | null = null;
+  /**
+   * CPU sprites, indexed by shape id: their cell classes reject most nodes before any test.
+   * Empty: every node takes the full test.
+   */
+  sprites: ShapeSprite[] = [];
+  /** Node tests read the sprites' sampled fields instead of the lookup tables. */
+  sampling: StarSampling = "lut";
 
   /**
    * 1 when the point `res[9..10]` is inside grain g, else 0. On success `res[0]` holds the
@@ -111,6 +127,54 @@ export class StarDetector {
     res[0] = this.settings.firstOrder ? (r - rho) / gn : r - rho;
     res[1] = (dx + q * dy) * inv;
     res[2] = (dy - q * dx) * inv;
+    return 1;
+  }
+
+  /**
+   * {@link StarDetector.inside} from grain g's sprite instead of its lookup tables: the point
+   * is taken to g's body frame and read bilinearly (with the half-gradient correction), no
+   * atan2. Same outputs.
+   */
+  insideSprite(g: number): number {
+    this.nodeTests++;
+    const res = this.res;
+    const dx = res[9] - this.centre[2 * g], dy = res[10] - this.centre[2 * g + 1];
+    const c = this.cos[g], s = this.sin[g];
+    const sp = this.sprites[this.shapeId[g]];
+    const S = sp.resolution, inv = sp.invCell, L = sp.halfWidth, h = sp.cell;
+    const U = (c * dx + s * dy + L) * inv, V = (c * dy - s * dx + L) * inv;
+    if (!(U >= 0 && U < S && V >= 0 && V < S)) return 0;
+    if (sp.classes[(V | 0) * S + (U | 0)] === 0) return 0;
+    const tx = U - 0.5, ty = V - 0.5;
+    let x0 = Math.floor(tx), y0 = Math.floor(ty);
+    x0 = x0 < 0 ? 0 : x0 > S - 2 ? S - 2 : x0;
+    y0 = y0 < 0 ? 0 : y0 > S - 2 ? S - 2 : y0;
+    const fx = tx - x0, fy = ty - y0, gx = 1 - fx, gy = 1 - fy;
+    const F = sp.fields, row = SPRITE_FIELDS * S;
+    const o00 = SPRITE_FIELDS * (y0 * S + x0), o10 = o00 + SPRITE_FIELDS;
+    const o01 = o00 + row, o11 = o01 + SPRITE_FIELDS;
+    const w00 = gx * gy, w10 = fx * gy, w01 = gx * fy, w11 = fx * fy;
+    const ax = fx * h, bx = (fx - 1) * h, ay = fy * h, by = (fy - 1) * h;
+    let d: number;
+    if (this.settings.firstOrder) {
+      d = w00 * (F[o00] + 0.5 * (F[o00 + 1] * ax + F[o00 + 2] * ay)) +
+        w10 * (F[o10] + 0.5 * (F[o10 + 1] * bx + F[o10 + 2] * ay)) +
+        w01 * (F[o01] + 0.5 * (F[o01 + 1] * ax + F[o01 + 2] * by)) +
+        w11 * (F[o11] + 0.5 * (F[o11 + 1] * bx + F[o11 + 2] * by));
+    } else {
+      d = w00 * (F[o00 + 3] + 0.5 * grad(F, o00) * (F[o00 + 4] * ax + F[o00 + 5] * ay)) +
+        w10 * (F[o10 + 3] + 0.5 * grad(F, o10) * (F[o10 + 4] * bx + F[o10 + 5] * ay)) +
+        w01 * (F[o01 + 3] + 0.5 * grad(F, o01) * (F[o01 + 4] * ax + F[o01 + 5] * by)) +
+        w11 * (F[o11 + 3] + 0.5 * grad(F, o11) * (F[o11 + 4] * bx + F[o11 + 5] * by));
+    }
+    if (!(d < 0)) return 0;
+    const nx = w00 * F[o00 + 4] + w10 * F[o10 + 4] + w01 * F[o01 + 4] + w11 * F[o11 + 4];
+    const ny = w00 * F[o00 + 5] + w10 * F[o10 + 5] + w01 * F[o01 + 5] + w11 * F[o11 + 5];
+    const l = Math.sqrt(nx * nx + ny * ny);
+    const ux = l > 0 ? nx / l : 1, uy = l > 0 ? ny / l : 0;
+    res[0] = -d;
+    res[1] = c * ux - s * uy;
+    res[2] = s * ux + c * uy;
     return 1;
   }
 
@@ -153,15 +217,45 @@ export class StarDetector {
     const out = this.out!, res = this.res;
     const before = out.count;
     const allNodes = this.settings.allNodes;
+    // Nodes of a in cells of b's sprite that lie wholly outside b are rejected by one byte
+    // read: T maps a's body frame to b's cell coordinates.
+    const spB = this.sprites.length > 0 ? this.sprites[this.shapeId[b]] : null;
+    const useSprite = this.sampling === "sprite";
+    let S = 0, m00 = 0, m01 = 0, u0 = 0, v0 = 0;
+    let cls: Uint8Array | null = null;
+    if (spB !== null) {
+      S = spB.resolution;
+      cls = spB.classes;
+      const cb = this.cos[b], sb = this.sin[b], ih = spB.invCell;
+      m00 = (cb * c + sb * s) * ih; // cos(θa − θb)/h
+      m01 = (sb * c - cb * s) * ih; // −sin(θa − θb)/h
+      const ox = cax - ce[2 * b], oy = cay - ce[2 * b + 1];
+      u0 = (cb * ox + sb * oy + spB.halfWidth) * ih;
+      v0 = (cb * oy - sb * ox + spB.halfWidth) * ih;
+    }
     let runStart = 0, inRun = false;
+    // node index of k, kept in [0, N) incrementally (k0 and k1 are integral doubles)
+    let idx = k0 - N * Math.floor(k0 / N) - 1;
     for (let k = k0; k <= k1; k++) {
-      let idx = k % N;
-      if (idx < 0) idx += N;
+      idx = idx === N - 1 ? 0 : idx + 1;
       const x = nX[idx], y = nY[idx];
-      const px = cax + c * x - s * y, py = cay + s * x + c * y;
-      res[9] = px;
-      res[10] = py;
-      if (this.inside(b) === 1) {
+      let hit = 0;
+      if (cls !== null) {
+        const U = m00 * x + m01 * y + u0, V = m00 * y - m01 * x + v0;
+        if (!(U >= 0 && U < S && V >= 0 && V < S) || cls[(V | 0) * S + (U | 0)] === 0) {
+          this.nodeTests++;
+          hit = -1;
+        }
+      }
+      let px = 0, py = 0;
+      if (hit === 0) {
+        px = cax + c * x - s * y;
+        py = cay + s * x + c * y;
+        res[9] = px;
+        res[10] = py;
+        hit = useSprite ? this.insideSprite(b) : this.inside(b);
+      }
+      if (hit === 1) {
         // Node of a inside b: the normal from a to b is minus b's outward gradient.
         const ov = res[0];
         if (allNodes) {
@@ -223,14 +317,36 @@ export class StarDetector {
       const j0 = Math.ceil(lo * invB), j1 = Math.floor((lo + span) * invB);
       const cb = this.cos[b], sb = this.sin[b];
       const bX = shB.nodeX, bY = shB.nodeY;
+      // b's nodes in a's sprite cells, as in `pair`
+      const spA = this.sprites.length > 0 ? this.sprites[this.shapeId[a]] : null;
+      const useSprite = this.sampling === "sprite";
+      let S = 0, m00 = 0, m01 = 0, u0 = 0, v0 = 0;
+      let cls: Uint8Array | null = null;
+      if (spA !== null) {
+        S = spA.resolution;
+        cls = spA.classes;
+        const ih = spA.invCell;
+        m00 = (ca * cb + sa * sb) * ih; // cos(θb − θa)/h
+        m01 = (sa * cb - ca * sb) * ih; // −sin(θb − θa)/h
+        const ox = cbx - cax, oy = cby - cay;
+        u0 = (ca * ox + sa * oy + spA.halfWidth) * ih;
+        v0 = (ca * oy - sa * ox + spA.halfWidth) * ih;
+      }
+      let idx = j0 - NB * Math.floor(j0 / NB) - 1;
       for (let jj = j0; jj <= j1; jj++) {
-        let idx = jj % NB;
-        if (idx < 0) idx += NB;
+        idx = idx === NB - 1 ? 0 : idx + 1;
         const x = bX[idx], y = bY[idx];
+        if (cls !== null) {
+          const U = m00 * x + m01 * y + u0, V = m00 * y - m01 * x + v0;
+          if (!(U >= 0 && U < S && V >= 0 && V < S) || cls[(V | 0) * S + (U | 0)] === 0) {
+            this.nodeTests++;
+            continue;
+          }
+        }
         const px = cbx + cb * x - sb * y, py = cby + sb * x + cb * y;
         res[9] = px;
         res[10] = py;
-        if (this.inside(a) === 1) {
+        if ((useSprite ? this.insideSprite(a) : this.inside(a)) === 1) {
           // Node of b inside a: the normal from a to b is a's outward gradient.
           const ov = res[0];
           if (allNodes) {
@@ -319,4 +435,10 @@ export class StarDetector {
     if (inRun && !allNodes) this.#pushBest(g, w, 1);
     return out.count - before;
   }
+}
+
+/** ‖∇f‖ at a sprite sample: f/d where both are non-zero, else 1. */
+function grad(F: Float32Array, o: number): number {
+  const d = F[o], f = F[o + 3];
+  return d !== 0 && f !== 0 ? f / d : 1;
 }

@@ -30,6 +30,7 @@ export * from "./walls.ts";
 export * from "./contacts.ts";
 export * from "./body.ts";
 export * from "./detect.ts";
+export * from "./sprite.ts";
 export * from "./system.ts";
 export * from "./clump.ts";
 export * from "./scenes.ts";

@@ -15,7 +15,7 @@ import { Rng } from "../math/rng.ts";
 import type { GrainSystemOptions } from "./body.ts";
 import { approximateByDisks, ClumpSystem, DiskSystem } from "./clump.ts";
 import { type StarPresetName, StarShape } from "./shape.ts";
-import { StarSystem, type StarSystemOptions } from "./system.ts";
+import { type StarSamplingOptions, StarSystem, type StarSystemOptions } from "./system.ts";
 import { finite, objectOrEmpty, options as checkOptions } from "../math/validate.ts";
 
 const MM = 1e-3;
@@ -32,8 +32,8 @@ export interface SceneOptions {
   method?: "star" | "clump" | "disk";
   /** Disks per clump for `method: "clump"`. @default 9 */
   clumpDisks?: number;
-  /** Overrides of the system options (time step, stiffness, distance, detection…). */
-  system?: StarSystemOptions;
+  /** Overrides of the system options (time step, stiffness, distance, detection, sampling…). */
+  system?: StarSystemOptions & StarSamplingOptions;
 }
 
 /** A ready-to-run scene. */
