@@ -1,6 +1,13 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
+import { ParticleStore } from "../src/sphere3d/particles.ts";
+import { PairList } from "../src/math/grid.ts";
+import { PairHistory } from "../src/sphere3d/pair_history.ts";
+import { emptyForceParams, ForceScratch, pairForces } from "../src/sphere3d/forces.ts";
+import { contactBuffers, ContactRecord } from "../src/contact/record.ts";
+import { emptyStats } from "../src/sphere3d/stats.ts";
+import { tangentialSpring3 } from "../src/contact/tangential.ts";
 import { dampingRatio, linearContactDuration, linearRestitution } from "../src/contact/mod.ts";
 
 const R = 0.02, RHO = 1600, KN = 1e5;
@@ -115,5 +122,47 @@ describe("sphere3d: normal contact against analytic solutions", () => {
     }
     // The light sphere was moving faster: after the collision it moves backwards.
     expect(g.velocities[0]).toBeLessThan(0);
+  });
+});
+
+describe("sphere3d: the pair loop's history spring is tangentialSpring3", () => {
+  it("gives the same bits, sticking and sliding, with a tilted stored spring", () => {
+    for (const mu of [0.5, 0.01]) {
+      const ps = new ParticleStore();
+      ps.reserve(2);
+      ps.count = 2;
+      // d a power of two: the computed normal is exactly (0, 0, 1)
+      const r = 0.008, d = 0.015625, vx = 0.37, dt = 1e-5;
+      ps.pos.set([0, 0, 0, 0, 0, -d]);
+      ps.vel.set([vx, 0, 0, 0, 0, 0]);
+      for (let i = 0; i < 2; i++) {
+        ps.radius[i] = r, ps.id[i] = i, ps.materialId[i] = 0;
+        ps.setMass(i, 2500);
+      }
+      const pairs = new PairList();
+      pairs.push(0, 1);
+      const ph = new PairHistory();
+      ph.ensure(1);
+      ph.on[0] = 1;
+      ph.xi.set([2e-5, -1e-5, 4e-6]); // a component along the normal: the rotation acts
+      const p = emptyForceParams();
+      p.kn = 2e4, p.kt = 8e3, p.ct = 0.3, p.dt = dt, p.histDt = dt, p.lever = 0.5;
+      const tables = { friction: Float64Array.of(mu), rolling: Float64Array.of(0) };
+      const rec = new ContactRecord(3);
+      rec.reserve(1);
+      const sc = new ForceScratch();
+      const st = emptyStats();
+      pairForces(ps, pairs, ph, tables, p, sc, contactBuffers(rec), st, 0, 1, 0, null);
+      // the same inputs through the shared law
+      const delta = 2 * r - Math.sqrt(d * d), fn = p.kn * delta;
+      const xi = Float64Array.of(2e-5, -1e-5, 4e-6), out = new Float64Array(3);
+      const io = Float64Array.of(0, 0, 1, vx, 0, 0, dt, p.kt, p.ct, mu * fn);
+      const sliding = tangentialSpring3(xi, 0, io, out);
+      expect(sliding).toBe(mu < 0.1 ? 1 : 0);
+      expect(Array.from(ph.xi.subarray(0, 3))).toEqual(Array.from(xi));
+      expect(Array.from(contactBuffers(rec).tangentialForce.subarray(0, 3))).toEqual(
+        Array.from(out),
+      );
+    }
   });
 });
