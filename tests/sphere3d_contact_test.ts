@@ -152,7 +152,7 @@ describe("sphere3d: the pair loop's history spring is tangentialSpring3", () => 
       rec.reserve(1);
       const sc = new ForceScratch();
       const st = emptyStats();
-      pairForces(ps, pairs, ph, tables, p, sc, contactBuffers(rec), st, 0, 1, 0, null);
+      pairForces(ps, pairs, ph, tables, p, sc, contactBuffers(rec), st, 0, 1, 0);
       // the same inputs through the shared law
       const delta = 2 * r - Math.sqrt(d * d), fn = p.kn * delta;
       const xi = Float64Array.of(2e-5, -1e-5, 4e-6), out = new Float64Array(3);

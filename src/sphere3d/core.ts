@@ -22,7 +22,7 @@ import {
 } from "./forces.ts";
 import { buildPlanes, planeCandidates, planeForces, PlaneSet } from "./boundaries.ts";
 import { type HistoryColumns, HistoryTable } from "./history.ts";
-import { flushPairHistories, PairHistory, pullPairHistories } from "./pair_history.ts";
+import { flushPairHistories, groupPairs, PairHistory, pullPairHistories } from "./pair_history.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
 import { bodyForces, drift, kick, scanBlockCount, scanState, wrap } from "./integrate.ts";
@@ -339,7 +339,6 @@ export class GranularCore {
         0,
         pl.count,
         rec.count,
-        null,
       );
     }
     if (prof) t = lap(pr, "pairForces", t);
@@ -434,6 +433,7 @@ export class GranularCore {
     planeCandidates(this.planes, at, ps, skin);
     if (this.sleep.sleeping > 0) this.sleep.filterPairs(this.pairs);
     pullPairHistories(this.pairHist, this.pairs, this.hist, ps.id, ps.fixed);
+    groupPairs(this.pairHist, this.pairs, ps.count);
     if (this.refPos.length < 3 * ps.count) this.refPos = new Float64Array(3 * ps.capacity);
     this.refPos.set(at.subarray(0, 3 * ps.count));
     this.needRebuild = false;

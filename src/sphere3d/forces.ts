@@ -104,30 +104,11 @@ export class ForceScratch {
 }
 
 /**
- * Per-pair force contributions of a threaded evaluation (see `threads/`): the pair loop
- * writes them instead of adding to the particle columns, and each particle then sums its
- * pairs in list order — the order, and so the bits, of the single-threaded scatter.
- * Layout per pair k at 15k: force on a (0–2; b gets its negative), torque terms subtracted
- * from a (3–5) and from b (6–8), rolling terms subtracted from a (9–11) and added to b
- * (12–14). `flag[k]`: 0 none, 1 force only, 2 force and torques, 3 with rolling too.
- */
-export interface PairOutput {
-  /** Contributions, stride {@link PAIR_OUT_STRIDE}. */
-  terms: Float64Array;
-  /** What pair k contributes (0–3, see above). */
-  flag: Uint8Array;
-}
-
-/** Doubles per pair in {@link PairOutput.terms}. */
-export const PAIR_OUT_STRIDE = 15;
-
-/**
- * Forces of the touching (or cohesive) pairs k0 ≤ k < k1 of `pairs`: added to the particle
- * columns (`out` null), or written per pair to `out` (threads). The pairs are oriented (`a`
- * has the smaller stable id) and their springs are in `ph` (see `pair_history.ts`); a pair
- * that does not touch loses its spring. Contacts are written to the record's columns `cb`
- * from index `w0` on (the caller reserved room for every pair); returns the index after the
- * last one written. Updates `stats`.
+ * Add the forces of the touching (or cohesive) pairs k0 ≤ k < k1 of `pairs` to the particle
+ * columns, in list order. The pairs are oriented (`a` has the smaller stable id) and their
+ * springs are in `ph` (see `pair_history.ts`); a pair that does not touch loses its spring.
+ * Contacts are written to the record's columns `cb` from index `w0` on (the caller reserved
+ * room for every pair); returns the index after the last one written. Updates `stats`.
  */
 export function pairForces(
   ps: ParticleStore,
@@ -141,7 +122,6 @@ export function pairForces(
   k0: number,
   k1: number,
   w0: number,
-  out: PairOutput | null,
 ): number {
   const io = sc.io;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
@@ -152,8 +132,6 @@ export function pairForces(
   const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
   const dt = p.dt, px = p.px, py = p.py, pz = p.pz;
   const pa = pairs.a, pb = pairs.b, on = ph.on, hx = ph.xi;
-  const scatter = out === null, terms = scatter ? hx : out.terms;
-  const flag = scatter ? on : out.flag;
   io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
   const ci = cb.i, cj = cb.j, ckind = cb.kind, cbd = cb.boundary;
   const cpt = cb.point, cnm = cb.normal, cov = cb.overlap, cfn = cb.normalForce;
@@ -176,7 +154,6 @@ export function pairForces(
         on[k] = 0, hx[3 * k] = hx[3 * k + 1] = hx[3 * k + 2] = 0;
         dropped++;
       }
-      if (!scatter) flag[k] = 0;
       continue;
     }
     const d = Math.sqrt(d2);
@@ -194,20 +171,10 @@ export function pairForces(
         on[k] = 0, hx[3 * k] = hx[3 * k + 1] = hx[3 * k + 2] = 0;
         dropped++;
       }
-      if (fc <= 0) {
-        if (!scatter) flag[k] = 0;
-        continue;
-      }
+      if (fc <= 0) continue;
       // Cohesion across a gap: attraction only.
-      if (scatter) {
-        force[oa] -= fc * nx, force[oa + 1] -= fc * ny, force[oa + 2] -= fc * nz;
-        force[ob] += fc * nx, force[ob + 1] += fc * ny, force[ob + 2] += fc * nz;
-      } else {
-        // a − x is a + (−x) exactly: the gather adds these to a and subtracts them from b
-        const t = 15 * k;
-        terms[t] = -(fc * nx), terms[t + 1] = -(fc * ny), terms[t + 2] = -(fc * nz);
-        flag[k] = 1;
-      }
+      force[oa] -= fc * nx, force[oa + 1] -= fc * ny, force[oa + 2] -= fc * nz;
+      force[ob] += fc * nx, force[ob + 1] += fc * ny, force[ob + 2] += fc * nz;
       cohesive++;
       contactsN++;
       const o = 3 * w;
@@ -280,18 +247,10 @@ export function pairForces(
     const fx = fnet * nx + tfx, fy = fnet * ny + tfy, fz = fnet * nz + tfz;
     // Torques of the tangential force: tau_a = -ca (n x ft), tau_b = -cb (n x ft).
     const cx = ny * tfz - nz * tfy, cy = nz * tfx - nx * tfz, cz = nx * tfy - ny * tfx;
-    const t = 15 * k;
-    if (scatter) {
-      force[oa] += fx, force[oa + 1] += fy, force[oa + 2] += fz;
-      force[ob] -= fx, force[ob + 1] -= fy, force[ob + 2] -= fz;
-      torque[oa] -= ca * cx, torque[oa + 1] -= ca * cy, torque[oa + 2] -= ca * cz;
-      torque[ob] -= cb * cx, torque[ob + 1] -= cb * cy, torque[ob + 2] -= cb * cz;
-    } else {
-      terms[t] = fx, terms[t + 1] = fy, terms[t + 2] = fz;
-      terms[t + 3] = ca * cx, terms[t + 4] = ca * cy, terms[t + 5] = ca * cz;
-      terms[t + 6] = cb * cx, terms[t + 7] = cb * cy, terms[t + 8] = cb * cz;
-      flag[k] = 2;
-    }
+    force[oa] += fx, force[oa + 1] += fy, force[oa + 2] += fz;
+    force[ob] -= fx, force[ob + 1] -= fy, force[ob + 2] -= fz;
+    torque[oa] -= ca * cx, torque[oa + 1] -= ca * cy, torque[oa + 2] -= ca * cz;
+    torque[ob] -= cb * cx, torque[ob + 1] -= cb * cy, torque[ob + 2] -= cb * cz;
     const mra = rr[ma], mrb = rr[mb];
     if ((mra > 0 || mrb > 0) && fn > 0) {
       let rx = wax - wbx, ry = way - wby, rz = waz - wbz;
@@ -302,14 +261,8 @@ export function pairForces(
         const ta = mra * fn * ra, tb = mrb * fn * rb;
         const sc = rollingScale(ta * invI[a] + tb * invI[b], dt, wr) / wr;
         const qa = ta * sc, qb = tb * sc;
-        if (scatter) {
-          roll[oa] -= qa * rx, roll[oa + 1] -= qa * ry, roll[oa + 2] -= qa * rz;
-          roll[ob] += qb * rx, roll[ob + 1] += qb * ry, roll[ob + 2] += qb * rz;
-        } else {
-          terms[t + 9] = qa * rx, terms[t + 10] = qa * ry, terms[t + 11] = qa * rz;
-          terms[t + 12] = qb * rx, terms[t + 13] = qb * ry, terms[t + 14] = qb * rz;
-          flag[k] = 3;
-        }
+        roll[oa] -= qa * rx, roll[oa + 1] -= qa * ry, roll[oa + 2] -= qa * rz;
+        roll[ob] += qb * rx, roll[ob + 1] += qb * ry, roll[ob + 2] += qb * rz;
       }
     }
     contactsN++;

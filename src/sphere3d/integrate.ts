@@ -8,13 +8,21 @@
 import type { GridAxisPeriod } from "../math/grid.ts";
 import type { ParticleStore } from "./particles.ts";
 
-/** Reset forces to gravity plus the external forces, torques to the external torques. */
-export function bodyForces(ps: ParticleStore, g: ArrayLike<number>): void {
-  const n = 3 * ps.count;
+/**
+ * Reset forces to gravity plus the external forces, torques to the external torques (of slots
+ * i0 ≤ i < i1).
+ */
+export function bodyForces(
+  ps: ParticleStore,
+  g: ArrayLike<number>,
+  i0 = 0,
+  i1: number = ps.count,
+): void {
+  const n = 3 * i1;
   const f = ps.force, t = ps.torque, ef = ps.extForce, et = ps.extTorque, m = ps.mass;
   const fixed = ps.fixed;
   const gx = g[0], gy = g[1], gz = g[2];
-  for (let o = 0, i = 0; o < n; o += 3, i++) {
+  for (let o = 3 * i0, i = i0; o < n; o += 3, i++) {
     if (fixed[i]) {
       f[o] = f[o + 1] = f[o + 2] = 0;
       t[o] = t[o + 1] = t[o + 2] = 0;

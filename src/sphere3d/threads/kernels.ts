@@ -1,8 +1,8 @@
 /**
  * The work of one thread in a threaded granular step: the same kernels the single-threaded
- * step runs (`forces.ts`, `integrate.ts`), on a range of pairs, particles or energy blocks,
- * plus the per-particle gather that turns the pair loop's per-pair terms into forces. Shared
- * by the main thread and the workers; every result is independent of how the ranges are cut.
+ * step runs (`forces.ts`, `integrate.ts`), on a range of pairs (whole groups of
+ * `groupPairs`, so that no two threads touch one grain), particles or energy blocks. Shared by
+ * the main thread and the workers; every result is independent of how the ranges are cut.
  *
  * @module
  */
@@ -14,19 +14,18 @@ import {
   ForceScratch,
   type FrictionTables,
   pairForces,
-  type PairOutput,
 } from "../forces.ts";
-import { driftRange, kick, scanBlocks } from "../integrate.ts";
+import { bodyForces, driftRange, kick, scanBlocks } from "../integrate.ts";
 import { ParticleStore } from "../particles.ts";
 import type { PairHistory } from "../pair_history.ts";
 import { emptyStats, type StepStats } from "../stats.ts";
 
 /** Job codes of the control words. */
 export const Job = {
-  /** Pair forces of a range of pairs, into per-pair terms. */
+  /** Pair forces of a range of pairs, added to the particle columns. */
   pairs: 1,
-  /** Body forces plus the pair terms of a range of particles. */
-  gather: 2,
+  /** Body forces of a range of particles. */
+  body: 2,
   /** Half kick of a range of particles. */
   kick: 3,
   /** Drift of a range of particles. */
@@ -88,14 +87,6 @@ export interface SharedBuffers {
   rolling: Float64Array;
   /** Contact record columns. */
   cb: ContactBuffers;
-  /** Per-pair terms. */
-  terms: Float64Array;
-  /** Per-pair flags. */
-  flag: Uint8Array;
-  /** Start of each particle's pairs in `adj` (count + 1 entries). */
-  adjStart: Int32Array;
-  /** Pair entries per particle: 2k for side a, 2k + 1 for side b, ascending k. */
-  adj: Int32Array;
   /** Positions of the last neighbour rebuild, stride 3. */
   refPos: Float64Array;
   /** Kinetic energy per scan block. */
@@ -128,8 +119,8 @@ export class ThreadContext {
   readonly scanOut: Float64Array = new Float64Array(3);
   /** The shared buffers. */
   buf: SharedBuffers;
-  /** The per-pair terms as the pair loop wants them. */
-  out: PairOutput;
+  /** Gravity of the body-force job. */
+  readonly g: Float64Array = new Float64Array(3);
 
   /**
    * A context over `buf`; the main thread passes its own particle store, pair list and
@@ -143,7 +134,6 @@ export class ThreadContext {
     mat: FrictionTables | null = null,
   ) {
     this.buf = buf;
-    this.out = { terms: buf.terms, flag: buf.flag };
     this.ps = ps ?? new ParticleStore();
     this.pairs = pairs ?? ({ a: buf.a, b: buf.b, count: 0 } as PairList);
     this.ph = ph ?? ({ on: buf.on, xi: buf.xi, live: true } as PairHistory);
@@ -154,7 +144,6 @@ export class ThreadContext {
   /** Point at new buffers (and, in a worker, the views too). */
   rebind(buf: SharedBuffers, views = true): void {
     this.buf = buf;
-    this.out.terms = buf.terms, this.out.flag = buf.flag;
     if (!views) return;
     const ps = this.ps as unknown as Record<string, unknown>;
     for (const [k, v] of Object.entries(buf.ps)) ps[k] = v;
@@ -198,13 +187,14 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
       lo,
       hi,
       w0,
-      ctx.out,
     );
     r[o] = w - a[o + 2];
     r[o + 1] = st.particleContacts, r[o + 2] = st.cohesiveContacts, r[o + 3] = st.maxPenetration;
     r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;
-  } else if (job === Job.gather) {
-    gather(ctx.ps, b, q[P.gx], q[P.gy], q[P.gz], lo, hi);
+  } else if (job === Job.body) {
+    const g = ctx.g;
+    g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
+    bodyForces(ctx.ps, g, lo, hi);
   } else if (job === Job.kick) {
     r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
   } else if (job === Job.drift) {
@@ -214,51 +204,5 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     s[0] = s[2] = 0;
     scanBlocks(ctx.ps, lo, hi, b.blocks, s);
     r[o] = s[0], r[o + 2] = s[2];
-  }
-}
-
-/**
- * Forces and torques of particles i0 ≤ i < i1: the body forces (gravity and the external
- * loads; zero for fixed grains), then the pair terms in list order — exactly the operations
- * the single-threaded scatter applies to each particle, in the same order.
- */
-export function gather(
-  ps: ParticleStore,
-  b: SharedBuffers,
-  gx: number,
-  gy: number,
-  gz: number,
-  i0: number,
-  i1: number,
-): void {
-  const f = ps.force, t = ps.torque, rl = ps.roll, ef = ps.extForce, et = ps.extTorque;
-  const m = ps.mass, fixed = ps.fixed;
-  const terms = b.terms, flag = b.flag, start = b.adjStart, adj = b.adj;
-  for (let i = i0; i < i1; i++) {
-    const o = 3 * i;
-    let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0;
-    if (fixed[i] === 0) {
-      const mi = m[i];
-      fx = mi * gx + ef[o], fy = mi * gy + ef[o + 1], fz = mi * gz + ef[o + 2];
-      tx = et[o], ty = et[o + 1], tz = et[o + 2];
-    }
-    let rx = rl[o], ry = rl[o + 1], rz = rl[o + 2];
-    for (let e = start[i], end = start[i + 1]; e < end; e++) {
-      const ent = adj[e], k = ent >> 1, fl = flag[k];
-      if (fl === 0) continue;
-      const c = 15 * k;
-      if ((ent & 1) === 0) {
-        fx += terms[c], fy += terms[c + 1], fz += terms[c + 2];
-        if (fl >= 2) tx -= terms[c + 3], ty -= terms[c + 4], tz -= terms[c + 5];
-        if (fl === 3) rx -= terms[c + 9], ry -= terms[c + 10], rz -= terms[c + 11];
-      } else {
-        fx -= terms[c], fy -= terms[c + 1], fz -= terms[c + 2];
-        if (fl >= 2) tx -= terms[c + 6], ty -= terms[c + 7], tz -= terms[c + 8];
-        if (fl === 3) rx += terms[c + 12], ry += terms[c + 13], rz += terms[c + 14];
-      }
-    }
-    f[o] = fx, f[o + 1] = fy, f[o + 2] = fz;
-    t[o] = tx, t[o + 1] = ty, t[o + 2] = tz;
-    rl[o] = rx, rl[o + 1] = ry, rl[o + 2] = rz;
   }
 }

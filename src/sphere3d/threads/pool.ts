@@ -5,16 +5,21 @@
  * meet at each phase through `Atomics.wait` — so a threaded step is as synchronous as a
  * single-threaded one: no `await` anywhere.
  *
- * Every phase is cut so that its result does not depend on the cut: the pair loop writes
- * per-pair terms (each pair owns its spring), each particle then sums its pairs in list order
- * (the order of the single-threaded scatter), integration is per particle, and the kinetic
- * energy is summed over fixed blocks of particles. One thread and several give the same bytes.
+ * Every phase is cut so that its result does not depend on the cut: the neighbour list is
+ * ordered in groups of particle-slot blocks (`groupPairs`): the pairs inside each block, then
+ * those joining blocks b and b + 1 for even b, then for odd b — within each of these three
+ * phases no two groups share a grain, so threads take whole groups and add forces straight
+ * into the columns, each grain meeting its pairs in list order, as one thread does; the rare
+ * remaining pairs run on the main thread. Integration is per particle and the kinetic energy
+ * is summed over fixed blocks of particles. One thread and several give the same bytes.
  *
  * @module
  */
 import { Worker } from "node:worker_threads";
 import { contactBuffers } from "../../contact/record.ts";
 import type { GranularCore } from "../core.ts";
+import { pairForces } from "../forces.ts";
+import { emptyStats } from "../stats.ts";
 import { finishScan } from "../integrate.ts";
 import { Job, P, runJob, type SharedBuffers, STRIDE, ThreadContext } from "./kernels.ts";
 
@@ -79,8 +84,6 @@ export class GranularThreads {
   readonly #ctl: Int32Array;
   #buf: SharedBuffers | null = null;
   #ctx: ThreadContext | null = null;
-  /** Neighbour rebuild count of the adjacency in `#buf`. */
-  #adjOf = -1;
   #closed = false;
 
   /** Start `threads − 1` workers (returns at once; they are awaited at the first job). */
@@ -104,7 +107,10 @@ export class GranularThreads {
     this.#workers.length = 0;
   }
 
-  /** Pair forces of the `n` pairs of the core's list, then the per-particle sums. */
+  /**
+   * Body forces, then the forces of the `n` pairs of the core's (grouped) list: the intra-block,
+   * even and odd inter-block groups on every thread, the remaining pairs on this one.
+   */
   pairForces(core: GranularCore, n: number): void {
     const buf = this.#prepare(core), q = buf.params, p = core.params, rec = core.contacts;
     q[P.kn] = p.kn, q[P.cn] = p.cn, q[P.damping] = p.damping, q[P.ctScaled] = p.ctScaled ? 1 : 0;
@@ -114,14 +120,50 @@ export class GranularThreads {
     q[P.pz] = p.pz;
     const g = core.gravity;
     q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
+    this.#split(core.ps.count, 0);
+    this.#run(Job.body);
+    const ph = core.pairHist, start = ph.groupStart, B = ph.blocks, even = Math.ceil((B - 1) / 2);
     const base = rec.count;
-    this.#split(n, base);
-    this.#run(Job.pairs);
-    // merge the statistics and close the gaps between the threads' contact blocks
-    const r = buf.res, st = core.stats, a = buf.args, cb = buf.cb;
+    let nr = 0;
+    // three parallel phases over whole groups, then the far pairs here
+    nr = this.#phase(core, 0, B, base, nr);
+    nr = this.#phase(core, B, B + even, base, nr);
+    nr = this.#phase(core, B + even, 2 * B - 1, base, nr);
+    const ranges = this.#ranges, k0 = start[2 * B - 1], k1 = n;
+    if (k1 > k0) {
+      const st = this.#farStats;
+      st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
+      st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
+      const ctx = this.#ctx!;
+      ctx.loadParams();
+      const w = pairForces(
+        ctx.ps,
+        ctx.pairs,
+        ctx.ph,
+        ctx.mat,
+        ctx.p,
+        ctx.sc,
+        buf.cb,
+        st,
+        k0,
+        k1,
+        base + k0,
+      );
+      ranges[2 * nr] = base + k0, ranges[2 * nr + 1] = w - base - k0, nr++;
+      mergeStats(
+        core,
+        st.particleContacts,
+        st.cohesiveContacts,
+        st.maxPenetration,
+        st.activeContactHistories,
+        st.staleContactHistoriesRemoved,
+      );
+    }
+    // close the gaps between the contact blocks, in list order
+    const cb = buf.cb;
     let w = base;
-    for (let t = 0; t < this.threads; t++) {
-      const o = t * STRIDE, from = a[o + 2], cnt = r[o];
+    for (let r = 0; r < nr; r++) {
+      const from = ranges[2 * r], cnt = ranges[2 * r + 1];
       if (from !== w && cnt > 0) {
         cb.i.copyWithin(w, from, from + cnt), cb.j.copyWithin(w, from, from + cnt);
         cb.kind.copyWithin(w, from, from + cnt), cb.boundary.copyWithin(w, from, from + cnt);
@@ -132,16 +174,40 @@ export class GranularThreads {
         cb.tangentialForce.copyWithin(3 * w, 3 * from, 3 * (from + cnt));
       }
       w += cnt;
-      st.particleContacts += r[o + 1];
-      st.cohesiveContacts += r[o + 2];
-      if (r[o + 3] > st.maxPenetration) st.maxPenetration = r[o + 3];
-      st.activeContactHistories += r[o + 4];
-      st.staleContactHistoriesRemoved += r[o + 5];
     }
     rec.count = w;
-    this.#split(core.ps.count, 0);
-    this.#run(Job.gather);
   }
+
+  /**
+   * Groups g0 ≤ g < g1 (no two share a grain) on every thread, cut at group boundaries into
+   * shares of about equal pair counts; appends each share's contact block to `#ranges`.
+   */
+  #phase(core: GranularCore, g0: number, g1: number, base: number, nr: number): number {
+    const start = core.pairHist.groupStart, T = this.threads, a = this.#buf!.args;
+    const lo = start[g0], hi = start[g1];
+    if (hi <= lo) return nr;
+    let g = g0;
+    for (let t = 0; t < T; t++) {
+      const k0 = start[g], target = lo + ((hi - lo) * (t + 1)) / T;
+      // cut at the group boundary nearest the target (the last share takes the rest)
+      while (g < g1 && (t === T - 1 || start[g + 1] - target <= target - start[g])) g++;
+      const k1 = start[g];
+      a[t * STRIDE] = k0, a[t * STRIDE + 1] = k1, a[t * STRIDE + 2] = base + k0;
+    }
+    this.#run(Job.pairs);
+    const r = this.#buf!.res, ranges = this.#ranges;
+    for (let t = 0; t < T; t++) {
+      const o = t * STRIDE;
+      if (a[o + 1] > a[o]) ranges[2 * nr] = a[o + 2], ranges[2 * nr + 1] = r[o], nr++;
+      mergeStats(core, r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5]);
+    }
+    return nr;
+  }
+
+  /** Contact blocks of the pair phases: start, count (pairs). */
+  readonly #ranges = new Float64Array(2 * (3 * MAX_THREADS + 1));
+  /** Statistics of the far pairs. */
+  readonly #farStats = emptyStats();
 
   /** Half kick `h` of every particle; returns the speed clamps applied. */
   kick(core: GranularCore, h: number): number {
@@ -232,9 +298,7 @@ export class GranularThreads {
     core.refPos = shared(core.refPos);
     core.scanBlocks = shared(core.scanBlocks);
     let buf = this.#buf;
-    const np = pl.a.length;
-    if (buf === null || buf.terms.length < 15 * np || buf.adjStart.length < core.ps.capacity + 1) {
-      const cap = Math.max(np, 1024), pc = core.ps.capacity + 1;
+    if (buf === null) {
       buf = {
         ps: {},
         a: pl.a,
@@ -244,17 +308,12 @@ export class GranularThreads {
         friction: tb.friction,
         rolling: tb.rolling,
         cb: { ...contactBuffers(core.contacts) },
-        terms: new Float64Array(new SharedArrayBuffer(8 * 15 * cap)),
-        flag: new Uint8Array(new SharedArrayBuffer(cap)),
-        adjStart: new Int32Array(new SharedArrayBuffer(4 * pc)),
-        adj: new Int32Array(new SharedArrayBuffer(8 * cap)),
         refPos: core.refPos,
         blocks: core.scanBlocks,
-        params: buf?.params ?? new Float64Array(new SharedArrayBuffer(8 * P.size)),
-        args: buf?.args ?? new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
-        res: buf?.res ?? new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
+        params: new Float64Array(new SharedArrayBuffer(8 * P.size)),
+        args: new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
+        res: new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
       };
-      this.#adjOf = -1;
     }
     const ctx = this.#ctx;
     // compare and refresh without allocating: a changed array means a rebind
@@ -287,10 +346,6 @@ export class GranularThreads {
     }
     buf.params[P.count] = core.ps.count;
     buf.params[P.pairs] = pl.count;
-    if (this.#adjOf !== core.rebuilds) {
-      this.#adjacency(core);
-      this.#adjOf = core.rebuilds;
-    }
     return buf;
   }
 
@@ -307,20 +362,21 @@ export class GranularThreads {
     }
     this.#wait();
   }
+}
 
-  /** Each particle's pairs, in list order (counting sort of the pair ends). */
-  #adjacency(core: GranularCore): void {
-    const buf = this.#buf!, n = core.ps.count, pl = core.pairs, np = pl.count;
-    const start = buf.adjStart, adj = buf.adj, pa = pl.a, pb = pl.b;
-    start.fill(0, 0, n + 1);
-    for (let k = 0; k < np; k++) start[pa[k] + 1]++, start[pb[k] + 1]++;
-    for (let i = 0; i < n; i++) start[i + 1] += start[i];
-    // fill with a running cursor kept in start[i] itself, then shift back
-    for (let k = 0; k < np; k++) {
-      adj[start[pa[k]]++] = 2 * k;
-      adj[start[pb[k]]++] = 2 * k + 1;
-    }
-    for (let i = n; i > 0; i--) start[i] = start[i - 1];
-    start[0] = 0;
-  }
+/** Fold one thread's pair statistics into the core's. */
+function mergeStats(
+  core: GranularCore,
+  contacts: number,
+  cohesive: number,
+  maxPen: number,
+  live: number,
+  dropped: number,
+): void {
+  const st = core.stats;
+  st.particleContacts += contacts;
+  st.cohesiveContacts += cohesive;
+  if (maxPen > st.maxPenetration) st.maxPenetration = maxPen;
+  st.activeContactHistories += live;
+  st.staleContactHistoriesRemoved += dropped;
 }
