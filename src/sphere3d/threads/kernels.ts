@@ -93,10 +93,19 @@ export interface SharedBuffers {
   blocks: Float64Array;
   /** Scalars of the current job ({@link P}). */
   params: Float64Array;
-  /** Per-thread arguments, stride {@link STRIDE}: range start, end, contact base. */
+  /**
+   * Per-thread arguments, stride {@link STRIDE}: range start, end (a pair phase: the first and
+   * end group, and the contact base, in thread 0's slots).
+   */
   args: Float64Array;
   /** Per-thread results, stride {@link STRIDE}. */
   res: Float64Array;
+  /** Start of each pair group (see `groupPairs`). */
+  groupStart: Int32Array;
+  /** Contacts written per pair group. */
+  groupCount: Int32Array;
+  /** The next group of a pair phase. */
+  counter: Int32Array;
 }
 
 /** A thread's view of the shared buffers, as the kernels want them. */
@@ -170,25 +179,32 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
   ctx.ps.count = q[P.count];
   ctx.pairs.count = q[P.pairs];
   if (job === Job.pairs) {
+    // groups g0 ≤ g < g1 of one phase share no grain: threads take them in any order from a
+    // shared counter (so a slow thread takes fewer); each writes its contacts from
+    // base + groupStart[g] and their number to groupCount[g]
     ctx.loadParams();
-    const st = ctx.stats;
+    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, base = a[2], g0 = a[0];
     st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
     st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
-    const w0 = a[o + 2];
-    const w = pairForces(
-      ctx.ps,
-      ctx.pairs,
-      ctx.ph,
-      ctx.mat,
-      ctx.p,
-      ctx.sc,
-      b.cb,
-      st,
-      lo,
-      hi,
-      w0,
-    );
-    r[o] = w - a[o + 2];
+    for (;;) {
+      const g = g0 + Atomics.add(b.counter, 0, 1);
+      if (g >= a[1]) break;
+      const w0 = base + start[g];
+      const w = pairForces(
+        ctx.ps,
+        ctx.pairs,
+        ctx.ph,
+        ctx.mat,
+        ctx.p,
+        ctx.sc,
+        b.cb,
+        st,
+        start[g],
+        start[g + 1],
+        w0,
+      );
+      cnt[g] = w - w0;
+    }
     r[o + 1] = st.particleContacts, r[o + 2] = st.cohesiveContacts, r[o + 3] = st.maxPenetration;
     r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;
   } else if (job === Job.body) {

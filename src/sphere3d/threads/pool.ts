@@ -122,20 +122,20 @@ export class GranularThreads {
     q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
     this.#split(core.ps.count, 0);
     this.#run(Job.body);
-    const ph = core.pairHist, start = ph.groupStart, B = ph.blocks, even = Math.ceil((B - 1) / 2);
-    const base = rec.count;
-    let nr = 0;
+    const ph = core.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
+    const even = Math.ceil((B - 1) / 2), base = rec.count;
     // three parallel phases over whole groups, then the far pairs here
-    nr = this.#phase(core, 0, B, base, nr);
-    nr = this.#phase(core, B, B + even, base, nr);
-    nr = this.#phase(core, B + even, 2 * B - 1, base, nr);
-    const ranges = this.#ranges, k0 = start[2 * B - 1], k1 = n;
-    if (k1 > k0) {
-      const st = this.#farStats;
+    this.#phase(0, B, base, core);
+    this.#phase(B, B + even, base, core);
+    this.#phase(B + even, G - 1, base, core);
+    const k0 = start[G - 1];
+    buf.groupCount[G - 1] = 0;
+    if (n > k0) {
+      const st = this.#farStats, ctx = this.#ctx!;
       st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
       st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
-      const ctx = this.#ctx!;
       ctx.loadParams();
+      const w0 = base + k0;
       const w = pairForces(
         ctx.ps,
         ctx.pairs,
@@ -146,10 +146,10 @@ export class GranularThreads {
         buf.cb,
         st,
         k0,
-        k1,
-        base + k0,
+        n,
+        w0,
       );
-      ranges[2 * nr] = base + k0, ranges[2 * nr + 1] = w - base - k0, nr++;
+      buf.groupCount[G - 1] = w - w0;
       mergeStats(
         core,
         st.particleContacts,
@@ -159,53 +159,42 @@ export class GranularThreads {
         st.staleContactHistoriesRemoved,
       );
     }
-    // close the gaps between the contact blocks, in list order
-    const cb = buf.cb;
+    // close the gaps between the groups' contact blocks, in list order
+    const cb = buf.cb, cnt = buf.groupCount;
     let w = base;
-    for (let r = 0; r < nr; r++) {
-      const from = ranges[2 * r], cnt = ranges[2 * r + 1];
-      if (from !== w && cnt > 0) {
-        cb.i.copyWithin(w, from, from + cnt), cb.j.copyWithin(w, from, from + cnt);
-        cb.kind.copyWithin(w, from, from + cnt), cb.boundary.copyWithin(w, from, from + cnt);
-        cb.overlap.copyWithin(w, from, from + cnt);
-        cb.normalForce.copyWithin(w, from, from + cnt);
-        cb.point.copyWithin(3 * w, 3 * from, 3 * (from + cnt));
-        cb.normal.copyWithin(3 * w, 3 * from, 3 * (from + cnt));
-        cb.tangentialForce.copyWithin(3 * w, 3 * from, 3 * (from + cnt));
+    for (let k = 0; k < G; k++) {
+      const from = base + start[k], c = cnt[k];
+      if (from !== w && c > 0) {
+        cb.i.copyWithin(w, from, from + c), cb.j.copyWithin(w, from, from + c);
+        cb.kind.copyWithin(w, from, from + c), cb.boundary.copyWithin(w, from, from + c);
+        cb.overlap.copyWithin(w, from, from + c);
+        cb.normalForce.copyWithin(w, from, from + c);
+        cb.point.copyWithin(3 * w, 3 * from, 3 * (from + c));
+        cb.normal.copyWithin(3 * w, 3 * from, 3 * (from + c));
+        cb.tangentialForce.copyWithin(3 * w, 3 * from, 3 * (from + c));
       }
-      w += cnt;
+      w += c;
     }
     rec.count = w;
   }
 
-  /**
-   * Groups g0 ≤ g < g1 (no two share a grain) on every thread, cut at group boundaries into
-   * shares of about equal pair counts; appends each share's contact block to `#ranges`.
-   */
-  #phase(core: GranularCore, g0: number, g1: number, base: number, nr: number): number {
-    const start = core.pairHist.groupStart, T = this.threads, a = this.#buf!.args;
-    const lo = start[g0], hi = start[g1];
-    if (hi <= lo) return nr;
-    let g = g0;
-    for (let t = 0; t < T; t++) {
-      const k0 = start[g], target = lo + ((hi - lo) * (t + 1)) / T;
-      // cut at the group boundary nearest the target (the last share takes the rest)
-      while (g < g1 && (t === T - 1 || start[g + 1] - target <= target - start[g])) g++;
-      const k1 = start[g];
-      a[t * STRIDE] = k0, a[t * STRIDE + 1] = k1, a[t * STRIDE + 2] = base + k0;
+  /** Pair groups g0 ≤ g < g1 (no two share a grain) on every thread, taken from a counter. */
+  #phase(g0: number, g1: number, base: number, core: GranularCore): void {
+    if (g1 <= g0) return;
+    const buf = this.#buf!, a = buf.args;
+    a[0] = g0, a[1] = g1, a[2] = base;
+    for (let t = 1; t < this.threads; t++) {
+      a[t * STRIDE] = g0, a[t * STRIDE + 1] = g1, a[t * STRIDE + 2] = base;
     }
+    Atomics.store(buf.counter, 0, 0);
     this.#run(Job.pairs);
-    const r = this.#buf!.res, ranges = this.#ranges;
-    for (let t = 0; t < T; t++) {
+    const r = buf.res;
+    for (let t = 0; t < this.threads; t++) {
       const o = t * STRIDE;
-      if (a[o + 1] > a[o]) ranges[2 * nr] = a[o + 2], ranges[2 * nr + 1] = r[o], nr++;
       mergeStats(core, r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5]);
     }
-    return nr;
   }
 
-  /** Contact blocks of the pair phases: start, count (pairs). */
-  readonly #ranges = new Float64Array(2 * (3 * MAX_THREADS + 1));
   /** Statistics of the far pairs. */
   readonly #farStats = emptyStats();
 
@@ -297,6 +286,7 @@ export class GranularThreads {
     for (const f of CB_FIELDS) cb[f] = shared(cb[f]);
     core.refPos = shared(core.refPos);
     core.scanBlocks = shared(core.scanBlocks);
+    ph.groupStart = shared(ph.groupStart);
     let buf = this.#buf;
     if (buf === null) {
       buf = {
@@ -310,6 +300,9 @@ export class GranularThreads {
         cb: { ...contactBuffers(core.contacts) },
         refPos: core.refPos,
         blocks: core.scanBlocks,
+        groupStart: ph.groupStart,
+        groupCount: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
+        counter: new Int32Array(new SharedArrayBuffer(64)),
         params: new Float64Array(new SharedArrayBuffer(8 * P.size)),
         args: new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
         res: new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
@@ -331,8 +324,13 @@ export class GranularThreads {
     if (
       buf.a !== pl.a || buf.b !== pl.b || buf.on !== ph.on || buf.xi !== ph.xi ||
       buf.friction !== tb.friction || buf.rolling !== tb.rolling || buf.refPos !== core.refPos ||
-      buf.blocks !== core.scanBlocks
+      buf.blocks !== core.scanBlocks || buf.groupStart !== ph.groupStart ||
+      buf.groupCount.length < ph.groupStart.length
     ) {
+      if (buf.groupCount.length < ph.groupStart.length) {
+        buf.groupCount = new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length));
+      }
+      buf.groupStart = ph.groupStart;
       buf.a = pl.a, buf.b = pl.b, buf.on = ph.on, buf.xi = ph.xi;
       buf.friction = tb.friction, buf.rolling = tb.rolling;
       buf.refPos = core.refPos, buf.blocks = core.scanBlocks;
