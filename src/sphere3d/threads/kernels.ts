@@ -32,6 +32,8 @@ export const Job = {
   drift: 4,
   /** Kinetic-energy blocks and the largest speed. */
   scan: 5,
+  /** Copy pair groups' contacts from the scratch record to their places in the record. */
+  copy: 6,
   /** Leave the job loop to receive new buffers. */
   rebind: 9,
 } as const;
@@ -87,6 +89,10 @@ export interface SharedBuffers {
   rolling: Float64Array;
   /** Contact record columns. */
   cb: ContactBuffers;
+  /** Scratch contact columns the pair phases write, group g from `groupStart[g]` on. */
+  sb: ContactBuffers;
+  /** Where group g's contacts go in the record. */
+  groupDest: Int32Array;
   /** Positions of the last neighbour rebuild, stride 3. */
   refPos: Float64Array;
   /** Kinetic energy per scan block. */
@@ -183,13 +189,13 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     // shared counter (so a slow thread takes fewer); each writes its contacts from
     // base + groupStart[g] and their number to groupCount[g]
     ctx.loadParams();
-    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, base = a[2], g0 = a[0];
+    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, g0 = a[0];
     st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
     st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
     for (;;) {
       const g = g0 + Atomics.add(b.counter, 0, 1);
       if (g >= a[1]) break;
-      const w0 = base + start[g];
+      const w0 = start[g];
       const w = pairForces(
         ctx.ps,
         ctx.pairs,
@@ -197,7 +203,7 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
         ctx.mat,
         ctx.p,
         ctx.sc,
-        b.cb,
+        b.sb,
         st,
         start[g],
         start[g + 1],
@@ -207,6 +213,13 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     }
     r[o + 1] = st.particleContacts, r[o + 2] = st.cohesiveContacts, r[o + 3] = st.maxPenetration;
     r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;
+  } else if (job === Job.copy) {
+    const start = b.groupStart, cnt = b.groupCount, dest = b.groupDest, g0 = a[0];
+    for (;;) {
+      const g = g0 + Atomics.add(b.counter, 0, 1);
+      if (g >= a[1]) break;
+      copyContacts(b.sb, b.cb, start[g], dest[g], cnt[g]);
+    }
   } else if (job === Job.body) {
     const g = ctx.g;
     g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
@@ -221,4 +234,17 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     scanBlocks(ctx.ps, lo, hi, b.blocks, s);
     r[o] = s[0], r[o + 2] = s[2];
   }
+}
+
+/** Copy `n` contacts of `from` starting at `i` into `to` starting at `j`. */
+function copyContacts(from: ContactBuffers, to: ContactBuffers, i: number, j: number, n: number) {
+  if (n === 0) return;
+  to.i.set(from.i.subarray(i, i + n), j), to.j.set(from.j.subarray(i, i + n), j);
+  to.kind.set(from.kind.subarray(i, i + n), j);
+  to.boundary.set(from.boundary.subarray(i, i + n), j);
+  to.overlap.set(from.overlap.subarray(i, i + n), j);
+  to.normalForce.set(from.normalForce.subarray(i, i + n), j);
+  to.point.set(from.point.subarray(3 * i, 3 * (i + n)), 3 * j);
+  to.normal.set(from.normal.subarray(3 * i, 3 * (i + n)), 3 * j);
+  to.tangentialForce.set(from.tangentialForce.subarray(3 * i, 3 * (i + n)), 3 * j);
 }

@@ -16,7 +16,7 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
-import { contactBuffers } from "../../contact/record.ts";
+import { type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import type { GranularCore } from "../core.ts";
 import { pairForces } from "../forces.ts";
 import { emptyStats } from "../stats.ts";
@@ -124,6 +124,7 @@ export class GranularThreads {
     this.#run(Job.body);
     const ph = core.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
     const even = Math.ceil((B - 1) / 2), base = rec.count;
+    this.#scratchRecord(n);
     // three parallel phases over whole groups, then the far pairs here
     this.#phase(0, B, base, core);
     this.#phase(B, B + even, base, core);
@@ -135,7 +136,6 @@ export class GranularThreads {
       st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
       st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
       ctx.loadParams();
-      const w0 = base + k0;
       const w = pairForces(
         ctx.ps,
         ctx.pairs,
@@ -143,13 +143,13 @@ export class GranularThreads {
         ctx.mat,
         ctx.p,
         ctx.sc,
-        buf.cb,
+        buf.sb,
         st,
         k0,
         n,
-        w0,
+        k0,
       );
-      buf.groupCount[G - 1] = w - w0;
+      buf.groupCount[G - 1] = w - k0;
       mergeStats(
         core,
         st.particleContacts,
@@ -159,22 +159,14 @@ export class GranularThreads {
         st.staleContactHistoriesRemoved,
       );
     }
-    // close the gaps between the groups' contact blocks, in list order
-    const cb = buf.cb, cnt = buf.groupCount;
+    // the groups' contacts, in list order, copied from the scratch record on every thread
+    const cnt = buf.groupCount, dest = buf.groupDest;
     let w = base;
-    for (let k = 0; k < G; k++) {
-      const from = base + start[k], c = cnt[k];
-      if (from !== w && c > 0) {
-        cb.i.copyWithin(w, from, from + c), cb.j.copyWithin(w, from, from + c);
-        cb.kind.copyWithin(w, from, from + c), cb.boundary.copyWithin(w, from, from + c);
-        cb.overlap.copyWithin(w, from, from + c);
-        cb.normalForce.copyWithin(w, from, from + c);
-        cb.point.copyWithin(3 * w, 3 * from, 3 * (from + c));
-        cb.normal.copyWithin(3 * w, 3 * from, 3 * (from + c));
-        cb.tangentialForce.copyWithin(3 * w, 3 * from, 3 * (from + c));
-      }
-      w += c;
-    }
+    for (let k = 0; k < G; k++) dest[k] = w, w += cnt[k];
+    const a = buf.args;
+    for (let t = 0; t < this.threads; t++) a[t * STRIDE] = 0, a[t * STRIDE + 1] = G;
+    Atomics.store(buf.counter, 0, 0);
+    this.#run(Job.copy);
     rec.count = w;
   }
 
@@ -197,6 +189,17 @@ export class GranularThreads {
 
   /** Statistics of the far pairs. */
   readonly #farStats = emptyStats();
+
+  /** Room for `n` pairs' contacts in the scratch record (new columns mean a rebind). */
+  #scratchRecord(n: number): void {
+    const buf = this.#buf!;
+    if (buf.sb.i.length >= n && buf.groupDest.length >= buf.groupStart.length) return;
+    let cap = Math.max(1024, buf.sb.i.length);
+    while (cap < n) cap *= 2;
+    buf.sb = sharedRecord(cap);
+    buf.groupDest = new Int32Array(new SharedArrayBuffer(4 * buf.groupStart.length));
+    this.#send(buf);
+  }
 
   /** Half kick `h` of every particle; returns the speed clamps applied. */
   kick(core: GranularCore, h: number): number {
@@ -300,6 +303,8 @@ export class GranularThreads {
         cb: { ...contactBuffers(core.contacts) },
         refPos: core.refPos,
         blocks: core.scanBlocks,
+        sb: sharedRecord(1024),
+        groupDest: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         groupStart: ph.groupStart,
         groupCount: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         counter: new Int32Array(new SharedArrayBuffer(64)),
@@ -377,4 +382,22 @@ function mergeStats(
   if (maxPen > st.maxPenetration) st.maxPenetration = maxPen;
   st.activeContactHistories += live;
   st.staleContactHistoriesRemoved += dropped;
+}
+
+/** Contact columns on SharedArrayBuffers for `cap` 3D contacts. */
+function sharedRecord(cap: number): ContactBuffers {
+  const f = (n: number) => new Float64Array(new SharedArrayBuffer(8 * n));
+  const i = (n: number) => new Int32Array(new SharedArrayBuffer(4 * n));
+  return {
+    capacity: cap,
+    i: i(cap),
+    j: i(cap),
+    kind: new Uint8Array(new SharedArrayBuffer(cap)),
+    boundary: i(cap),
+    point: f(3 * cap),
+    normal: f(3 * cap),
+    overlap: f(cap),
+    normalForce: f(cap),
+    tangentialForce: f(3 * cap),
+  };
 }
