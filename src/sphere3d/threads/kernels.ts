@@ -167,6 +167,34 @@ export class ThreadContext {
     this.mat.friction = buf.friction, this.mat.rolling = buf.rolling;
   }
 
+  /** Zero this thread's pair statistics. */
+  resetStats(): void {
+    const st = this.stats;
+    st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
+    st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
+  }
+
+  /**
+   * Forces of pairs k0 ≤ k < k1 (whole groups), their contacts written to the scratch record
+   * from `w0` on; returns how many. Adds to {@link stats}.
+   */
+  pairRange(k0: number, k1: number, w0: number): number {
+    const w = pairForces(
+      this.ps,
+      this.pairs,
+      this.ph,
+      this.mat,
+      this.p,
+      this.sc,
+      this.buf.sb,
+      this.stats,
+      k0,
+      k1,
+      w0,
+    );
+    return w - w0;
+  }
+
   /** Refresh the force scalars from `params`. */
   loadParams(): void {
     const q = this.buf.params, p = this.p;
@@ -190,26 +218,11 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     // base + groupStart[g] and their number to groupCount[g]
     ctx.loadParams();
     const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, g0 = a[0];
-    st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
-    st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
+    ctx.resetStats();
     for (;;) {
       const g = g0 + Atomics.add(b.counter, 0, 1);
       if (g >= a[1]) break;
-      const w0 = start[g];
-      const w = pairForces(
-        ctx.ps,
-        ctx.pairs,
-        ctx.ph,
-        ctx.mat,
-        ctx.p,
-        ctx.sc,
-        b.sb,
-        st,
-        start[g],
-        start[g + 1],
-        w0,
-      );
-      cnt[g] = w - w0;
+      cnt[g] = ctx.pairRange(start[g], start[g + 1], start[g]);
     }
     r[o + 1] = st.particleContacts, r[o + 2] = st.cohesiveContacts, r[o + 3] = st.maxPenetration;
     r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;

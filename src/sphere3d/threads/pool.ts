@@ -18,8 +18,6 @@
 import { Worker } from "node:worker_threads";
 import { type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import type { GranularCore } from "../core.ts";
-import { pairForces } from "../forces.ts";
-import { emptyStats } from "../stats.ts";
 import { finishScan } from "../integrate.ts";
 import { Job, P, runJob, type SharedBuffers, STRIDE, ThreadContext } from "./kernels.ts";
 
@@ -132,24 +130,10 @@ export class GranularThreads {
     const k0 = start[G - 1];
     buf.groupCount[G - 1] = 0;
     if (n > k0) {
-      const st = this.#farStats, ctx = this.#ctx!;
-      st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
-      st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
+      const ctx = this.#ctx!, st = ctx.stats;
       ctx.loadParams();
-      const w = pairForces(
-        ctx.ps,
-        ctx.pairs,
-        ctx.ph,
-        ctx.mat,
-        ctx.p,
-        ctx.sc,
-        buf.sb,
-        st,
-        k0,
-        n,
-        k0,
-      );
-      buf.groupCount[G - 1] = w - k0;
+      ctx.resetStats();
+      buf.groupCount[G - 1] = ctx.pairRange(k0, n, k0);
       mergeStats(
         core,
         st.particleContacts,
@@ -186,9 +170,6 @@ export class GranularThreads {
       mergeStats(core, r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5]);
     }
   }
-
-  /** Statistics of the far pairs. */
-  readonly #farStats = emptyStats();
 
   /** Room for `n` pairs' contacts in the scratch record (new columns mean a rebind). */
   #scratchRecord(n: number): void {
