@@ -8,9 +8,13 @@
  */
 import { contactDamping, normalForce } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
-import { ContactKind, type ContactRecord, pushContact3 } from "../contact/record.ts";
 import {
-  fillRecord,
+  type ContactBuffers,
+  contactBuffers,
+  ContactKind,
+  type ContactRecord,
+} from "../contact/record.ts";
+import {
   type ForceParams,
   type ForceScratch,
   type FrictionTables,
@@ -103,18 +107,40 @@ export function planeForces(
   contacts: ContactRecord,
   stats: StepStats,
 ): void {
-  const io = sc.io;
-  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
-  if (sc.touching.length < ps.count) sc.touching = new Int32Array(2 * ps.count);
+  const cs = planes.candidateStart;
+  // room for every candidate, so the sweeps write the record's columns directly
+  contacts.reserve(contacts.count + cs[planes.count]);
+  const cb = contactBuffers(contacts);
+  let w = contacts.count;
   // One call per plane: a single hot loop per function lets V8 optimise it from its entry
   // (a plane loop around the particle loop kept falling out of on-stack-replaced code).
   for (let q = 0; q < planes.count; q++) {
-    planeSweep(ps, planes, q, hist, mat, boundaryFriction, boundaryRolling, p, sc, contacts, stats);
+    w = planeSweep(
+      ps,
+      planes,
+      q,
+      hist,
+      mat,
+      boundaryFriction,
+      boundaryRolling,
+      p,
+      sc,
+      cb,
+      stats,
+      cs[q],
+      cs[q + 1],
+      w,
+    );
   }
+  contacts.count = w;
 }
 
-/** The contacts of every particle with plane `q`. */
-function planeSweep(
+/**
+ * The contacts of plane `q` with its candidates c0 ≤ c < c1 (`planes.candidates`, in slot
+ * order), written to the record's columns `cb` from `w0` on (room reserved by the caller);
+ * returns the index after the last one written.
+ */
+export function planeSweep(
   ps: ParticleStore,
   planes: PlaneSet,
   q: number,
@@ -124,10 +150,15 @@ function planeSweep(
   boundaryRolling: number,
   p: ForceParams,
   sc: ForceScratch,
-  contacts: ContactRecord,
+  cb: ContactBuffers,
   stats: StepStats,
-): void {
-  const io = sc.io, rec = sc.rec, ft = sc.ft, spare = sc.spare, list = sc.touching;
+  c0: number,
+  c1: number,
+  w0: number,
+): number {
+  if (sc.touching.length < c1 - c0) sc.touching = new Int32Array(2 * (c1 - c0));
+  const io = sc.io, ft = sc.ft, spare = sc.spare, list = sc.touching;
+  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia;
@@ -138,14 +169,15 @@ function planeSweep(
   const dt = p.dt, stamp = p.stamp;
   let nContacts = 0, maxPen = stats.maxPenetration;
   const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
-  const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q];
+  const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q], bi = planes.index[q];
+  let w = w0;
   const nx = ax === 0 ? sg : 0, ny = ax === 1 ? sg : 0, nz = ax === 2 ? sg : 0;
   // Pass 1: the few grains that touch the plane. Pass 2 then runs the contact law on every
   // entry, so that V8 sees hot call sites and inlines the scalar laws (a rarely taken branch
   // of the full sweep would call them out of line, boxing their arguments).
   let nt = 0;
-  const cand = planes.candidates, c1 = planes.candidateStart[q + 1];
-  for (let k = planes.candidateStart[q]; k < c1; k++) {
+  const cand = planes.candidates;
+  for (let k = c0; k < c1; k++) {
     const i = cand[k];
     if (rad[i] - sg * (pos[3 * i + ax] - off) > 0) list[nt++] = i;
   }
@@ -194,12 +226,19 @@ function planeSweep(
       }
     }
     nContacts++;
-    fillRecord(rec, pos, o, c, delta, nx, ny, nz, fn);
-    rec[8] = ft[0], rec[9] = ft[1], rec[10] = ft[2];
-    pushContact3(contacts, i, -1, kind, planes.index[q], rec);
+    const ow = 3 * w;
+    cb.i[w] = i, cb.j[w] = -1, cb.kind[w] = kind, cb.boundary[w] = bi;
+    cb.point[ow] = pos[o] - c * nx, cb.point[ow + 1] = pos[o + 1] - c * ny;
+    cb.point[ow + 2] = pos[o + 2] - c * nz;
+    cb.normal[ow] = nx, cb.normal[ow + 1] = ny, cb.normal[ow + 2] = nz;
+    cb.overlap[w] = delta, cb.normalForce[w] = fn;
+    cb.tangentialForce[ow] = ft[0], cb.tangentialForce[ow + 1] = ft[1];
+    cb.tangentialForce[ow + 2] = ft[2];
+    w++;
   }
   stats.boundaryContacts += nContacts;
   stats.maxPenetration = maxPen;
+  return w;
 }
 
 /**

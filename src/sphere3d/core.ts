@@ -343,18 +343,21 @@ export class GranularCore {
     }
     if (prof) t = lap(pr, "pairForces", t);
     const b = this.boundary;
-    planeForces(
-      ps,
-      this.planes,
-      this.hist,
-      this.tables,
-      b.friction,
-      b.rollingFriction,
-      p,
-      this.scratch,
-      this.contacts,
-      st,
-    );
+    if (this.pool !== null) this.pool.planeForces(this);
+    else {
+      planeForces(
+        ps,
+        this.planes,
+        this.hist,
+        this.tables,
+        b.friction,
+        b.rollingFriction,
+        p,
+        this.scratch,
+        this.contacts,
+        st,
+      );
+    }
     const link = this.bodies;
     st.rigidCandidatePairs = st.rigidContacts = 0;
     st.meshTriangleCandidatePairs = st.meshInsideTriangleTests = 0;

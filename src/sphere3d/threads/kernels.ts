@@ -16,6 +16,8 @@ import {
   pairForces,
 } from "../forces.ts";
 import { bodyForces, driftRange, kick, scanBlocks } from "../integrate.ts";
+import { PlaneSet, planeSweep } from "../boundaries.ts";
+import { HistoryTable } from "../history.ts";
 import { ParticleStore } from "../particles.ts";
 import type { PairHistory } from "../pair_history.ts";
 import { emptyStats, type StepStats } from "../stats.ts";
@@ -34,6 +36,8 @@ export const Job = {
   scan: 5,
   /** Copy pair groups' contacts from the scratch record to their places in the record. */
   copy: 6,
+  /** Plane contacts of a range of particles. */
+  planes: 7,
   /** Leave the job loop to receive new buffers. */
   rebind: 9,
 } as const;
@@ -65,6 +69,11 @@ export const P = {
   maxSpeed: 22,
   maxAngular: 23,
   pairs: 24,
+  boundaryFriction: 25,
+  boundaryRolling: 26,
+  histSlots: 27,
+  histCapacity: 28,
+  planes: 29,
   size: 32,
 } as const;
 
@@ -112,7 +121,24 @@ export interface SharedBuffers {
   groupCount: Int32Array;
   /** The next group of a pair phase. */
   counter: Int32Array;
+  /** History table columns (see `HistoryTable`). */
+  hist: { used: Uint8Array; partner: Int32Array; stamp: Uint32Array; xi: Float64Array };
+  /** Plane columns (see `PlaneSet`). */
+  planes: {
+    axis: Uint8Array;
+    sign: Float64Array;
+    offset: Float64Array;
+    index: Uint8Array;
+    kind: Uint8Array;
+    candidates: Int32Array;
+    candidateStart: Int32Array;
+  };
+  /** Per plane and thread (q · MAX_THREADS + t): first scratch index and contacts written. */
+  planeRanges: Int32Array;
 }
+
+/** Most threads (the stride of `planeRanges`). */
+export const MAX_THREADS = 64;
 
 /** A thread's view of the shared buffers, as the kernels want them. */
 export class ThreadContext {
@@ -136,6 +162,10 @@ export class ThreadContext {
   buf: SharedBuffers;
   /** Gravity of the body-force job. */
   readonly g: Float64Array = new Float64Array(3);
+  /** The history table (the main thread's own, or views in a worker). */
+  hist: HistoryTable;
+  /** The planes (the main thread's own, or views in a worker). */
+  planes: PlaneSet;
 
   /**
    * A context over `buf`; the main thread passes its own particle store, pair list and
@@ -147,12 +177,16 @@ export class ThreadContext {
     pairs: PairList | null = null,
     ph: PairHistory | null = null,
     mat: FrictionTables | null = null,
+    hist: HistoryTable | null = null,
+    planes: PlaneSet | null = null,
   ) {
     this.buf = buf;
     this.ps = ps ?? new ParticleStore();
     this.pairs = pairs ?? ({ a: buf.a, b: buf.b, count: 0 } as PairList);
     this.ph = ph ?? ({ on: buf.on, xi: buf.xi, live: true } as PairHistory);
     this.mat = mat ?? { friction: buf.friction, rolling: buf.rolling };
+    this.hist = hist ?? new HistoryTable();
+    this.planes = planes ?? new PlaneSet();
     if (ps === null) this.rebind(buf);
   }
 
@@ -165,12 +199,21 @@ export class ThreadContext {
     this.pairs.a = buf.a, this.pairs.b = buf.b;
     this.ph.on = buf.on, this.ph.xi = buf.xi;
     this.mat.friction = buf.friction, this.mat.rolling = buf.rolling;
+    const h = this.hist, bh = buf.hist;
+    h.used = bh.used, h.partner = bh.partner, h.stamp = bh.stamp, h.xi = bh.xi;
+    const pl = this.planes, bp = buf.planes;
+    pl.axis = bp.axis, pl.sign = bp.sign, pl.offset = bp.offset, pl.index = bp.index;
+    pl.kind = bp.kind, pl.candidates = bp.candidates, pl.candidateStart = bp.candidateStart;
   }
 
   /** Zero this thread's pair statistics. */
   resetStats(): void {
     const st = this.stats;
-    st.particleContacts = st.cohesiveContacts = st.maxPenetration = 0;
+    st.particleContacts =
+      st.cohesiveContacts =
+      st.maxPenetration =
+      st.boundaryContacts =
+        0;
     st.activeContactHistories = st.staleContactHistoriesRemoved = 0;
   }
 
@@ -233,6 +276,35 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
       if (g >= a[1]) break;
       copyContacts(b.sb, b.cb, start[g], dest[g], cnt[g]);
     }
+  } else if (job === Job.planes) {
+    ctx.loadParams();
+    ctx.resetStats();
+    const h = ctx.hist, pl = ctx.planes, st = ctx.stats, cs = pl.candidateStart;
+    h.slots = q[P.histSlots], h.capacity = q[P.histCapacity], h.overflow = false;
+    pl.count = q[P.planes];
+    const cand = pl.candidates, pr = b.planeRanges;
+    for (let k = 0; k < pl.count; k++) {
+      const c0 = lowerBound(cand, cs[k], cs[k + 1], lo), c1 = lowerBound(cand, c0, cs[k + 1], hi);
+      const w = planeSweep(
+        ctx.ps,
+        pl,
+        k,
+        h,
+        ctx.mat,
+        q[P.boundaryFriction],
+        q[P.boundaryRolling],
+        ctx.p,
+        ctx.sc,
+        b.sb,
+        st,
+        c0,
+        c1,
+        c0,
+      );
+      const e = 2 * (k * MAX_THREADS + t);
+      pr[e] = c0, pr[e + 1] = w - c0;
+    }
+    r[o + 2] = st.boundaryContacts, r[o + 3] = st.maxPenetration, r[o + 6] = h.overflow ? 1 : 0;
   } else if (job === Job.body) {
     const g = ctx.g;
     g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
@@ -250,7 +322,13 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
 }
 
 /** Copy `n` contacts of `from` starting at `i` into `to` starting at `j`. */
-function copyContacts(from: ContactBuffers, to: ContactBuffers, i: number, j: number, n: number) {
+export function copyContacts(
+  from: ContactBuffers,
+  to: ContactBuffers,
+  i: number,
+  j: number,
+  n: number,
+) {
   if (n === 0) return;
   to.i.set(from.i.subarray(i, i + n), j), to.j.set(from.j.subarray(i, i + n), j);
   to.kind.set(from.kind.subarray(i, i + n), j);
@@ -260,4 +338,14 @@ function copyContacts(from: ContactBuffers, to: ContactBuffers, i: number, j: nu
   to.point.set(from.point.subarray(3 * i, 3 * (i + n)), 3 * j);
   to.normal.set(from.normal.subarray(3 * i, 3 * (i + n)), 3 * j);
   to.tangentialForce.set(from.tangentialForce.subarray(3 * i, 3 * (i + n)), 3 * j);
+}
+
+/** First index in [i0, i1) of the ascending `a` whose value is ≥ `v`. */
+function lowerBound(a: Int32Array, i0: number, i1: number, v: number): number {
+  while (i0 < i1) {
+    const m = (i0 + i1) >>> 1;
+    if (a[m] < v) i0 = m + 1;
+    else i1 = m;
+  }
+  return i0;
 }

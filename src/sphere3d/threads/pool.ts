@@ -19,10 +19,18 @@ import { Worker } from "node:worker_threads";
 import { type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import type { GranularCore } from "../core.ts";
 import { finishScan } from "../integrate.ts";
-import { Job, P, runJob, type SharedBuffers, STRIDE, ThreadContext } from "./kernels.ts";
+import {
+  copyContacts,
+  Job,
+  MAX_THREADS,
+  P,
+  runJob,
+  type SharedBuffers,
+  STRIDE,
+  ThreadContext,
+} from "./kernels.ts";
 
-/** Most threads a system may use. */
-export const MAX_THREADS = 64;
+export { MAX_THREADS } from "./kernels.ts";
 
 /** A SharedArrayBuffer-backed copy of `a` (or `a` itself when it already is one). */
 export function shared<
@@ -182,6 +190,61 @@ export class GranularThreads {
     this.#send(buf);
   }
 
+  /**
+   * The plane contacts, each thread taking the candidates of a range of particle slots (cut so
+   * that the candidate counts are about equal); the contacts are appended in plane order, then
+   * candidate order — the single-threaded order.
+   */
+  planeForces(core: GranularCore): void {
+    const planes = core.planes, nq = planes.count, cs = planes.candidateStart;
+    if (nq === 0 || cs[nq] === 0) return;
+    const buf = this.#prepare(core), q = buf.params, T = this.threads;
+    q[P.boundaryFriction] = core.boundary.friction,
+      q[P.boundaryRolling] = core.boundary.rollingFriction;
+    q[P.histSlots] = core.hist.slots, q[P.histCapacity] = core.hist.capacity;
+    this.#scratchRecord(cs[nq]);
+    q[P.planes] = nq;
+    // slot cuts with about equal numbers of candidates below them
+    const a = buf.args, n = core.ps.count, total = cs[nq], cand = planes.candidates;
+    let prev = 0;
+    for (let t = 0; t < T; t++) {
+      let hi = n;
+      if (t < T - 1) {
+        const target = (total * (t + 1)) / T;
+        let l = prev, h = n;
+        while (l < h) {
+          const m = (l + h) >>> 1;
+          let below = 0;
+          for (let k = 0; k < nq; k++) below += countBelow(cand, cs[k], cs[k + 1], m);
+          if (below < target) l = m + 1;
+          else h = m;
+        }
+        hi = l;
+      }
+      a[t * STRIDE] = prev, a[t * STRIDE + 1] = hi;
+      prev = hi;
+    }
+    this.#run(Job.planes);
+    const r = buf.res, st = core.stats, pr = buf.planeRanges, rec = core.contacts;
+    for (let t = 0; t < T; t++) {
+      const o = t * STRIDE;
+      st.boundaryContacts += r[o + 2];
+      if (r[o + 3] > st.maxPenetration) st.maxPenetration = r[o + 3];
+      if (r[o + 6] !== 0) core.hist.overflow = true;
+    }
+    rec.reserve(rec.count + total);
+    const cb = contactBuffers(rec);
+    let w = rec.count;
+    for (let k = 0; k < nq; k++) {
+      for (let t = 0; t < T; t++) {
+        const e = 2 * (k * MAX_THREADS + t), c = pr[e + 1];
+        copyContacts(buf.sb, cb, pr[e], w, c);
+        w += c;
+      }
+    }
+    rec.count = w;
+  }
+
   /** Half kick `h` of every particle; returns the speed clamps applied. */
   kick(core: GranularCore, h: number): number {
     const buf = this.#prepare(core), q = buf.params, m = core.material;
@@ -271,6 +334,12 @@ export class GranularThreads {
     core.refPos = shared(core.refPos);
     core.scanBlocks = shared(core.scanBlocks);
     ph.groupStart = shared(ph.groupStart);
+    const hs = core.hist, pls = core.planes;
+    hs.used = shared(hs.used), hs.partner = shared(hs.partner), hs.stamp = shared(hs.stamp);
+    hs.xi = shared(hs.xi);
+    pls.axis = shared(pls.axis), pls.sign = shared(pls.sign), pls.offset = shared(pls.offset);
+    pls.index = shared(pls.index), pls.kind = shared(pls.kind);
+    pls.candidates = shared(pls.candidates), pls.candidateStart = shared(pls.candidateStart);
     let buf = this.#buf;
     if (buf === null) {
       buf = {
@@ -287,6 +356,17 @@ export class GranularThreads {
         sb: sharedRecord(1024),
         groupDest: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         groupStart: ph.groupStart,
+        hist: { used: hs.used, partner: hs.partner, stamp: hs.stamp, xi: hs.xi },
+        planes: {
+          axis: pls.axis,
+          sign: pls.sign,
+          offset: pls.offset,
+          index: pls.index,
+          kind: pls.kind,
+          candidates: pls.candidates,
+          candidateStart: pls.candidateStart,
+        },
+        planeRanges: new Int32Array(new SharedArrayBuffer(4 * 2 * 8 * MAX_THREADS)),
         groupCount: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         counter: new Int32Array(new SharedArrayBuffer(64)),
         params: new Float64Array(new SharedArrayBuffer(8 * P.size)),
@@ -311,12 +391,22 @@ export class GranularThreads {
       buf.a !== pl.a || buf.b !== pl.b || buf.on !== ph.on || buf.xi !== ph.xi ||
       buf.friction !== tb.friction || buf.rolling !== tb.rolling || buf.refPos !== core.refPos ||
       buf.blocks !== core.scanBlocks || buf.groupStart !== ph.groupStart ||
+      buf.hist.used !== hs.used || buf.hist.partner !== hs.partner ||
+      buf.hist.stamp !== hs.stamp || buf.hist.xi !== hs.xi || buf.planes.axis !== pls.axis ||
+      buf.planes.sign !== pls.sign || buf.planes.offset !== pls.offset ||
+      buf.planes.index !== pls.index || buf.planes.kind !== pls.kind ||
+      buf.planes.candidates !== pls.candidates ||
+      buf.planes.candidateStart !== pls.candidateStart ||
       buf.groupCount.length < ph.groupStart.length
     ) {
       if (buf.groupCount.length < ph.groupStart.length) {
         buf.groupCount = new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length));
       }
       buf.groupStart = ph.groupStart;
+      buf.hist = { used: hs.used, partner: hs.partner, stamp: hs.stamp, xi: hs.xi };
+      const bp = buf.planes;
+      bp.axis = pls.axis, bp.sign = pls.sign, bp.offset = pls.offset, bp.index = pls.index;
+      bp.kind = pls.kind, bp.candidates = pls.candidates, bp.candidateStart = pls.candidateStart;
       buf.a = pl.a, buf.b = pl.b, buf.on = ph.on, buf.xi = ph.xi;
       buf.friction = tb.friction, buf.rolling = tb.rolling;
       buf.refPos = core.refPos, buf.blocks = core.scanBlocks;
@@ -324,8 +414,9 @@ export class GranularThreads {
     }
     if (changed) {
       this.#buf = buf;
-      if (ctx === null) this.#ctx = new ThreadContext(buf, core.ps, pl, ph, tb);
-      else ctx.rebind(buf, false);
+      if (ctx === null) {
+        this.#ctx = new ThreadContext(buf, core.ps, pl, ph, tb, core.hist, core.planes);
+      } else ctx.rebind(buf, false);
       this.#send(buf);
     }
     buf.params[P.count] = core.ps.count;
@@ -381,4 +472,15 @@ function sharedRecord(cap: number): ContactBuffers {
     normalForce: f(cap),
     tangentialForce: f(3 * cap),
   };
+}
+
+/** Candidates in [c0, c1) (ascending slots) below slot `m`. */
+function countBelow(a: Int32Array, c0: number, c1: number, m: number): number {
+  let l = c0, h = c1;
+  while (l < h) {
+    const k = (l + h) >>> 1;
+    if (a[k] < m) l = k + 1;
+    else h = k;
+  }
+  return l - c0;
 }
