@@ -1,8 +1,8 @@
 /**
  * Notebook 09 as a script: the classic granular experiments of
  * `@grainlab/grainlab/experiments`, each checked against its law — hopper discharge
- * (Beverloo), clogging of a 2D outlet by star grains, the Janssen effect, the angle of repose
- * against rolling friction, the collapse of a column of crosses, Brazil-nut segregation, the
+ * (Beverloo, in 3D and through a 2D slot, where crosses jam the smallest slot), clogging of a
+ * 2D outlet by star grains, the Janssen effect, the angle of repose against rolling friction, the collapse of a column of crosses, Brazil-nut segregation, the
  * force distribution of static packings and restitution against impact speed (Hertz). Writes
  * PNG figures, Arrow tables and `summary.json` (the measured numbers of the README table) to
  * `out/classic_experiments/`.
@@ -22,6 +22,7 @@ import {
   hopperDischarge,
   janssenEffect,
   restitutionVsSpeed,
+  slotHopper,
   starClogging,
   starColumnCollapse,
   starForceDistribution,
@@ -73,6 +74,8 @@ if (want("hopper")) {
   const r = timed("hopper", () => hopperDischarge({ scale }));
   const d = r.diameter, f = r.fit;
   const sweep = r.runs.slice(0, r.orifices.length);
+  const Dd = [...r.orifices].map((D) => D / d);
+  const curve = linspace(Math.min(...Dd), Math.max(...Dd), 40);
   await save(
     "hopper_discharge",
     compose([
@@ -85,45 +88,125 @@ if (want("hopper")) {
         { title: "Mass discharged", xLabel: "time since opening (s)", yLabel: "mass (kg)" },
       ),
       lines([
-        { label: "measured", x: r.orifices.map((D) => D / d), y: r.flowRates, points: true },
+        { label: "measured", x: Dd, y: r.flowRates, points: true },
         {
-          label: `C = ${f.C.toFixed(3)}, k = ${f.k.toFixed(2)}`,
-          x: linspace(Math.min(...r.orifices) / d, Math.max(...r.orifices) / d, 40),
-          y: linspace(Math.min(...r.orifices) / d, Math.max(...r.orifices) / d, 40).map((x) =>
-            f.C * r.bulkDensity * Math.sqrt(9.81) * Math.max(0, (x - f.k) * d) ** 2.5
+          label: `free fit: exponent ${f.exponent.toFixed(2)} ± ${f.exponentError.toFixed(2)}`,
+          x: curve,
+          y: curve.map((x) =>
+            f.CFree * r.bulkDensity * Math.sqrt(9.81) * Math.max(0, (x - f.kFree) * d) ** f.exponent
           ),
           dash: "5,4",
           color: "#222",
         },
       ], {
-        title: "Beverloo: W = C·ρ_b·√g·(D − k·d)^(5/2)",
+        title: "Beverloo: W = C·ρ_b·√g·(D − k·d)^p",
         xLabel: "orifice D / d",
         yLabel: "flow rate W (kg/s)",
+        xType: "log",
+        yType: "log",
       }),
     ], { title: `Hopper discharge (${scale})` }),
   );
   await table("hopper_rates", r.orifices.length, [
     col("orifice", r.orifices, "m", "orifice diameter D"),
     col("flow_rate", r.flowRates, "kg/s", "steady mass flow rate W"),
+    col("flow_rate_error", r.flowRateErrors, "1", "relative standard error of W (batch means)"),
   ]);
-  const big = r.runs[r.orifices.indexOf(Math.max(...r.orifices))];
-  await table("hopper_drain", big.time.length, [
-    col("time", big.time, "s", "time since the orifice opened (largest orifice)"),
-    col("discharged", big.discharged, "kg", "mass discharged"),
-    col("fill_height", big.fillHeight, "m", "fill height (twice the grains' mean height)"),
-  ]);
+  if (r.drainRun) {
+    const big = r.drainRun;
+    await table("hopper_drain", big.time.length, [
+      col("time", big.time, "s", "time since the orifice opened (largest orifice, no recycling)"),
+      col("discharged", big.discharged, "kg", "mass discharged"),
+      col("fill_height", big.fillHeight, "m", "fill height (twice the grains' mean height)"),
+    ]);
+  }
   summary.hopper = {
     C: f.C,
     k: f.k,
     r2: f.r2,
-    exponentAtK15: f.exponentAtReferenceK,
     exponentFree: f.exponent,
+    exponentError: f.exponentError,
     kFree: f.kFree,
+    kFreeError: f.kFreeError,
+    CFree: f.CFree,
+    exponentAtK15: f.exponentAtReferenceK,
     heightDeviation: r.heightDeviation,
     clogFraction: r.clogFraction,
     clogTrials: r.clogTrials,
-    orificeMin: Math.min(...r.orifices) / d,
-    orificeMax: Math.max(...r.orifices) / d,
+    orificeMin: Math.min(...Dd),
+    orificeMax: Math.max(...Dd),
+    grainsPerRateMin: Math.min(...sweep.map((run) => run.grainsCounted)),
+    rateErrorMax: Math.max(...r.flowRateErrors),
+  };
+}
+
+// 1a. Beverloo in 2D (exponent 3/2) and clogging of the smallest slot: crosses against disks
+if (want("hopper2d")) {
+  const r = timed("hopper2d", () => slotHopper({ scale }));
+  const d = r.diameter, f = r.fit;
+  const Dd = [...r.slots].map((D) => D / d);
+  const curve = linspace(Math.min(...Dd), Math.max(...Dd), 40);
+  const clogSeries: Series[] = [];
+  for (const s of [r.stars, r.disks]) {
+    s.runs.forEach((run, k) =>
+      clogSeries.push({
+        label: `${s.method}s, seed ${run.seed}${run.jammed ? " (jammed)" : ""}`,
+        x: run.time,
+        y: run.passed,
+        color: s.method === "star" ? "#e15759" : "#4e79a7",
+        dash: k > 0 ? "4,3" : undefined,
+      })
+    );
+  }
+  await save(
+    "slot_hopper",
+    compose([
+      lines([
+        { label: "disks", x: Dd, y: r.flowRates, points: true },
+        {
+          label: `free fit: exponent ${f.exponent.toFixed(2)} ± ${f.exponentError.toFixed(2)}`,
+          x: curve,
+          y: curve.map((x) =>
+            f.CFree * r.bulkDensity * Math.sqrt(9.81) * Math.max(0, (x - f.kFree) * d) ** f.exponent
+          ),
+          dash: "5,4",
+          color: "#222",
+        },
+      ], {
+        title: "2D Beverloo: W = C·ρ_b·√g·(D − k·d)^p",
+        xLabel: "slot D / d",
+        yLabel: "flow rate W (kg/s)",
+        xType: "log",
+        yType: "log",
+      }),
+      lines(clogSeries, {
+        title: `Slot D = ${Dd[0].toFixed(0)} d: crosses against disks of equal area`,
+        xLabel: "time (s)",
+        yLabel: "grains passed",
+      }),
+    ], { title: `Slot hopper (${scale})` }),
+  );
+  await table("slot_hopper_rates", r.slots.length, [
+    col("slot", r.slots, "m", "slot width D"),
+    col("flow_rate", r.flowRates, "kg/s", "steady mass flow rate W of the disks"),
+    col("flow_rate_error", r.flowRateErrors, "1", "relative standard error of W (batch means)"),
+  ]);
+  summary.hopper2d = {
+    C: f.C,
+    k: f.k,
+    r2: f.r2,
+    exponentFree: f.exponent,
+    exponentError: f.exponentError,
+    kFree: f.kFree,
+    kFreeError: f.kFreeError,
+    CFree: f.CFree,
+    slotMin: Math.min(...Dd),
+    slotMax: Math.max(...Dd),
+    starJamFraction: r.stars.jamFraction,
+    diskJamFraction: r.disks.jamFraction,
+    starMeanPassed: r.stars.meanPassed,
+    diskMeanPassed: r.disks.meanPassed,
+    clogTrials: r.stars.runs.length,
   };
 }
 

@@ -16,6 +16,7 @@ import {
   powerLawFit,
   resolveGrains,
   restitutionVsSpeed,
+  slotHopper,
   starClogging,
   starColumnCollapse,
   starForceDistribution,
@@ -70,6 +71,31 @@ describe("experiments: fitting helpers against exact answers", () => {
       expect.closeTo(1.2, 9),
       1.5,
     ]);
+  });
+
+  it("beverlooFit's propagated exponent error matches the scatter of noisy repeats", () => {
+    // rates with 2 % log-normal noise over D/d = 4–12: the free exponent's spread over 300
+    // seeded repeats against the linear propagation of one fit
+    const d = 0.01, rho = 1500, D = [4, 5, 6, 8, 10, 12].map((x) => x * d);
+    const exact = D.map((x) => 0.58 * rho * Math.sqrt(9.81) * (x - 1.4 * d) ** 2.5);
+    const sig = D.map(() => 0.02), rng = new Rng(5);
+    const one = beverlooFit(D, exact, { bulkDensity: rho, diameter: d, relativeErrors: sig });
+    expect(one.exponent).toBeCloseTo(2.5, 3);
+    let s1 = 0, s2 = 0;
+    const n = 300;
+    for (let t = 0; t < n; t++) {
+      const W = exact.map((w) => w * Math.exp(0.02 * rng.normal()));
+      const e = beverlooFit(D, W, { bulkDensity: rho, diameter: d }).exponent;
+      s1 += e, s2 += e * e;
+    }
+    const spread = Math.sqrt(s2 / n - (s1 / n) ** 2);
+    expect(Math.abs(s1 / n - 2.5)).toBeLessThan(0.03);
+    expect(one.exponentError / spread).toBeGreaterThan(0.8);
+    expect(one.exponentError / spread).toBeLessThan(1.25);
+    expect(Number.isNaN(beverlooFit(D, exact, { bulkDensity: rho, diameter: d }).exponentError))
+      .toBe(true);
+    expect(() => beverlooFit(D, exact, { bulkDensity: rho, diameter: d, relativeErrors: [0.1] }))
+      .toThrow(/relativeErrors has 1 values for 6 points/);
   });
 
   it("janssenFit recovers the saturation mass; exponentialTail recovers β", () => {
@@ -128,5 +154,9 @@ describe("experiments: bad options throw naming the function, option and rule", 
     expect(() => resolveGrains("x", { restitution: 0 })).toThrow(/restitution \(0\) must be > 0/);
     expect(() => resolveGrains("x", { softness: 0.2 })).toThrow(/softness/);
     expect(() => hopperDischarge(null as never)).toThrow(TypeError);
+    expect(() => hopperDischarge({ orifices: [4, 5, 6], drainOrifice: 1 })).toThrow(/drainOrifice/);
+    expect(() => slotHopper({ slots: [1, 5, 6] })).toThrow(/slotHopper: slots .* must be >= 2/);
+    expect(() => slotHopper({ slots: [4, 5, 20] })).toThrow(/siloWidth \(22\)/);
+    expect(() => slotHopper({ slot: [4] } as never)).toThrow(/did you mean "slots"/);
   });
 });

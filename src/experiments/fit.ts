@@ -205,6 +205,13 @@ export interface BeverlooFit {
   exponentAtReferenceK: number;
   /** The exponent of the law: 5/2 in 3D, 3/2 in 2D. */
   expected: number;
+  /**
+   * Standard error of the free fit's `exponent`, propagated linearly from `relativeErrors`
+   * (NaN when they are not given).
+   */
+  exponentError: number;
+  /** Standard error of `kFree` (grain diameters), likewise; NaN without `relativeErrors`. */
+  kFreeError: number;
 }
 
 /** Options of {@link beverlooFit}. */
@@ -219,6 +226,12 @@ export interface BeverlooFitOptions {
   dimension?: 2 | 3;
   /** The k (grain diameters) of `exponentAtReferenceK`. @default 1.5 (Beverloo et al. 1961) */
   referenceK?: number;
+  /**
+   * Relative standard errors of the rates `W` (e.g. 0.02 for ±2 %), one per point: every fit
+   * then weights each point by 1/σ², and the free fit's exponent and k get standard errors.
+   * @default none (equal weights, errors NaN)
+   */
+  relativeErrors?: ArrayLike<number>;
 }
 
 /**
@@ -228,7 +241,9 @@ export interface BeverlooFitOptions {
  * (for each k on a fine scan below the smallest D, a straight line through
  * `(ln(D − k·d), ln W)`; the k with the smallest residual wins), and the exponent alone with
  * k fixed at `referenceK`. Over a narrow range of D the free fit is ill-conditioned (k and
- * the exponent trade off); the fixed-k exponent is the robust check there.
+ * the exponent trade off); the fixed-k exponent is the robust check there. With
+ * `relativeErrors` the points are weighted by 1/σ² and the free exponent's and k's standard
+ * errors are propagated linearly (the refit's derivative with respect to each ln W).
  *
  * @param D orifice widths (m), at least three
  * @param W mass flow rates, positive
@@ -245,6 +260,10 @@ export interface BeverlooFitOptions {
  * expect(f.C).toBeCloseTo(0.58, 6);
  * expect(f.k).toBeCloseTo(1.4, 6);
  * expect(f.exponent).toBeCloseTo(2.5, 2);
+ * // with ±2 % on every rate the free exponent is known to about ±0.1 over D/d = 4–10
+ * const e = beverlooFit(D, W, { bulkDensity: rho, diameter: d, relativeErrors: [0.02, 0.02, 0.02, 0.02] });
+ * expect(e.exponentError).toBeGreaterThan(0.03);
+ * expect(e.exponentError).toBeLessThan(0.3);
  * ```
  */
 export function beverlooFit(
@@ -263,52 +282,96 @@ export function beverlooFit(
   }
   if (dim !== 2 && dim !== 3) throw new RangeError(`${w}: dimension (${dim}) must be 2 or 3`);
   const p = dim === 3 ? 2.5 : 1.5;
+  const n = D.length;
+  const sig = options.relativeErrors;
+  if (sig !== undefined && sig.length !== n) {
+    throw new RangeError(`${w}: relativeErrors has ${sig.length} values for ${n} points`);
+  }
   let dMin = Infinity;
-  const lin = new Float64Array(D.length);
-  for (let i = 0; i < D.length; i++) {
+  const lin = new Float64Array(n), lnW = new Float64Array(n);
+  const wt = new Float64Array(n).fill(1);
+  for (let i = 0; i < n; i++) {
     if (!(D[i] > 0 && W[i] > 0)) {
       throw new RangeError(`${w}: point ${i} (D ${D[i]}, W ${W[i]}) must be positive`);
     }
+    if (sig !== undefined) {
+      if (!(sig[i] > 0 && Number.isFinite(sig[i]))) {
+        throw new RangeError(`${w}: relativeErrors[${i}] (${sig[i]}) must be a finite number > 0`);
+      }
+      wt[i] = 1 / (sig[i] * sig[i]);
+    }
     dMin = Math.min(dMin, D[i]);
     lin[i] = (W[i] / (rho * Math.sqrt(g))) ** (1 / p);
+    lnW[i] = Math.log(W[i]);
   }
-  const f = linearFit(D, lin);
+  // the linearised variable's relative error is σ/p
+  const f = linearFit(D, lin, Float64Array.from(wt, (v, i) => (v * p * p) / (lin[i] * lin[i])));
   const C = f.slope ** p, k = -f.intercept / f.slope / d;
-  // Free exponent: scan k (in diameters) up to just below the smallest D.
-  const residual = (kk: number) => {
-    const lx = new Float64Array(D.length), ly = new Float64Array(D.length);
-    for (let i = 0; i < D.length; i++) lx[i] = Math.log(D[i] - kk * d), ly[i] = Math.log(W[i]);
-    return linearFit(lx, ly);
-  };
-  const kMax = dMin / d - 0.05;
-  let bestK = 0, best = Infinity;
-  const kLo = Math.min(-2, k - 2);
-  for (let s = 0; s <= 400; s++) {
-    const kk = kLo + ((kMax - kLo) * s) / 400;
-    const rms = residual(kk).rms;
-    if (rms < best) best = rms, bestK = kk;
-  }
-  const step = (kMax - kLo) / 400;
-  bestK = minimize1d(
-    (kk) => residual(kk).rms,
-    Math.max(kLo, bestK - step),
-    Math.min(kMax, bestK + step),
-  );
-  const free = residual(bestK);
   const kRef = options.referenceK ?? 1.5;
   if (!(kRef * d < dMin)) {
     throw new RangeError(`${w}: referenceK (${kRef}) must be below the smallest D/d (${dMin / d})`);
+  }
+  const kLo = Math.min(-2, k - 2), kMax = dMin / d - 0.05;
+  const free = freeBeverloo(D, lnW, wt, d, kLo, kMax);
+  let exponentError = NaN, kFreeError = NaN;
+  if (sig !== undefined) {
+    // linear propagation: the refit's derivative with respect to each ln W_i
+    let ve = 0, vk = 0;
+    const h = 1e-4;
+    for (let i = 0; i < n; i++) {
+      const up = lnW.slice(), dn = lnW.slice();
+      up[i] += h, dn[i] -= h;
+      const a = freeBeverloo(D, up, wt, d, kLo, kMax), b = freeBeverloo(D, dn, wt, d, kLo, kMax);
+      ve += (((a.fit.slope - b.fit.slope) / (2 * h)) * sig[i]) ** 2;
+      vk += (((a.k - b.k) / (2 * h)) * sig[i]) ** 2;
+    }
+    exponentError = Math.sqrt(ve), kFreeError = Math.sqrt(vk);
   }
   return {
     C,
     k,
     r2: f.r2,
-    exponent: free.slope,
-    kFree: bestK,
-    CFree: Math.exp(free.intercept) / (rho * Math.sqrt(g)),
-    exponentAtReferenceK: residual(kRef).slope,
+    exponent: free.fit.slope,
+    kFree: free.k,
+    CFree: Math.exp(free.fit.intercept) / (rho * Math.sqrt(g)),
+    exponentAtReferenceK: logFit(D, lnW, wt, kRef * d).slope,
     expected: p,
+    exponentError,
+    kFreeError,
   };
+}
+
+/** The straight line through (ln(D − k0), ln W), weighted. */
+function logFit(
+  D: ArrayLike<number>,
+  lnW: Float64Array,
+  wt: Float64Array,
+  k0: number,
+): LinearFit {
+  const lx = new Float64Array(D.length);
+  for (let i = 0; i < D.length; i++) lx[i] = Math.log(D[i] - k0);
+  return linearFit(lx, lnW, wt);
+}
+
+/** C, k and the exponent free: the k (diameters) in [kLo, kMax] whose log–log line fits best. */
+function freeBeverloo(
+  D: ArrayLike<number>,
+  lnW: Float64Array,
+  wt: Float64Array,
+  d: number,
+  kLo: number,
+  kMax: number,
+): { k: number; fit: LinearFit } {
+  const rms = (kk: number) => logFit(D, lnW, wt, kk * d).rms;
+  let bestK = kLo, best = Infinity;
+  for (let s = 0; s <= 400; s++) {
+    const kk = kLo + ((kMax - kLo) * s) / 400;
+    const r = rms(kk);
+    if (r < best) best = r, bestK = kk;
+  }
+  const step = (kMax - kLo) / 400;
+  const k = minimize1d(rms, Math.max(kLo, bestK - step), Math.min(kMax, bestK + step));
+  return { k, fit: logFit(D, lnW, wt, k * d) };
 }
 
 /** Janssen's saturation curve fitted to apparent masses. */

@@ -4,17 +4,21 @@
  * with a circular orifice: floor grains whose centres lie closer than D/2 + d/4 to the axis
  * are left out, so the orifice's inscribed diameter is at least D. The silo is filled with a
  * seeded random packing that settles on a temporary ground plane; the plane is then removed
- * and the grains that fall 2d below the floor are taken out and weighed.
+ * and the grains that fall 2d below the floor are weighed, then dropped back onto the fill at
+ * random places (`recycle`), so that each orifice flows at a constant fill height for as long
+ * as its rate needs.
  *
  * The law: the steady mass flow rate `W = C·ρ_b·√g·(D − k·d)^{5/2}`, independent of the
- * fill height. The sweep over D gives C and k (exponent fixed) and the exponent (all three
- * free); the run at the largest orifice drains until the fill height has halved and reports
- * the rate in three windows of fill height. Runs at the smallest orifice with other seeds
- * report how often the orifice jams (no grain out for `clogTime`).
+ * fill height. The sweep over D gives C and k (exponent fixed) and the exponent (C, k and the
+ * exponent free, each rate weighted by its batch-means error); one more run, through the
+ * largest orifice at most half the fill height and without recycling, drains until the fill
+ * height has halved and reports the rate in three windows of fill height. Runs at the smallest orifice with other seeds report how often
+ * the orifice jams (no grain out for `clogTime`).
  *
  * @module
  */
 import { World } from "../sphere3d/mod.ts";
+import { Rng } from "../math/rng.ts";
 import { integerIn, nonNegative, positive } from "../math/validate.ts";
 import { type BeverlooFit, beverlooFit, linearFit } from "./fit.ts";
 import {
@@ -33,35 +37,52 @@ export interface HopperOptions extends GrainOptions {
   scale?: ExperimentScale;
   /**
    * Orifice diameters D/d, at least three.
-   * @default [4, 5.5, 7, 8.5] (ci); [4, 5, 6, 8, 10, 12] (full); [5, 6, 7] (smoke)
+   * @default [4, 6, 8, 10] (ci); [4, 5, 6, 8, 10, 12] (full); [5, 6, 7] (smoke)
    */
   orifices?: ArrayLike<number>;
   /**
    * Silo side length (d); orifices given without it widen the preset's to the largest + 7.
-   * @default 15 (ci); 24 (full); 10 (smoke)
+   * @default 17 (ci); 20 (full); 10 (smoke)
    */
   siloWidth?: number;
-  /** Initial fill height (d). @default 16 (ci); 30 (full); 5 (smoke) */
+  /** Initial fill height (d). @default 12 (ci); 16 (full); 5 (smoke) */
   fillHeight?: number;
-  /** Shortest discharge of each orifice of the sweep (√(d/g)). @default 8 (ci); 20 (full); 3 (smoke) */
+  /** Shortest discharge of each orifice of the sweep (√(d/g)). @default 8 (ci); 30 (full); 3 (smoke) */
   duration?: number;
   /**
    * Each sweep run lasts at least `duration` and until this many grains have come out after
-   * the start-up (at most 4 × `duration`): small orifices need long runs for a steady rate.
-   * @default 200 (ci); 300 (full); 0 (smoke)
+   * the start-up (2 √(d/g)), at most `maxDuration`: small orifices need long runs for a
+   * steady rate (the rate's error falls roughly as 1/√(grains)).
+   * @default 300 (ci); 2500 (full); 0 (smoke)
    */
   minGrains?: number;
+  /** Longest sweep run (√(d/g)). @default 45 (ci); 400 (full); 4 × duration (smoke) */
+  maxDuration?: number;
+  /**
+   * Drop the grains that leave back onto the fill (random places above it), so that each sweep
+   * run flows at a constant fill height for as long as its rate needs. @default true
+   */
+  recycle?: boolean;
   /** Wall friction of the silo's side walls. @default 0.5 */
   wallFriction?: number;
   /**
-   * Runs at the smallest orifice, the sweep's included (seeds seed, seed + 1, …).
+   * Runs at the smallest orifice, the sweep's included (seeds seed, seed + 1, …); the extra
+   * ones fill a silo min(siloWidth, D_min + 8) d wide and last `duration`.
    * @default 1 (ci); 10 (full); 1 (smoke)
    */
   clogTrials?: number;
   /** No grain out for this long (√(d/g)) while grains remain: the orifice has jammed. @default 5 */
   clogTime?: number;
-  /** Check the fill-height independence on the largest orifice (drains to half). @default true (false for smoke) */
+  /**
+   * Check the fill-height independence: one more run, without recycling, drains the silo
+   * until the fill height halves. @default true (false for smoke)
+   */
   drain?: boolean;
+  /**
+   * Orifice of the drain run (d). @default the largest orifice of the sweep at most half the
+   * fill height (Beverloo's law needs a fill above about D), else the smallest
+   */
+  drainOrifice?: number;
 }
 
 const KEYS = [
@@ -70,10 +91,13 @@ const KEYS = [
   "fillHeight",
   "duration",
   "minGrains",
+  "maxDuration",
+  "recycle",
   "wallFriction",
   "clogTrials",
   "clogTime",
   "drain",
+  "drainOrifice",
 ];
 
 const PRESETS: Record<ExperimentScale, Partial<HopperOptions>> = {
@@ -87,19 +111,21 @@ const PRESETS: Record<ExperimentScale, Partial<HopperOptions>> = {
     drain: false,
   },
   ci: {
-    orifices: [4, 5.5, 7, 8.5],
-    siloWidth: 15,
-    fillHeight: 16,
+    orifices: [4, 6, 8, 10],
+    siloWidth: 17,
+    fillHeight: 12,
     duration: 8,
-    minGrains: 200,
+    minGrains: 300,
+    maxDuration: 45,
     clogTrials: 1,
   },
   full: {
     orifices: [4, 5, 6, 8, 10, 12],
-    siloWidth: 24,
-    fillHeight: 30,
-    duration: 20,
-    minGrains: 300,
+    siloWidth: 20,
+    fillHeight: 16,
+    duration: 30,
+    minGrains: 2500,
+    maxDuration: 400,
     clogTrials: 10,
   },
 };
@@ -112,7 +138,7 @@ export interface DischargeRun {
   seed: number;
   /** Grains in the silo at the start. */
   grains: number;
-  /** Time since the orifice opened (s), one sample every few steps. */
+  /** Time since the orifice opened (s), one sample every 0.1 √(d/g). */
   time: Float64Array;
   /** Mass discharged so far (kg). */
   discharged: Float64Array;
@@ -120,6 +146,10 @@ export interface DischargeRun {
   fillHeight: Float64Array;
   /** Steady mass flow rate (kg/s): the slope of `discharged` after the start-up transient. */
   flowRate: number;
+  /** Relative standard error of `flowRate` (batch means over eight windows); NaN if unknown. */
+  flowRateError: number;
+  /** Grains that came out after the start-up transient (the sample of `flowRate`). */
+  grainsCounted: number;
   /** True when the orifice jammed (no grain out for `clogTime`). */
   jammed: boolean;
   /** Time of the last grain out before the jam (s), or NaN. */
@@ -138,17 +168,24 @@ export interface HopperResult {
   orifices: Float64Array;
   /** Steady flow rate at each orifice (kg/s); NaN when the run jammed before a rate could be measured. */
   flowRates: Float64Array;
-  /** Beverloo's law fitted to the flowing runs. */
+  /** Relative standard error of each flow rate (batch means). */
+  flowRateErrors: Float64Array;
+  /**
+   * Beverloo's law fitted to the flowing runs, each weighted by its rate's error (floored at
+   * 0.5 %); `exponent` is the free fit's (C, k and the exponent free), with `exponentError`.
+   */
   fit: BeverlooFit;
   /** The sweep's runs, then the extra clogging trials. */
   runs: DischargeRun[];
+  /** The drain run (no recycling, until the fill height halves; `drainOrifice`), or null. */
+  drainRun: DischargeRun | null;
   /** Flow rate in three windows of fill height, from the start to half of it (kg/s); empty without `drain`. */
   heightWindows: Float64Array;
   /** Fill height at the middle of each window (m). */
   heightWindowMid: Float64Array;
   /** Largest relative deviation of a window's rate from their mean (law: 0). */
   heightDeviation: number;
-  /** Fraction of the runs at the smallest orifice that jammed. */
+  /** Fraction of the runs at the smallest orifice that jammed within `duration`. */
   clogFraction: number;
   /** Runs at the smallest orifice. */
   clogTrials: number;
@@ -255,15 +292,29 @@ function addFloor(
   }
 }
 
-/** Discharge a settled fill through an orifice of diameter D; `maxTime` in s. */
-function discharge(
-  s: Setup,
-  fill: Fill,
-  D: number,
-  minTime: number,
-  untilHalf: boolean,
-  minGrains: number,
-): DischargeRun {
+/** How one discharge run goes (times in s). */
+interface RunPlan {
+  /** Shortest run. */
+  minTime: number;
+  /** Longest run. */
+  maxTime: number;
+  /** Run until this many grains came out after the start-up (and `minTime` passed). */
+  minGrains: number;
+  /** Drain until the fill height halves (no recycling). */
+  untilHalf: boolean;
+  /** Put the grains that leave back on top of the fill. */
+  recycle: boolean;
+}
+
+/** Start-up transient left out of the rate (√(d/g)). */
+const START_UP = 2;
+
+/**
+ * Discharge a settled fill through an orifice of diameter D. Grains that fall 2 d below the
+ * floor are weighed, then taken out or (`recycle`) dropped back onto the fill at random
+ * places 1.5–4 d above its initial top, clear of the grains already there.
+ */
+function discharge(s: Setup, fill: Fill, D: number, plan: RunPlan): DischargeRun {
   const m = s.model, d = m.d, L = s.width, rf = d / 4;
   const world = new World({ timeStep: m.dt, gravity: [0, 0, -G] });
   const sys = world.addGranularSystem(m.material);
@@ -271,40 +322,48 @@ function discharge(
   addFloor(sys, D, L, rf);
   sys.setContainerBox([-L / 2, -L / 2, -40 * d], [L / 2, L / 2, 1e3 * d]);
   sys.setBoundaryMaterial({ friction: s.wallFriction });
-  const h0 = fill.height;
+  const h0 = fill.height, zDrop = rf + h0 + 1.5 * d;
+  const rng = new Rng(fill.seed * 7919 + Math.round(D / d * 100));
   const every = Math.max(1, Math.round((0.1 * m.unit) / m.dt));
   const t: number[] = [0], out: number[] = [0], hs: number[] = [h0];
   let discharged = 0, lastOut = 0, jammed = false, free = fill.grains, counted = 0;
-  const t0 = world.time, clog = s.clogTime * m.unit, startUp = 2 * m.unit;
-  const maxTime = untilHalf ? 8 * minTime : minGrains > 0 ? 4 * minTime : minTime;
+  const t0 = world.time, clog = s.clogTime * m.unit, startUp = START_UP * m.unit;
+  const below: number[] = [];
   for (;;) {
     const now = world.time - t0;
-    if (now >= maxTime - 1e-12) break;
-    if (!untilHalf && now >= minTime - 1e-12 && counted >= minGrains) break;
+    if (now >= plan.maxTime - 1e-12) break;
+    if (!plan.untilHalf && now >= plan.minTime - 1e-12 && counted >= plan.minGrains) break;
     world.run(every);
     const p = sys.positions, ms = sys.masses, fx = sys.fixed;
-    let gone = 0, ng = 0;
+    let gone = 0;
+    below.length = 0;
     for (let i = 0; i < sys.count; i++) {
-      if (fx[i] === 0 && p[3 * i + 2] < -2 * d) gone += ms[i], ng++;
+      if (fx[i] === 0 && p[3 * i + 2] < -2 * d) gone += ms[i], below.push(i);
     }
+    const ng = below.length;
     if (ng > 0) {
-      sys.removeParticlesBelowZ(-2 * d);
+      if (plan.recycle) {
+        for (const i of below) dropOnTop(sys, i, rng, L, zDrop, d);
+      } else {
+        sys.removeParticlesBelowZ(-2 * d);
+        free -= ng;
+      }
       discharged += gone;
-      free -= ng;
       lastOut = world.time - t0;
       if (lastOut > startUp) counted += ng;
     }
     const h = fillHeight(sys, rf);
     t.push(world.time - t0), out.push(discharged), hs.push(h);
-    if ((untilHalf && h < 0.5 * h0) || free === 0) break;
+    if ((plan.untilHalf && h < 0.5 * h0) || free === 0) break;
     if (world.time - t0 - lastOut > clog) {
       jammed = true;
       break;
     }
   }
   const time = Float64Array.from(t), dis = Float64Array.from(out);
-  // The rate: after 2 √(d/g) of start-up, up to the jam (if any) or the end.
+  // The rate: after the start-up, up to the jam (if any) or the end.
   const tEnd = jammed ? lastOut : time[time.length - 1];
+  const rate = steadyRate(time, dis, startUp, tEnd);
   return {
     orifice: D,
     seed: fill.seed,
@@ -312,10 +371,98 @@ function discharge(
     time,
     discharged: dis,
     fillHeight: Float64Array.from(hs),
-    flowRate: slopeIn(time, dis, startUp, tEnd),
+    flowRate: rate.rate,
+    flowRateError: rate.error,
+    grainsCounted: counted,
     jammed,
     jamTime: jammed ? lastOut : NaN,
   };
+}
+
+/**
+ * Move grain i to a random place above the fill (x, y uniform in the silo, z from `z0` up),
+ * at rest, at least 0.1 d clear of every free grain near that height.
+ */
+function dropOnTop(
+  sys: {
+    count: number;
+    positions: Float64Array;
+    radii: Float64Array;
+    fixed: Uint8Array;
+    setPosition(i: number, p: [number, number, number]): void;
+    setVelocity(i: number, v: [number, number, number]): void;
+    setAngularVelocity(i: number, v: [number, number, number]): void;
+  },
+  i: number,
+  rng: Rng,
+  L: number,
+  z0: number,
+  d: number,
+): void {
+  const p = sys.positions, r = sys.radii, fx = sys.fixed, ri = r[i], half = L / 2 - ri;
+  for (let attempt = 0;; attempt++) {
+    const z = z0 + ri + (Math.min(attempt, 200) / 200) * 10 * d + rng.uniform(0, 2.5 * d);
+    const x = rng.uniform(-half, half), y = rng.uniform(-half, half);
+    let clear = true;
+    for (let j = 0; j < sys.count && clear; j++) {
+      if (j === i || fx[j] !== 0) continue;
+      const dz = p[3 * j + 2] - z;
+      if (dz > 2 * d || dz < -2 * d) continue;
+      const dx = p[3 * j] - x, dy = p[3 * j + 1] - y, gap = ri + r[j] + 0.1 * d;
+      if (dx * dx + dy * dy + dz * dz < gap * gap) clear = false;
+    }
+    if (clear) {
+      sys.setPosition(i, [x, y, z]);
+      sys.setVelocity(i, [0, 0, 0]);
+      sys.setAngularVelocity(i, [0, 0, 0]);
+      return;
+    }
+  }
+}
+
+/**
+ * The mean rate of y(t) over [a, b] (the slope of the line through the samples) and its
+ * relative standard error from eight equal batches (batch means: the spread of the batch
+ * rates / √8, valid while the flow's correlations are shorter than a batch).
+ *
+ * @param t sample times, increasing
+ * @param y cumulative amount (e.g. mass discharged) at each time
+ * @param a start of the window
+ * @param b end of the window
+ * @returns the rate and its relative error (NaN with fewer than 5 samples or a rate <= 0)
+ * @example
+ * ```ts
+ * import { steadyRate } from "@grainlab/grainlab/experiments";
+ * import { expect } from "expect";
+ * const t = Float64Array.from({ length: 101 }, (_, i) => i / 10);
+ * const r = steadyRate(t, t.map((x) => 3 * x + 0.01 * Math.sin(7 * x)), 1, 10);
+ * expect(r.rate).toBeCloseTo(3, 2);
+ * expect(r.error).toBeLessThan(0.01);
+ * ```
+ */
+export function steadyRate(
+  t: Float64Array,
+  y: Float64Array,
+  a: number,
+  b: number,
+): { rate: number; error: number } {
+  const rate = slopeIn(t, y, a, b);
+  const nb = 8,
+    at = (x: number) => {
+      let i = 0;
+      while (i < t.length - 1 && t[i] < x) i++;
+      return i;
+    };
+  let s1 = 0, s2 = 0, ok = 0;
+  for (let k = 0; k < nb; k++) {
+    const i = at(a + ((b - a) * k) / nb), j = at(a + ((b - a) * (k + 1)) / nb);
+    if (j <= i) continue;
+    const r = (y[j] - y[i]) / (t[j] - t[i]);
+    s1 += r, s2 += r * r, ok++;
+  }
+  if (!(rate > 0) || ok < nb) return { rate, error: NaN };
+  const mean = s1 / ok, v = Math.max(0, s2 / ok - mean * mean) * (ok / (ok - 1));
+  return { rate, error: Math.sqrt(v / ok) / rate };
 }
 
 /** Run until the grains are nearly at rest (or 30 √(d/g)). */
@@ -346,12 +493,13 @@ export function slopeIn(t: Float64Array, y: Float64Array, a: number, b: number):
  * orifice diameter, fits C, k and the exponent, checks the fill-height independence on the
  * largest orifice, and counts jams at the smallest one.
  *
- * Tolerances (CI test `tests/experiments_hopper_test.ts`, `scale: "ci"`, D/d = 4–8.5): the
- * linearised fit's R² above 0.98 with C in [0.4, 0.75] and k in [0.5, 2.5] (Beverloo et al.:
- * C ≈ 0.58, k ≈ 1.4); the exponent with k fixed at 1.5 within 15 % of 5/2 (each CI-size rate,
- * from 200–1500 grains, is uncertain by 5–10 %); the rate constant within 5 % while the fill
- * height halves. The free three-parameter fit is reported, not checked: with one seed per
- * orifice it trades k against the exponent, even over D/d = 4–12 (the README has the numbers).
+ * Tolerances (CI test `tests/experiments_hopper_test.ts`, `scale: "ci"`, D/d = 4–10, 300
+ * grains per rate): the fit with the exponent fixed at 5/2 has R² above 0.99, C in [0.4, 0.75]
+ * and k in [0.5, 2.5] (Beverloo et al.: C ≈ 0.58, k ≈ 1.4); the free fit's exponent (C, k and
+ * the exponent together) within 25 % of 5/2 and within three of its standard errors (about
+ * ±0.4 at this size: k and the exponent trade off); the drain run's rate constant within 5 %
+ * while the fill height halves. The `"full"` preset (D/d = 4–12, 2,500 grains per rate, rates
+ * to ±1.5–2 %) meets 10 % on the free exponent (the README has the figures).
  *
  * @param options orifices, silo, fill, grain model, scale
  * @returns the runs, the flow rates, the fit, the height windows and the clogging fraction
@@ -386,34 +534,70 @@ export function hopperDischarge(options: HopperOptions = {}): HopperResult {
   }
   const fill = positive(w, "fillHeight", o.fillHeight);
   const duration = positive(w, "duration", o.duration);
+  const maxDuration = positive(w, "maxDuration", o.maxDuration ?? 4 * duration);
+  if (maxDuration < duration) {
+    throw new RangeError(`${w}: maxDuration (${maxDuration}) must be >= duration (${duration})`);
+  }
   const wallFriction = nonNegative(w, "wallFriction", o.wallFriction ?? model.friction);
   const trials = integerIn(w, "clogTrials", o.clogTrials ?? 1, 1, 1000);
   const clogTime = positive(w, "clogTime", o.clogTime ?? 5);
   const minGrains = integerIn(w, "minGrains", o.minGrains ?? 0, 0, 1e9);
   const drain = o.drain ?? true;
   if (typeof drain !== "boolean") throw new TypeError(`${w}: drain (${drain}) must be a boolean`);
+  const recycle = o.recycle ?? true;
+  if (typeof recycle !== "boolean") {
+    throw new TypeError(`${w}: recycle (${recycle}) must be a boolean`);
+  }
+  let dDrain = dMin;
+  for (const v of Dd) if (v <= fill / 2 && v > dDrain) dDrain = v;
+  if (o.drainOrifice !== undefined) dDrain = positive(w, "drainOrifice", o.drainOrifice);
+  if (dDrain < 2 || dDrain > width - 2) {
+    throw new RangeError(`${w}: drainOrifice (${dDrain}) must be in [2, siloWidth − 2]`);
+  }
   const setup: Setup = { model, width: width * d, fill, wallFriction, clogTime };
-  const seed = model.seed;
+  const seed = model.seed, u = model.unit;
   const runs: DischargeRun[] = [];
   const fill0 = makeFill(setup, seed);
-  const iMax = Dd.indexOf(dMax), iMin = Dd.indexOf(dMin);
-  for (let k = 0; k < Dd.length; k++) {
-    const untilHalf = drain && k === iMax;
-    runs.push(discharge(setup, fill0, Dd[k] * d, duration * model.unit, untilHalf, minGrains));
+  const iMin = Dd.indexOf(dMin);
+  const sweep: RunPlan = {
+    minTime: duration * u,
+    maxTime: maxDuration * u,
+    minGrains,
+    untilHalf: false,
+    recycle,
+  };
+  for (let k = 0; k < Dd.length; k++) runs.push(discharge(setup, fill0, Dd[k] * d, sweep));
+  // a jam counts when it happened within `duration`, as in the clogging trials
+  const jamBy = (r: DischargeRun) => r.jammed && r.jamTime + clogTime * u < duration * u + 1e-9;
+  let jams = jamBy(runs[iMin]) ? 1 : 0;
+  if (trials > 1) {
+    const clogSetup = { ...setup, width: Math.min(width, dMin + 8) * d };
+    const plan = { ...sweep, minGrains: 0, maxTime: duration * u };
+    for (let t = 1; t < trials; t++) {
+      const r = discharge(clogSetup, makeFill(clogSetup, seed + t), dMin * d, plan);
+      if (jamBy(r)) jams++;
+      runs.push(r);
+    }
   }
-  let jams = runs[iMin].jammed ? 1 : 0;
-  for (let t = 1; t < trials; t++) {
-    const f = makeFill(setup, seed + t);
-    const r = discharge(setup, f, dMin * d, duration * model.unit, false, minGrains);
-    if (r.jammed) jams++;
-    runs.push(r);
-  }
+  const drainRun = drain
+    ? discharge(setup, fill0, dDrain * d, {
+      minTime: 0,
+      maxTime: 8 * Math.max(maxDuration, 50) * u,
+      minGrains: 0,
+      untilHalf: true,
+      recycle: false,
+    })
+    : null;
   const bulkDensity = fill0.bulkDensity;
   const orifices = Dd.map((v) => v * d);
   const flowRates = Float64Array.from(Dd, (_, k) => runs[k].flowRate);
-  const okD: number[] = [], okW: number[] = [];
+  const flowRateErrors = Float64Array.from(Dd, (_, k) => runs[k].flowRateError);
+  const okD: number[] = [], okW: number[] = [], okE: number[] = [];
   for (let k = 0; k < Dd.length; k++) {
-    if (flowRates[k] > 0) okD.push(orifices[k]), okW.push(flowRates[k]);
+    if (flowRates[k] > 0) {
+      okD.push(orifices[k]), okW.push(flowRates[k]);
+      okE.push(Math.max(0.005, flowRateErrors[k] > 0 ? flowRateErrors[k] : 0.05));
+    }
   }
   if (okD.length < 3) {
     throw new RangeError(
@@ -421,16 +605,23 @@ export function hopperDischarge(options: HopperOptions = {}): HopperResult {
         `use wider orifices or a longer duration`,
     );
   }
-  const fit = beverlooFit(okD, okW, { bulkDensity, diameter: d, gravity: G });
-  const hw = drain ? heightWindows(runs[iMax], model.unit) : null;
+  const fit = beverlooFit(okD, okW, {
+    bulkDensity,
+    diameter: d,
+    gravity: G,
+    relativeErrors: okE,
+  });
+  const hw = drainRun ? heightWindows(drainRun, u) : null;
   return {
     scale,
     diameter: d,
     bulkDensity,
     orifices,
     flowRates,
+    flowRateErrors,
     fit,
     runs,
+    drainRun,
     heightWindows: hw?.rates ?? new Float64Array(0),
     heightWindowMid: hw?.mid ?? new Float64Array(0),
     heightDeviation: hw?.deviation ?? NaN,
@@ -446,7 +637,7 @@ function heightWindows(
 ): { rates: Float64Array; mid: Float64Array; deviation: number } {
   const t = run.time, h = run.fillHeight;
   let i0 = 0;
-  while (i0 < t.length && t[i0] < 2 * unit) i0++;
+  while (i0 < t.length && t[i0] < START_UP * unit) i0++;
   const hStart = h[Math.min(i0, h.length - 1)], hEnd = 0.5 * h[0];
   const rates = new Float64Array(3), mid = new Float64Array(3);
   for (let k = 0; k < 3; k++) {

@@ -9,6 +9,7 @@
  * | function | law |
  * | --- | --- |
  * | {@link hopperDischarge} | Beverloo: W = C·ρ_b·√g·(D − k·d)^{5/2}, independent of fill height |
+ * | {@link slotHopper} | Beverloo in 2D: W = C·ρ_b·√g·(D − k·d)^{3/2}; crosses jam a slot that disks pass |
  * | {@link starClogging} | star grains arch and jam a 2D outlet that disks pass |
  * | {@link janssenEffect} | Janssen: p(h) = ρ_b·g·λ·(1 − e^{−h/λ}), λ = L/(4·μ·K) |
  * | {@link angleOfRepose} | the angle of repose rises with rolling resistance |
@@ -73,7 +74,15 @@ export {
   type HopperOptions,
   type HopperResult,
   slopeIn,
+  steadyRate,
 } from "./hopper.ts";
+export {
+  type SlotClogging,
+  slotHopper,
+  type SlotHopperOptions,
+  type SlotHopperResult,
+  type SlotRun,
+} from "./hopper2d.ts";
 export {
   type OutletRun,
   type OutletSeries,
