@@ -8,7 +8,11 @@
  * Star grains run in three node-test variants, stepped alternately in one process from the
  * same state: `table` (spriteResolution 0: every node in the lens takes the paper's atan2 +
  * 1D-table test), `table+cells` (the default: the sprite's cell classes reject nodes in cells
- * wholly outside the other grain; same results bit for bit) and `sprite` (sampling "sprite": overlaps and normals read from the sprite).
+ * wholly outside the other grain; same results bit for bit) and `sprite` (sampling "sprite":
+ * overlaps and normals read from the sprite). The cells are used only for shapes that leave
+ * at least 1 % of their bounding disc outside (`ShapeSprite.rejects`), so for circles
+ * `table` and `table+cells` run the same code; a circle's node test needs no atan2 at all
+ * (`StarShape.round`).
  *
  * The settled bed is generated quickly, once per shape: the grains start on a compact
  * staggered lattice (spacing 2.02·r_max) instead of the 1.2 m tall layout and settle under

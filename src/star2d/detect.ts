@@ -11,7 +11,8 @@
  * other boundary and the normal the other grain's normalised gradient there.
  *
  * With CPU sprites (`sprite.ts`, the default), a node lying in a cell of the other grain's
- * sprite wholly outside that grain is rejected by one byte read, in a transform from one body
+ * sprite wholly outside that grain is rejected by one byte read (for shapes where that pays,
+ * `ShapeSprite.rejects`: not circles, whose test needs no atan2 anyway), in a transform from one body
  * frame to the other's cells. It only drops nodes the table test would call outside, so runs,
  * contacts and forces are unchanged.
  *
@@ -104,15 +105,25 @@ export class StarDetector {
     const R = this.rmax[g];
     if (rho2 >= R * R) return 0;
     const sh = this.shapeList[this.shapeId[g]];
-    const n = sh.lutSize;
-    let t = (Math.atan2(dy, dx) - this.ang[g]) * sh.lutScale;
-    t -= n * Math.floor(t / n);
-    let k = t | 0;
-    if (k >= n) k = n - 1;
-    const u = t - k;
     const lr = sh.lutR;
-    const r = lr[k] + u * (lr[k + 1] - lr[k]);
-    if (rho2 >= r * r) return 0;
+    let r: number, q: number;
+    if (sh.round) {
+      // A constant table: the read below would give r = lutR[0] and q = 0 at any angle.
+      r = lr[0];
+      if (rho2 >= r * r) return 0;
+      q = 0;
+    } else {
+      const n = sh.lutSize;
+      let t = (Math.atan2(dy, dx) - this.ang[g]) * sh.lutScale;
+      t -= n * Math.floor(t / n);
+      let k = t | 0;
+      if (k >= n) k = n - 1;
+      const u = t - k;
+      r = lr[k] + u * (lr[k + 1] - lr[k]);
+      if (rho2 >= r * r) return 0;
+      const ld = sh.lutDr;
+      q = ld[k] + u * (ld[k + 1] - ld[k]);
+    }
     const rho = Math.sqrt(rho2);
     if (rho === 0) {
       res[0] = r;
@@ -120,8 +131,7 @@ export class StarDetector {
       res[2] = 0;
       return 1;
     }
-    const ld = sh.lutDr;
-    const q = (ld[k] + u * (ld[k + 1] - ld[k])) / rho;
+    q /= rho;
     const gn = Math.sqrt(1 + q * q);
     const inv = 1 / (rho * gn);
     res[0] = this.settings.firstOrder ? (r - rho) / gn : r - rho;
@@ -133,9 +143,11 @@ export class StarDetector {
   /**
    * {@link StarDetector.inside} from grain g's sprite instead of its lookup tables: the point
    * is taken to g's body frame and read bilinearly (with the half-gradient correction), no
-   * atan2. Same outputs.
+   * atan2. Same outputs. A circle (`StarShape.round`) takes {@link StarDetector.inside}
+   * instead, which is exact for it and cheaper than the bilinear read.
    */
   insideSprite(g: number): number {
+    if (this.shapeList[this.shapeId[g]].round) return this.inside(g);
     this.nodeTests++;
     const res = this.res;
     const dx = res[9] - this.centre[2 * g], dy = res[10] - this.centre[2 * g + 1];
@@ -218,12 +230,13 @@ export class StarDetector {
     const before = out.count;
     const allNodes = this.settings.allNodes;
     // Nodes of a in cells of b's sprite that lie wholly outside b are rejected by one byte
-    // read: T maps a's body frame to b's cell coordinates.
+    // read (where b's shape leaves enough of its bounding disc outside for that to pay):
+    // T maps a's body frame to b's cell coordinates.
     const spB = this.sprites.length > 0 ? this.sprites[this.shapeId[b]] : null;
     const useSprite = this.sampling === "sprite";
     let S = 0, m00 = 0, m01 = 0, u0 = 0, v0 = 0;
     let cls: Uint8Array | null = null;
-    if (spB !== null) {
+    if (spB !== null && spB.rejects) {
       S = spB.resolution;
       cls = spB.classes;
       const cb = this.cos[b], sb = this.sin[b], ih = spB.invCell;
@@ -322,7 +335,7 @@ export class StarDetector {
       const useSprite = this.sampling === "sprite";
       let S = 0, m00 = 0, m01 = 0, u0 = 0, v0 = 0;
       let cls: Uint8Array | null = null;
-      if (spA !== null) {
+      if (spA !== null && spA.rejects) {
         S = spA.resolution;
         cls = spA.classes;
         const ih = spA.invCell;

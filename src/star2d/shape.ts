@@ -154,6 +154,11 @@ export class StarShape {
   readonly lutDr: Float64Array;
   /** lutSize / 2π: multiply an angle by this to get a table coordinate. */
   readonly lutScale: number;
+  /**
+   * The lookup table is one constant radius with a zero derivative (a circle): a node test
+   * needs no angle (no atan2) and gives the same bytes as the table read.
+   */
+  readonly round: boolean;
 
   /** Build and validate a shape; throws `RangeError` naming the offending value. */
   constructor(options: StarShapeOptions = {}) {
@@ -238,6 +243,11 @@ export class StarShape {
     }
     this.lutR[lutSize] = this.lutR[0];
     this.lutDr[lutSize] = this.lutDr[0];
+    let round = true;
+    for (let k = 0; k <= lutSize && round; k++) {
+      round = this.lutR[k] === this.lutR[0] && Object.is(this.lutDr[k], 0);
+    }
+    this.round = round;
     const h = TWO_PI / lutSize;
     this.area = 0.5 * a * h;
     this.centroidX = (mx1 * h) / 3 / this.area;

@@ -39,6 +39,27 @@ export const SPRITE_FIELDS = 6;
 /** Angular sectors of {@link ShapeSprite.sectorMax} (a power of two). */
 export const SPRITE_SECTORS = 128;
 
+/**
+ * Detection uses a sprite's cell classes to reject nodes only when at least this share of
+ * the cells inside the shape's bounding disc is wholly outside the shape
+ * ({@link ShapeSprite.discOutsideShare}). Below it (circles, nearly round shapes) almost every
+ * node in a lens lies in a boundary cell, so the byte read is pure overhead. Measured on
+ * settled beds of 800 grains (CPU time per step, with cells over without): circle (share 0)
+ * 1.035; 64 + sin 4α (0.022) 0.93; 16 + sin 4α (0.10) 0.82; cross (0.49) 0.65; a random
+ * 17-coefficient shape (0.61) 0.56.
+ *
+ * @example
+ * ```ts
+ * import { CELL_REJECT_MIN_SHARE, ShapeSprite, StarShape } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
+ * const circle = ShapeSprite.of(StarShape.preset("circle"), 64);
+ * expect(circle.discOutsideShare).toBeLessThan(CELL_REJECT_MIN_SHARE);
+ * expect(circle.rejects).toBe(false); // every lens node of a circle is tested directly
+ * expect(ShapeSprite.of(StarShape.preset("cross"), 64).rejects).toBe(true);
+ * ```
+ */
+export const CELL_REJECT_MIN_SHARE = 0.01;
+
 /** Cell class: every point outside the shape (node rejected without a test). */
 export const CELL_OUTSIDE = 0;
 /** Cell class: the boundary crosses the cell (or may, within the margins). */
@@ -79,10 +100,25 @@ export class ShapeSprite {
   /** Fraction of the cells of each class [outside, boundary, inside]. */
   readonly classShare: readonly [number, number, number];
   /**
+   * Share of the cells whose centre lies inside the bounding disc (radius r_max) that are
+   * wholly outside the shape: 0 for a circle, about 1 − area/(π·r_max²) for a shape much
+   * larger than a cell.
+   */
+  readonly discOutsideShare: number;
+  /**
+   * Detection rejects nodes by these cell classes (`discOutsideShare` ≥
+   * {@link CELL_REJECT_MIN_SHARE}); otherwise every node in a lens takes the table test
+   * directly. Either way the results are the same bytes.
+   */
+  readonly rejects: boolean;
+  /**
    * Largest radius over runs of angular sectors, a circular sparse table: entry
    * `l·SPRITE_SECTORS + i` bounds r(α) (table and exact curve, with a 1e-6·r_max margin) over
-   * the 2^l sectors from sector i on (sector k spans [2πk, 2π(k+1))/SPRITE_SECTORS). Pair
-   * detection shrinks the bounding circles to it before choosing the nodes to test.
+   * the 2^l sectors from sector i on (sector k spans [2πk, 2π(k+1))/SPRITE_SECTORS).
+   * Detection does not use it: a pair rejection built on it (the largest radii of both grains
+   * over their lens angles against the centre distance) was exact but, on settled beds of
+   * 800 crosses, flowers and random shapes, removed only 1–10 % of the node tests and made
+   * the step 6–10 % slower.
    */
   readonly sectorMax: Float64Array;
   #fields: Float32Array | null = null;
@@ -110,6 +146,7 @@ export class ShapeSprite {
     }
     const L = this.halfWidth, h = this.cell, pad = 1e-6 * h, tol = 1e-9 * L;
     const count = [0, 0, 0];
+    let disc = 0, discOut = 0;
     for (let v = 0; v < S; v++) {
       const y0 = -L + v * h - pad, y1 = -L + (v + 1) * h + pad;
       for (let u = 0; u < S; u++) {
@@ -152,9 +189,16 @@ export class ShapeSprite {
           : CELL_BOUNDARY;
         this.classes[v * S + u] = cls;
         count[cls]++;
+        const cx = 0.5 * (x0 + x1), cy = 0.5 * (y0 + y1);
+        if (cx * cx + cy * cy < L * L) {
+          disc++;
+          if (cls === CELL_OUTSIDE) discOut++;
+        }
       }
     }
     this.classShare = [count[0] / (S * S), count[1] / (S * S), count[2] / (S * S)];
+    this.discOutsideShare = discOut / disc;
+    this.rejects = this.discOutsideShare >= CELL_REJECT_MIN_SHARE;
     this.sectorMax = sectorTable(shape);
   }
 

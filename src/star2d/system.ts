@@ -49,7 +49,8 @@ export interface StarSamplingOptions {
    * atan2), which saves another ~5–10 % of a packing step but moves first-order overlaps by
    * up to 2e-5·r_max (cross) or 7e-4·r_max (a random 17-coefficient shape) and normals by up
    * to 0.1 rad in concave cusps at 256 cells per side (see `spriteAccuracy`); so the default
-   * stays exact. @default "lut"
+   * stays exact. Circles (`StarShape.round`) take the exact test either way: it needs no
+   * atan2 for them. @default "lut"
    */
   sampling?: StarSampling;
   /**
