@@ -146,18 +146,7 @@ if (want("hopper2d")) {
   const d = r.diameter, f = r.fit;
   const Dd = [...r.slots].map((D) => D / d);
   const curve = linspace(Math.min(...Dd), Math.max(...Dd), 40);
-  const clogSeries: Series[] = [];
-  for (const s of [r.stars, r.disks]) {
-    s.runs.forEach((run, k) =>
-      clogSeries.push({
-        label: `${s.method}s, seed ${run.seed}${run.jammed ? " (jammed)" : ""}`,
-        x: run.time,
-        y: run.passed,
-        color: s.method === "star" ? "#e15759" : "#4e79a7",
-        dash: k > 0 ? "4,3" : undefined,
-      })
-    );
-  }
+  const clogSeries = cloggingSeries([r.stars, r.disks]);
   await save(
     "slot_hopper",
     compose([
@@ -213,18 +202,7 @@ if (want("hopper2d")) {
 // 1b. Clogging of a 2D outlet: crosses against disks
 if (want("clogging")) {
   const r = timed("clogging", () => starClogging({ scale }));
-  const series: Series[] = [];
-  for (const s of [r.stars, r.disks]) {
-    s.runs.forEach((run, k) =>
-      series.push({
-        label: `${s.method}s, seed ${run.seed}${run.jammed ? " (jammed)" : ""}`,
-        x: run.time,
-        y: run.passed,
-        color: s.method === "star" ? "#e15759" : "#4e79a7",
-        dash: k > 0 ? "4,3" : undefined,
-      })
-    );
-  }
+  const series = cloggingSeries([r.stars, r.disks]);
   await save(
     "star_clogging",
     lines(series, {
@@ -530,6 +508,28 @@ await writeFileAtomic(
 );
 console.log(JSON.stringify(summary, null, 2));
 console.log(`Figures and data in ${OUT}/: ${files.join(", ")}, summary_${scale}.json`);
+
+/** Grains through the outlet over time, one line per run, crosses red and disks blue. */
+function cloggingSeries(
+  sets: {
+    method: string;
+    runs: { seed: number; jammed: boolean; time: ArrayLike<number>; passed: ArrayLike<number> }[];
+  }[],
+): Series[] {
+  const out: Series[] = [];
+  for (const s of sets) {
+    s.runs.forEach((run, k) =>
+      out.push({
+        label: `${s.method}s, seed ${run.seed}${run.jammed ? " (jammed)" : ""}`,
+        x: run.time,
+        y: run.passed,
+        color: s.method === "star" ? "#e15759" : "#4e79a7",
+        dash: k > 0 ? "4,3" : undefined,
+      })
+    );
+  }
+  return out;
+}
 
 function linspace(a: number, b: number, n: number): number[] {
   return Array.from({ length: n }, (_, i) => a + ((b - a) * i) / (n - 1));

@@ -20,7 +20,7 @@
 import { World } from "../sphere3d/mod.ts";
 import { Rng } from "../math/rng.ts";
 import { integerIn, nonNegative, positive } from "../math/validate.ts";
-import { type BeverlooFit, beverlooFit, linearFit } from "./fit.ts";
+import { type BeverlooFit, beverlooFit, type BeverlooFitOptions, linearFit } from "./fit.ts";
 import {
   experimentOptions,
   type ExperimentScale,
@@ -421,6 +421,35 @@ function dropOnTop(
 }
 
 /**
+ * Beverloo's fit of the widths that flowed (rate > 0), each weighted by its rate's relative
+ * error (at least 0.5 %; 5 % where none was measured); throws, naming `what`, when fewer than
+ * three flowed.
+ */
+export function fitFlowingRates(
+  w: string,
+  what: string,
+  widths: ArrayLike<number>,
+  flowRates: ArrayLike<number>,
+  flowRateErrors: ArrayLike<number>,
+  options: Omit<BeverlooFitOptions, "relativeErrors">,
+): BeverlooFit {
+  const okD: number[] = [], okW: number[] = [], okE: number[] = [];
+  for (let k = 0; k < widths.length; k++) {
+    if (flowRates[k] > 0) {
+      okD.push(widths[k]), okW.push(flowRates[k]);
+      okE.push(Math.max(0.005, flowRateErrors[k] > 0 ? flowRateErrors[k] : 0.05));
+    }
+  }
+  if (okD.length < 3) {
+    throw new RangeError(
+      `${w}: only ${okD.length} ${what} flowed long enough to measure a rate; ` +
+        `use wider ${what} or a longer duration`,
+    );
+  }
+  return beverlooFit(okD, okW, { ...options, relativeErrors: okE });
+}
+
+/**
  * The mean rate of y(t) over [a, b] (the slope of the line through the samples) and its
  * relative standard error from eight equal batches (batch means: the spread of the batch
  * rates / √8, valid while the flow's correlations are shorter than a batch).
@@ -592,24 +621,10 @@ export function hopperDischarge(options: HopperOptions = {}): HopperResult {
   const orifices = Dd.map((v) => v * d);
   const flowRates = Float64Array.from(Dd, (_, k) => runs[k].flowRate);
   const flowRateErrors = Float64Array.from(Dd, (_, k) => runs[k].flowRateError);
-  const okD: number[] = [], okW: number[] = [], okE: number[] = [];
-  for (let k = 0; k < Dd.length; k++) {
-    if (flowRates[k] > 0) {
-      okD.push(orifices[k]), okW.push(flowRates[k]);
-      okE.push(Math.max(0.005, flowRateErrors[k] > 0 ? flowRateErrors[k] : 0.05));
-    }
-  }
-  if (okD.length < 3) {
-    throw new RangeError(
-      `${w}: only ${okD.length} orifices flowed long enough to measure a rate; ` +
-        `use wider orifices or a longer duration`,
-    );
-  }
-  const fit = beverlooFit(okD, okW, {
+  const fit = fitFlowingRates(w, "orifices", orifices, flowRates, flowRateErrors, {
     bulkDensity,
     diameter: d,
     gravity: G,
-    relativeErrors: okE,
   });
   const hw = drainRun ? heightWindows(drainRun, u) : null;
   return {

@@ -19,9 +19,9 @@
 import { DiskSystem, type GrainSystem2, StarShape, StarSystem } from "../star2d/mod.ts";
 import { Rng } from "../math/rng.ts";
 import { integerIn, positive } from "../math/validate.ts";
-import { type BeverlooFit, beverlooFit } from "./fit.ts";
+import type { BeverlooFit } from "./fit.ts";
 import { experimentOptions, type ExperimentScale, G, numberList } from "./common.ts";
-import { steadyRate } from "./hopper.ts";
+import { fitFlowingRates, steadyRate } from "./hopper.ts";
 
 /** Options of {@link slotHopper}. Lengths are in grain diameters d, times in √(d/g). */
 export interface SlotHopperOptions {
@@ -466,25 +466,11 @@ export function slotHopper(options: SlotHopperOptions = {}): SlotHopperResult {
   const slots = Dd.map((v) => v * d);
   const flowRates = Float64Array.from(runs, (r) => r.flowRate);
   const flowRateErrors = Float64Array.from(runs, (r) => r.flowRateError);
-  const okD: number[] = [], okW: number[] = [], okE: number[] = [];
-  for (let k = 0; k < Dd.length; k++) {
-    if (flowRates[k] > 0) {
-      okD.push(slots[k]), okW.push(flowRates[k]);
-      okE.push(Math.max(0.005, flowRateErrors[k] > 0 ? flowRateErrors[k] : 0.05));
-    }
-  }
-  if (okD.length < 3) {
-    throw new RangeError(
-      `${w}: only ${okD.length} slots flowed long enough to measure a rate; ` +
-        `use wider slots or a longer duration`,
-    );
-  }
-  const fit = beverlooFit(okD, okW, {
+  const fit = fitFlowingRates(w, "slots", slots, flowRates, flowRateErrors, {
     bulkDensity,
     diameter: d,
     gravity: G,
     dimension: 2,
-    relativeErrors: okE,
   });
   return {
     scale,

@@ -373,49 +373,69 @@ function gradNorm(F: Float32Array, o: number): number {
 
 /** Sample d, ∇d, f and n at the cell centres from the exact Fourier sum. */
 function sampleFields(shape: StarShape, S: number, L: number, h: number): Float32Array {
-  const F = new Float32Array(SPRITE_FIELDS * S * S);
-  const a0 = shape.a0, cs = shape.cosCoef, sn = shape.sinCoef;
-  const K = Math.max(cs.length, sn.length);
+  const F = new Float32Array(SPRITE_FIELDS * S * S), q = new Float64Array(7);
   for (let v = 0; v < S; v++) {
     const y = -L + (v + 0.5) * h;
     for (let u = 0; u < S; u++) {
-      const x = -L + (u + 0.5) * h;
       const o = SPRITE_FIELDS * (v * S + u);
-      const rho = Math.sqrt(x * x + y * y);
-      if (rho === 0) {
-        F[o] = -shape.rMin;
-        F[o + 3] = -shape.rMin;
-        F[o + 4] = 1;
-        continue;
-      }
-      const c1 = x / rho, s1 = y / rho;
-      // r, r′, r″ with the angle-addition recurrence
-      let r = a0, r1 = 0, r2 = 0, ck = 1, sk = 0;
-      for (let k = 1; k <= K; k++) {
-        const c = ck * c1 - sk * s1;
-        sk = sk * c1 + ck * s1;
-        ck = c;
-        const ak = k <= cs.length ? cs[k - 1] : 0, bk = k <= sn.length ? sn[k - 1] : 0;
-        r += ak * ck + bk * sk;
-        r1 += k * (bk * ck - ak * sk);
-        r2 -= k * k * (ak * ck + bk * sk);
-      }
-      const f = rho - r, q = r1 / rho, g = Math.sqrt(1 + q * q);
-      const d = f / g;
-      // ∂g/∂ρ and (1/ρ)∂g/∂α·ρ of g = √(1 + (r′/ρ)²)
-      const dgRho = -(r1 * r1) / (g * rho * rho * rho);
-      const dgAl = (r1 * r2) / (g * rho * rho);
-      const ddRho = (g - f * dgRho) / (g * g);
-      const ddAl = (-r1 * g - f * dgAl) / (g * g) / rho;
-      F[o] = d;
-      F[o + 1] = ddRho * c1 - ddAl * s1;
-      F[o + 2] = ddRho * s1 + ddAl * c1;
-      F[o + 3] = f;
-      F[o + 4] = (c1 + q * s1) / g;
-      F[o + 5] = (s1 - q * c1) / g;
+      implicitFieldsAt(shape, -L + (u + 0.5) * h, y, q);
+      for (let k = 0; k < SPRITE_FIELDS; k++) F[o + k] = q[k];
     }
   }
   return F;
+}
+
+/**
+ * The implicit function of `shape` and what the sprites store, at (x, y) in the body frame
+ * (m), from the exact Fourier sum (r, r′, r″ by the angle-addition recurrence): `out[0]` the
+ * first-order distance d = f/‖∇f‖, `out[1..2]` ∇d, `out[3]` f = ρ − r(α), `out[4..5]` the unit
+ * normal ∇f/‖∇f‖, `out[6]` ‖∇f‖. At the polar centre: d = f = −r_min, n = (1, 0).
+ *
+ * @example
+ * ```ts
+ * import { implicitFieldsAt, StarShape } from "@grainlab/grainlab/star2d";
+ * import { expect } from "expect";
+ * const out = new Float64Array(7);
+ * implicitFieldsAt(StarShape.preset("circle", { rMax: 1 }), 2, 0, out);
+ * expect(out[0]).toBeCloseTo(1, 12); // one unit outside the unit circle
+ * expect(out[4]).toBeCloseTo(1, 12);
+ * ```
+ */
+export function implicitFieldsAt(shape: StarShape, x: number, y: number, out: Float64Array): void {
+  const rho = Math.sqrt(x * x + y * y);
+  if (rho === 0) {
+    out[0] = out[3] = -shape.rMin;
+    out[1] = out[2] = out[5] = 0;
+    out[4] = out[6] = 1;
+    return;
+  }
+  const a0 = shape.a0, cs = shape.cosCoef, sn = shape.sinCoef;
+  const K = Math.max(cs.length, sn.length);
+  const c1 = x / rho, s1 = y / rho;
+  let r = a0, r1 = 0, r2 = 0, ck = 1, sk = 0;
+  for (let k = 1; k <= K; k++) {
+    const c = ck * c1 - sk * s1;
+    sk = sk * c1 + ck * s1;
+    ck = c;
+    const ak = k <= cs.length ? cs[k - 1] : 0, bk = k <= sn.length ? sn[k - 1] : 0;
+    r += ak * ck + bk * sk;
+    r1 += k * (bk * ck - ak * sk);
+    r2 -= k * k * (ak * ck + bk * sk);
+  }
+  const f = rho - r, q = r1 / rho, g = Math.sqrt(1 + q * q);
+  const d = f / g;
+  // ∂g/∂ρ and (1/ρ)∂g/∂α·ρ of g = √(1 + (r′/ρ)²); e_ρ = (c1, s1), e_α = (−s1, c1)
+  const dgRho = -(r1 * r1) / (g * rho * rho * rho);
+  const dgAl = (r1 * r2) / (g * rho * rho);
+  const ddRho = (g - f * dgRho) / (g * g);
+  const ddAl = (-r1 * g - f * dgAl) / (g * g) / rho;
+  out[0] = d;
+  out[1] = ddRho * c1 - ddAl * s1;
+  out[2] = ddRho * s1 + ddAl * c1;
+  out[3] = f;
+  out[4] = (c1 + q * s1) / g;
+  out[5] = (s1 - q * c1) / g;
+  out[6] = g;
 }
 
 /** Options of {@linkcode spriteAccuracy}. */

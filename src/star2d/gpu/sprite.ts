@@ -20,6 +20,7 @@
 
 import { Rng } from "../../math/rng.ts";
 import { integerIn, options as checkOptions, positive } from "../../math/validate.ts";
+import { implicitFieldsAt } from "../sprite.ts";
 import { firstOrderDistance, firstOrderNormal, radialDistance } from "../distance.ts";
 import type { StarShape } from "../shape.ts";
 
@@ -72,48 +73,14 @@ export class StarSprite {
     this.texel = (2 * this.halfWidth) / S;
     this.a = new Float32Array(4 * S * S);
     this.b = new Float32Array(4 * S * S);
-    const a0 = shape.a0, cs = shape.cosCoef, sn = shape.sinCoef;
-    const K = Math.max(cs.length, sn.length);
-    const L = this.halfWidth, h = this.texel;
+    const L = this.halfWidth, h = this.texel, q = new Float64Array(7);
     for (let v = 0; v < S; v++) {
       const y = -L + (v + 0.5) * h;
       for (let u = 0; u < S; u++) {
-        const x = -L + (u + 0.5) * h;
         const o = 4 * (v * S + u);
-        const rho = Math.sqrt(x * x + y * y);
-        if (rho === 0) {
-          this.a[o] = -shape.rMin;
-          this.a[o + 3] = -shape.rMin;
-          this.b[o] = 1;
-          this.b[o + 2] = 1;
-          continue;
-        }
-        const c1 = x / rho, s1 = y / rho;
-        // r, r′, r″ from the Fourier sum with the angle-addition recurrence.
-        let r = a0, r1 = 0, r2 = 0, ck = 1, sk = 0;
-        for (let k = 1; k <= K; k++) {
-          const c = ck * c1 - sk * s1;
-          sk = sk * c1 + ck * s1;
-          ck = c;
-          const ak = k <= cs.length ? cs[k - 1] : 0, bk = k <= sn.length ? sn[k - 1] : 0;
-          r += ak * ck + bk * sk;
-          r1 += k * (bk * ck - ak * sk);
-          r2 -= k * k * (ak * ck + bk * sk);
-        }
-        const f = rho - r, q = r1 / rho, g = Math.sqrt(1 + q * q);
-        const d = f / g;
-        const dgRho = -(r1 * r1) / (g * rho * rho * rho);
-        const dgAl = (r1 * r2) / (g * rho * rho);
-        const ddRho = (g - f * dgRho) / (g * g);
-        const ddAl = (-r1 * g - f * dgAl) / (g * g) / rho;
-        // e_ρ = (c1, s1), e_α = (−s1, c1)
-        this.a[o] = d;
-        this.a[o + 1] = ddRho * c1 - ddAl * s1;
-        this.a[o + 2] = ddRho * s1 + ddAl * c1;
-        this.a[o + 3] = f;
-        this.b[o] = (c1 + q * s1) / g;
-        this.b[o + 1] = (s1 - q * c1) / g;
-        this.b[o + 2] = g;
+        implicitFieldsAt(shape, -L + (u + 0.5) * h, y, q);
+        this.a[o] = q[0], this.a[o + 1] = q[1], this.a[o + 2] = q[2], this.a[o + 3] = q[3];
+        this.b[o] = q[4], this.b[o + 1] = q[5], this.b[o + 2] = q[6];
       }
     }
   }
