@@ -317,7 +317,7 @@ export class GranularCore {
     if (this.needRebuild || skin === 0) this.rebuildNeighbors(skin);
     st.candidatePairs = this.pairs.count;
     if (prof) t = lap(pr, "neighbors", t);
-    // with threads, the per-particle sums of the pair forces start from the body forces
+    // with threads, the pool's first job resets the body forces, split among the threads
     if (this.pool === null) bodyForces(ps, this.gravity);
     st.particleContacts = st.boundaryContacts = st.cohesiveContacts = 0;
     st.activeContactHistories = 0;

@@ -109,8 +109,8 @@ export interface SharedBuffers {
   /** Scalars of the current job ({@link P}). */
   params: Float64Array;
   /**
-   * Per-thread arguments, stride {@link STRIDE}: range start, end (a pair phase: the first and
-   * end group, and the contact base, in thread 0's slots).
+   * Per-thread arguments, stride {@link STRIDE}: range start and end (particles, blocks or
+   * candidates; a pair or copy phase: its first and end group, the same for every thread).
    */
   args: Float64Array;
   /** Per-thread results, stride {@link STRIDE}. */
@@ -247,6 +247,15 @@ export class ThreadContext {
     p.histDt = q[P.histDt], p.stamp = q[P.stamp], p.px = q[P.px], p.py = q[P.py];
     p.pz = q[P.pz];
   }
+}
+
+/** Write the force scalars `p` into the shared block `q` (read back by `loadParams`). */
+export function storeParams(q: Float64Array, p: ForceParams): void {
+  q[P.kn] = p.kn, q[P.cn] = p.cn, q[P.damping] = p.damping, q[P.ctScaled] = p.ctScaled ? 1 : 0;
+  q[P.clamp] = p.clamp ? 1 : 0, q[P.lever] = p.lever, q[P.kt] = p.kt, q[P.ct] = p.ct;
+  q[P.hertz] = p.hertz ? 1 : 0, q[P.kc] = p.kc, q[P.dmax] = p.dmax, q[P.dt] = p.dt;
+  q[P.histDt] = p.histDt, q[P.stamp] = p.stamp, q[P.px] = p.px, q[P.py] = p.py;
+  q[P.pz] = p.pz;
 }
 
 /** Run job `job` as thread `t` (its range is in `args`, its results go to `res`). */

@@ -26,6 +26,7 @@ import {
   P,
   runJob,
   type SharedBuffers,
+  storeParams,
   STRIDE,
   ThreadContext,
 } from "./kernels.ts";
@@ -118,23 +119,19 @@ export class GranularThreads {
    * even and odd inter-block groups on every thread, the remaining pairs on this one.
    */
   pairForces(core: GranularCore, n: number): void {
-    const buf = this.#prepare(core), q = buf.params, p = core.params, rec = core.contacts;
-    q[P.kn] = p.kn, q[P.cn] = p.cn, q[P.damping] = p.damping, q[P.ctScaled] = p.ctScaled ? 1 : 0;
-    q[P.clamp] = p.clamp ? 1 : 0, q[P.lever] = p.lever, q[P.kt] = p.kt, q[P.ct] = p.ct;
-    q[P.hertz] = p.hertz ? 1 : 0, q[P.kc] = p.kc, q[P.dmax] = p.dmax, q[P.dt] = p.dt;
-    q[P.histDt] = p.histDt, q[P.stamp] = p.stamp, q[P.px] = p.px, q[P.py] = p.py;
-    q[P.pz] = p.pz;
+    const buf = this.#prepare(core), q = buf.params, rec = core.contacts;
+    storeParams(q, core.params);
     const g = core.gravity;
     q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
-    this.#split(core.ps.count, 0);
+    this.#split(core.ps.count);
     this.#run(Job.body);
     const ph = core.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
     const even = Math.ceil((B - 1) / 2), base = rec.count;
     this.#scratchRecord(n);
     // three parallel phases over whole groups, then the far pairs here
-    this.#phase(0, B, base, core);
-    this.#phase(B, B + even, base, core);
-    this.#phase(B + even, G - 1, base, core);
+    this.#phase(0, B, core);
+    this.#phase(B, B + even, core);
+    this.#phase(B + even, G - 1, core);
     const k0 = start[G - 1];
     buf.groupCount[G - 1] = 0;
     if (n > k0) {
@@ -163,13 +160,10 @@ export class GranularThreads {
   }
 
   /** Pair groups g0 ≤ g < g1 (no two share a grain) on every thread, taken from a counter. */
-  #phase(g0: number, g1: number, base: number, core: GranularCore): void {
+  #phase(g0: number, g1: number, core: GranularCore): void {
     if (g1 <= g0) return;
     const buf = this.#buf!, a = buf.args;
-    a[0] = g0, a[1] = g1, a[2] = base;
-    for (let t = 1; t < this.threads; t++) {
-      a[t * STRIDE] = g0, a[t * STRIDE + 1] = g1, a[t * STRIDE + 2] = base;
-    }
+    for (let t = 0; t < this.threads; t++) a[t * STRIDE] = g0, a[t * STRIDE + 1] = g1;
     Atomics.store(buf.counter, 0, 0);
     this.#run(Job.pairs);
     const r = buf.res;
@@ -249,7 +243,7 @@ export class GranularThreads {
   kick(core: GranularCore, h: number): number {
     const buf = this.#prepare(core), q = buf.params, m = core.material;
     q[P.h] = h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
-    this.#split(core.ps.count, 0);
+    this.#split(core.ps.count);
     this.#run(Job.kick);
     let c = 0;
     for (let t = 0; t < this.threads; t++) c += buf.res[t * STRIDE];
@@ -260,7 +254,7 @@ export class GranularThreads {
   drift(core: GranularCore, h: number): boolean {
     const buf = this.#prepare(core);
     buf.params[P.h] = h;
-    this.#split(core.ps.count, 0);
+    this.#split(core.ps.count);
     this.#run(Job.drift);
     let max2 = 0;
     for (let t = 0; t < this.threads; t++) max2 = Math.max(max2, buf.res[t * STRIDE]);
@@ -271,7 +265,7 @@ export class GranularThreads {
   /** The end-of-step scan over `nb` blocks into `core.scan`; false when a state is not finite. */
   scan(core: GranularCore, nb: number): boolean {
     const buf = this.#prepare(core), out = core.scan;
-    this.#split(nb, 0);
+    this.#split(nb);
     this.#run(Job.scan);
     out[0] = out[2] = 0;
     for (let t = 0; t < this.threads; t++) {
@@ -282,12 +276,11 @@ export class GranularThreads {
     return finishScan(out, buf.blocks, nb);
   }
 
-  /** Ranges of [0, n) per thread in `args` (contact bases from `base`). */
-  #split(n: number, base: number): void {
+  /** Ranges of [0, n) per thread in `args`. */
+  #split(n: number): void {
     const a = this.#buf!.args, T = this.threads;
     for (let t = 0; t < T; t++) {
-      const lo = Math.floor((n * t) / T), hi = Math.floor((n * (t + 1)) / T);
-      a[t * STRIDE] = lo, a[t * STRIDE + 1] = hi, a[t * STRIDE + 2] = base + lo;
+      a[t * STRIDE] = Math.floor((n * t) / T), a[t * STRIDE + 1] = Math.floor((n * (t + 1)) / T);
     }
   }
 
