@@ -21,8 +21,16 @@
  * per particle-step, the scaling, the coordination number Z = 2·(particle contacts)/N of each
  * code, and the ratio Grainlab (one thread) / LAMMPS (one process, one core).
  *
+ * With `--settled DIR`, Grainlab settles once (every thread offered) and keeps the settled bed in
+ * `DIR/settle_<N>.ckpt` (positions, velocities and spins, no springs), or loads it when it is
+ * there; then **both** codes start from that settled state (LAMMPS reads its positions,
+ * velocities and spins from the data file, and neither code has springs at the start), run
+ * `--resettle` untimed steps (default 1,000 = 0.05 s, which rebuilds the springs) and time the
+ * same window. This spares LAMMPS the long settling run at 100,000 grains (33,000 steps) and
+ * lets the settling run at a different time from the timed one, which needs a quiet machine.
+ *
  * Run: `deno task bench` or
- * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle auto|s] [--threads 1,2] [--lammps]`
+ * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle auto|s] [--threads 1,2] [--lammps] [--settled DIR [--resettle 1000]]`
  *
  * @module
  */
@@ -39,6 +47,8 @@ const timedSteps = Number(arg("--steps", "400"));
 const settleArg = arg("--settle", "auto");
 const threadList = arg("--threads", "1,2").split(",").map(Number);
 const withLammps = args.includes("--lammps");
+const settledDir = arg("--settled", "");
+const resettleSteps = Number(arg("--resettle", "1000"));
 
 /** The scene, shared with the LAMMPS input below. */
 export const SCENE = {
@@ -118,14 +128,41 @@ interface Row {
   maxPen: number;
 }
 
-function runOurs(n: number): Row {
+function settledFile(n: number): string {
+  return `${settledDir}/settle_${n}.ckpt`;
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function runOurs(n: number): Row & { start?: Float64Array[] } {
   const { world, g } = build(n);
   const t0 = performance.now();
   const settle = Math.round(settleTimeFor(n) / SCENE.dt);
   // the settling run uses every thread offered: the bytes are the same for any count
   g.threads = Math.max(...threadList);
-  world.run(settle);
+  let start: Float64Array[] | undefined;
+  if (settledDir !== "" && exists(settledFile(n))) {
+    g.loadGranularState(settledFile(n));
+  } else {
+    world.run(settle);
+    if (settledDir !== "") {
+      Deno.mkdirSync(settledDir, { recursive: true });
+      g.saveGranularState(settledFile(n), { includeContactHistories: false });
+      g.loadGranularState(settledFile(n)); // the springs go, as in LAMMPS's start
+    }
+  }
   const settleSecs = (performance.now() - t0) / 1000;
+  if (settledDir !== "") {
+    start = [g.positions.slice(), g.velocities.slice(), g.angularVelocities.slice()];
+    world.run(resettleSteps);
+  }
   const steps = timedSteps / 2, secs: number[] = [], pps: number[] = [];
   for (const t of threadList) {
     g.threads = t;
@@ -143,6 +180,7 @@ function runOurs(n: number): Row {
   world.close();
   const st = g.lastStepStats;
   return {
+    start,
     n: g.count,
     settleSteps: settle,
     settleSecs,
@@ -155,7 +193,12 @@ function runOurs(n: number): Row {
   };
 }
 
-function lammpsData(positions: Float64Array, h: number): string {
+function lammpsData(
+  positions: Float64Array,
+  h: number,
+  vel?: Float64Array,
+  omega?: Float64Array,
+): string {
   // Full double precision so both codes start from the same bytes.
   const [bx, by] = SCENE.box;
   const n = positions.length / 3;
@@ -177,6 +220,16 @@ function lammpsData(positions: Float64Array, h: number): string {
         positions[3 * i + 1]
       } ${positions[3 * i + 2]}`,
     );
+  }
+  if (vel && omega) {
+    lines.push("", "Velocities", "");
+    for (let i = 0; i < n; i++) {
+      lines.push(
+        `${i + 1} ${vel[3 * i]} ${vel[3 * i + 1]} ${vel[3 * i + 2]} ${omega[3 * i]} ${
+          omega[3 * i + 1]
+        } ${omega[3 * i + 2]}`,
+      );
+    }
   }
   return lines.join("\n") + "\n";
 }
@@ -214,10 +267,12 @@ run ${steps}
 `;
 }
 
-async function runLammps(n: number, settleSteps: number, steps: number) {
+async function runLammps(n: number, settleSteps: number, steps: number, start?: Float64Array[]) {
   const dir = await Deno.makeTempDir({ prefix: "grainlab_lmp_" });
-  const { g } = build(n);
-  await Deno.writeTextFile(`${dir}/data.settle`, lammpsData(g.positions, heightFor(n)));
+  const data = start
+    ? lammpsData(start[0], heightFor(n), start[1], start[2])
+    : lammpsData(build(n).g.positions, heightFor(n));
+  await Deno.writeTextFile(`${dir}/data.settle`, data);
   await Deno.writeTextFile(`${dir}/in.settle`, lammpsInput(settleSteps, steps));
   const out = await new Deno.Command("lmp", {
     args: ["-in", "in.settle", "-log", "none"],
@@ -261,6 +316,12 @@ if (import.meta.main) {
       `, then ${timedSteps / 2} timed steps (median of 3) per thread count; LAMMPS on one ` +
       `process times the same window (3 × ${timedSteps / 2} steps) from the same initial bytes`,
   );
+  if (settledDir !== "") {
+    console.log(
+      `both codes start from Grainlab's settled bed (${settledDir}/settle_<N>.ckpt: positions, ` +
+        `velocities, spins, no springs) and run ${resettleSteps} untimed steps before timing`,
+    );
+  }
   const lmp = withLammps && hasLammps();
   const head = [
     "N".padStart(7),
@@ -286,7 +347,7 @@ if (import.meta.main) {
     ];
     if (lmp) {
       // the same window as Grainlab: the three timed repetitions in one loop
-      const l = await runLammps(n, r.settleSteps, 3 * r.steps);
+      const l = await runLammps(n, r.start ? resettleSteps : r.settleSteps, 3 * r.steps, r.start);
       if ("error" in l) cols.push(`LAMMPS failed: ${l.error}`);
       else {
         cols.push(

@@ -21,7 +21,6 @@
 
 import type { StarShape } from "./shape.ts";
 import { type ShapeSprite, SPRITE_FIELDS } from "./sprite.ts";
-import type { StarContacts } from "./contacts.ts";
 import type { Walls } from "./walls.ts";
 
 const TWO_PI = 2 * Math.PI;
@@ -38,6 +37,39 @@ export interface DetectorSettings {
 
 /** How node tests read the other grain's shape (see `StarSamplingOptions`). */
 export type StarSampling = "lut" | "sprite";
+
+/** What detection reads of a shape (a {@linkcode StarShape}, or a worker thread's copy). */
+export type DetectShape = Pick<
+  StarShape,
+  "nodes" | "nodeX" | "nodeY" | "lutSize" | "lutR" | "lutDr" | "lutScale" | "round"
+>;
+
+/** What detection reads of a sprite (a {@linkcode ShapeSprite}, or a worker thread's copy). */
+export type DetectSprite = Pick<
+  ShapeSprite,
+  "resolution" | "invCell" | "halfWidth" | "cell" | "classes" | "fields" | "rejects"
+>;
+
+/**
+ * Where detection writes its contacts, in detection's view (normal from `i` towards `j` or the
+ * wall): a {@linkcode StarContacts} or a thread's row buffer.
+ */
+export interface ContactSink {
+  /** Contacts written so far. */
+  count: number;
+  /** Append one (see `StarContacts.push`). */
+  push(
+    i: number,
+    j: number,
+    kind: number,
+    px: number,
+    py: number,
+    nx: number,
+    ny: number,
+    overlap: number,
+    key: number,
+  ): void;
+}
 
 /**
  * Detection kernel bound to a system's columns; allocation-free. Outputs go to a
@@ -66,7 +98,7 @@ export class StarDetector {
    */
   readonly res: Float64Array = new Float64Array(11);
   /** Shapes, indexed by shape id. */
-  shapeList: StarShape[] = [];
+  shapeList: DetectShape[] = [];
   /** Shape id per grain. */
   shapeId: Uint16Array = new Uint16Array(0);
   /** Polar centres, stride 2. */
@@ -84,12 +116,12 @@ export class StarDetector {
   /** Settings. */
   settings: DetectorSettings = { firstOrder: true, symmetric: true, allNodes: false };
   /** Output contacts. */
-  out: StarContacts | null = null;
+  out: ContactSink | null = null;
   /**
    * CPU sprites, indexed by shape id: their cell classes reject most nodes before any test.
    * Empty: every node takes the full test.
    */
-  sprites: ShapeSprite[] = [];
+  sprites: DetectSprite[] = [];
   /** Node tests read the sprites' sampled fields instead of the lookup tables. */
   sampling: StarSampling = "lut";
 

@@ -1,0 +1,229 @@
+/**
+ * What the threads of a star2d step share (see `pool.ts`): the detection columns copied from
+ * the system, the oriented candidate pairs, one row buffer of contacts per thread and the
+ * chunk table that puts the rows back in pair order. Both the main thread and the workers run
+ * {@link detectChunks}, which takes chunks of pairs from a shared counter.
+ *
+ * @module
+ */
+import {
+  type ContactSink,
+  type DetectorSettings,
+  type DetectShape,
+  type DetectSprite,
+  StarDetector,
+  type StarSampling,
+} from "../detect.ts";
+
+/** Most threads of one system (the main one included). */
+export const MAX_THREADS = 64;
+
+/** Doubles per contact row: i, j, kind, px, py, nx, ny, overlap, key. */
+export const ROW = 9;
+
+/** Jobs of the control word. */
+export const enum Job {
+  /** Leave the job loop: new buffers wait in the message queue. */
+  rebind = 1,
+  /** Detect chunks of pairs. */
+  detect = 2,
+}
+
+/** `info` words. */
+export const enum Info {
+  /** Candidate pairs this step. */
+  pairs = 0,
+  /** Pairs per chunk. */
+  chunkSize = 1,
+  /** Chunks this step. */
+  chunks = 2,
+  /** The next chunk to take (Atomics.add). */
+  counter = 3,
+}
+
+/** The buffers the threads share (sent to every worker at each rebind). */
+export interface StarShared {
+  /** Grain capacity of the columns. */
+  cap: number;
+  /** Polar centres, stride 2. */
+  centre: Float64Array;
+  /** cos of the angles. */
+  cos: Float64Array;
+  /** sin of the angles. */
+  sin: Float64Array;
+  /** Angles (rad). */
+  ang: Float64Array;
+  /** Bounding radii (m). */
+  rmax: Float64Array;
+  /** Stable ids. */
+  ids: Uint32Array;
+  /** Shape id per grain. */
+  shapeId: Uint16Array;
+  /** Oriented pairs (ids[a] < ids[b]). */
+  pa: Int32Array;
+  /** Oriented pairs, second grain. */
+  pb: Int32Array;
+  /** Per chunk: thread, first row, rows, pairs in contact. */
+  chunks: Int32Array;
+  /** Per thread: its contact rows, {@link ROW} doubles each. */
+  rows: Float64Array[];
+  /** Per thread: rows written (may exceed the capacity: overflow), node tests. */
+  tally: Float64Array;
+  /** See {@link Info}. */
+  info: Int32Array;
+  /** Shapes by id (plain copies in the workers). */
+  shapes: DetectShape[];
+  /** Sprites by shape id (empty: none). */
+  sprites: DetectSprite[];
+  /** Detection settings. */
+  settings: DetectorSettings;
+  /** Node-test sampling. */
+  sampling: StarSampling;
+}
+
+/**
+ * A thread's contact rows in a fixed shared buffer: rows past the capacity are counted, not
+ * written (the pool then grows the buffers and detects that step again on one thread).
+ */
+export class RowSink implements ContactSink {
+  count = 0;
+  /** The rows (9 doubles each). */
+  rows: Float64Array;
+  /** Grow (doubling) instead of counting rows past the capacity. */
+  readonly growable: boolean;
+
+  /** A sink over `rows`. */
+  constructor(rows: Float64Array, growable = false) {
+    this.rows = rows;
+    this.growable = growable;
+  }
+
+  /** Append one contact (see `StarContacts.push`). */
+  push(
+    i: number,
+    j: number,
+    kind: number,
+    px: number,
+    py: number,
+    nx: number,
+    ny: number,
+    overlap: number,
+    key: number,
+  ): void {
+    const o = ROW * this.count++;
+    let r = this.rows;
+    if (o + ROW > r.length) {
+      if (!this.growable) return;
+      r = new Float64Array(Math.max(2 * r.length, 64 * ROW));
+      r.set(this.rows);
+      this.rows = r;
+    }
+    r[o] = i;
+    r[o + 1] = j;
+    r[o + 2] = kind;
+    r[o + 3] = px;
+    r[o + 4] = py;
+    r[o + 5] = nx;
+    r[o + 6] = ny;
+    r[o + 7] = overlap;
+    r[o + 8] = key;
+  }
+}
+
+/** A shape's detection fields as a plain object (what a worker receives). */
+export function plainShape(s: DetectShape): DetectShape {
+  return {
+    nodes: s.nodes,
+    nodeX: s.nodeX,
+    nodeY: s.nodeY,
+    lutSize: s.lutSize,
+    lutR: s.lutR,
+    lutDr: s.lutDr,
+    lutScale: s.lutScale,
+    round: s.round,
+  };
+}
+
+/** A sprite's detection fields as a plain object; the sampled fields only when read. */
+export function plainSprite(s: DetectSprite, withFields: boolean): DetectSprite {
+  return {
+    resolution: s.resolution,
+    invCell: s.invCell,
+    halfWidth: s.halfWidth,
+    cell: s.cell,
+    classes: s.classes,
+    fields: withFields ? s.fields : new Float32Array(0),
+    rejects: s.rejects,
+  };
+}
+
+/** Point a detector at the shared columns. */
+export function bindDetector(det: StarDetector, b: StarShared): void {
+  det.centre = b.centre;
+  det.cos = b.cos;
+  det.sin = b.sin;
+  det.ang = b.ang;
+  det.rmax = b.rmax;
+  det.ids = b.ids;
+  det.shapeId = b.shapeId;
+  det.shapeList = b.shapes;
+  det.sprites = b.sprites;
+  det.settings = b.settings;
+  det.sampling = b.sampling;
+}
+
+/**
+ * Detect chunks of pairs taken from the shared counter into thread `t`'s rows, recording each
+ * chunk's rows in the chunk table. `det` must read the same geometry as the shared columns.
+ */
+export function detectChunks(det: StarDetector, b: StarShared, sink: RowSink, t: number): void {
+  const info = b.info, pa = b.pa, pb = b.pb, ch = b.chunks;
+  const pairs = info[Info.pairs], size = info[Info.chunkSize], chunks = info[Info.chunks];
+  const out = det.out;
+  det.out = sink;
+  sink.count = 0;
+  const tests0 = det.nodeTests;
+  for (;;) {
+    const c = Atomics.add(info, Info.counter, 1);
+    if (c >= chunks) break;
+    const k0 = c * size, k1 = k0 + size < pairs ? k0 + size : pairs;
+    const first = sink.count;
+    let inContact = 0;
+    for (let k = k0; k < k1; k++) if (det.pair(pa[k], pb[k]) > 0) inContact++;
+    ch[4 * c] = t;
+    ch[4 * c + 1] = first;
+    ch[4 * c + 2] = sink.count - first;
+    ch[4 * c + 3] = inContact;
+  }
+  b.tally[2 * t] = sink.count;
+  b.tally[2 * t + 1] = det.nodeTests - tests0;
+  det.out = out;
+}
+
+/** A worker's view: a detector bound to the shared buffers and its row sink. */
+export class WorkerContext {
+  readonly det: StarDetector = new StarDetector();
+  buf: StarShared;
+  sink: RowSink;
+  readonly t: number;
+
+  /** Bind to `buf` as thread `t`. */
+  constructor(buf: StarShared, t: number) {
+    this.t = t;
+    this.buf = buf;
+    this.sink = new RowSink(buf.rows[t]);
+    bindDetector(this.det, buf);
+  }
+
+  /** New buffers after a rebind. */
+  rebind(buf: StarShared): void {
+    this.buf = buf;
+    this.sink = new RowSink(buf.rows[this.t]);
+    bindDetector(this.det, buf);
+  }
+
+  /** Run one job. */
+  run(job: number): void {
+    if (job === Job.detect) detectChunks(this.det, this.buf, this.sink, this.t);
+  }
+}

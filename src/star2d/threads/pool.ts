@@ -1,0 +1,245 @@
+/**
+ * Worker threads for the star2d detection (`StarSystem`'s `threads`): the main thread and
+ * `threads − 1` workers (`node:worker_threads`, unref'd so that they never keep a finished
+ * program alive) run the nodes-to-surface tests of the candidate pairs, which are most of a
+ * star step, and meet through `Atomics.wait` — stepping stays synchronous.
+ *
+ * The result does not depend on the thread count: the pairs are cut into chunks that threads
+ * take from a shared counter, each thread writes the contacts of its chunks into its own rows,
+ * and the main thread then appends the chunks' rows in pair order — the order one thread
+ * writes them in — followed by the wall contacts, which it detects itself while the workers
+ * start on the pairs. Forces, histories and integration then run on the main thread as before
+ * (a few per cent of a packing step). One thread and several give the same bytes.
+ *
+ * @module
+ */
+import { Worker } from "node:worker_threads";
+import type { StarSystem } from "../system.ts";
+import {
+  detectChunks,
+  Info,
+  Job,
+  MAX_THREADS,
+  plainShape,
+  plainSprite,
+  ROW,
+  RowSink,
+  type StarShared,
+} from "./kernel.ts";
+import type { DetectShape, DetectSprite, StarDetector } from "../detect.ts";
+
+export { MAX_THREADS } from "./kernel.ts";
+
+/** How long the main thread waits for a worker before it reports it lost (ms). */
+const WAIT_MS = 120_000;
+
+function sharedF64(n: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(8 * Math.max(n, 1)));
+}
+
+function sharedI32(n: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * Math.max(n, 1)));
+}
+
+/**
+ * The threads of one star system. Internal: `StarSystem.threads` creates and closes it.
+ */
+export class StarThreads {
+  /** Threads, the main one included. */
+  readonly threads: number;
+  readonly #workers: Worker[] = [];
+  /** Per worker: [job, done] (done: 1 finished, 2 failed). */
+  readonly #ctl: Int32Array;
+  #buf: StarShared | null = null;
+  #sink: RowSink = new RowSink(new Float64Array(0));
+  readonly #walls: RowSink = new RowSink(new Float64Array(64 * ROW), true);
+  #shapes: DetectShape[] = [];
+  #sprites: DetectSprite[] = [];
+  #closed = false;
+
+  /** Start `threads − 1` workers (returns at once; they are awaited at the first job). */
+  constructor(threads: number) {
+    this.threads = threads;
+    this.#ctl = new Int32Array(new SharedArrayBuffer(8 * MAX_THREADS));
+    const url = new URL("./worker.ts", import.meta.url);
+    for (let t = 1; t < threads; t++) {
+      const w = new Worker(url, { workerData: { t, ctl: this.#ctl } });
+      w.unref();
+      w.on("error", () => Atomics.store(this.#ctl, 2 * t + 1, 2));
+      this.#workers.push(w);
+    }
+  }
+
+  /** Stop the workers. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const w of this.#workers) void w.terminate();
+    this.#workers.length = 0;
+  }
+
+  /**
+   * Detect the pair contacts and then the wall contacts of `sys` into `sys.contacts` (empty on
+   * entry), as the single-threaded detection does. Returns false, with nothing written, when a
+   * thread's rows overflowed: the buffers have grown and the caller detects this step on one
+   * thread.
+   */
+  detect(sys: StarSystem): boolean {
+    if (this.#closed) throw new Error("StarSystem threads: the worker threads were closed");
+    const det = sys._det, p = sys._pairs, P = p.count, n = sys.count, T = this.threads;
+    const buf = this.#prepare(sys, P);
+    // the columns detection reads, copied for the workers
+    buf.centre.set(sys._centre.subarray(0, 2 * n));
+    buf.cos.set(sys._cos.subarray(0, n));
+    buf.sin.set(sys._sin.subarray(0, n));
+    buf.ang.set(sys._ang.subarray(0, n));
+    buf.rmax.set(sys._rmax.subarray(0, n));
+    buf.ids.set(sys._ids.subarray(0, n));
+    buf.shapeId.set(sys._shape.subarray(0, n));
+    const A = p.a, B = p.b, ids = sys._ids, pa = buf.pa, pb = buf.pb;
+    for (let k = 0; k < P; k++) {
+      const a = A[k], b = B[k];
+      if (ids[a] > ids[b]) pa[k] = b, pb[k] = a;
+      else pa[k] = a, pb[k] = b;
+    }
+    let size = Math.ceil(P / (16 * T));
+    size = size < 16 ? 16 : size > 1024 ? 1024 : size;
+    const chunks = Math.ceil(P / size), info = buf.info;
+    info[Info.pairs] = P;
+    info[Info.chunkSize] = size;
+    info[Info.chunks] = chunks;
+    Atomics.store(info, Info.counter, 0);
+    const ctl = this.#ctl;
+    for (let t = 1; t < T; t++) {
+      Atomics.store(ctl, 2 * t + 1, 0);
+      Atomics.store(ctl, 2 * t, Job.detect);
+      Atomics.notify(ctl, 2 * t);
+    }
+    // the walls here while the workers start on the pairs, then pairs until none are left
+    const out = det.out, walls = sys.walls, ws = this.#walls;
+    det.out = ws;
+    ws.count = 0;
+    for (let w = 0; w < walls.count; w++) {
+      if (walls.enabled[w] === 0) continue;
+      for (let i = 0; i < n; i++) det.wall(i, w, walls);
+    }
+    det.out = out;
+    detectChunks(det, buf, this.#sink, 0);
+    this.#wait();
+    const rows = buf.rows, tally = buf.tally;
+    let most = 0;
+    for (let t = 0; t < T; t++) if (tally[2 * t] > most) most = tally[2 * t];
+    if (ROW * most > rows[0].length) {
+      this.#grow(buf, most);
+      det.nodeTests = 0; // the caller counts this step's tests again
+      return false;
+    }
+    const c = sys.contacts, ch = buf.chunks;
+    let inContact = 0;
+    for (let q = 0; q < chunks; q++) {
+      const r = rows[ch[4 * q]], first = ch[4 * q + 1], cnt = ch[4 * q + 2];
+      inContact += ch[4 * q + 3];
+      for (let k = first; k < first + cnt; k++) pushRow(c, r, k);
+    }
+    const wr = ws.rows;
+    for (let k = 0; k < ws.count; k++) pushRow(c, wr, k);
+    let tests = det.nodeTests;
+    for (let t = 1; t < T; t++) tests += tally[2 * t + 1];
+    det.nodeTests = tests;
+    sys._pairsInContact = inContact;
+    sys._nodeTests = tests;
+    return true;
+  }
+
+  /** The shared buffers, (re)made and sent when the system outgrew them or changed shapes. */
+  #prepare(sys: StarSystem, P: number): StarShared {
+    const det: StarDetector = sys._det;
+    let buf = this.#buf;
+    const shapes = sys.starShapes, sprites = det.sprites, s = det.settings;
+    let same = buf !== null && buf.cap >= sys._cap && buf.pa.length >= P &&
+      shapes.length === this.#shapes.length && sprites.length === this.#sprites.length &&
+      buf.sampling === det.sampling && buf.settings.firstOrder === s.firstOrder &&
+      buf.settings.symmetric === s.symmetric && buf.settings.allNodes === s.allNodes;
+    for (let k = 0; same && k < shapes.length; k++) same = shapes[k] === this.#shapes[k];
+    for (let k = 0; same && k < sprites.length; k++) same = sprites[k] === this.#sprites[k];
+    if (same) return buf!;
+    const cap = Math.max(sys._cap, buf?.cap ?? 0);
+    let pcap = Math.max(1024, buf?.pa.length ?? 0);
+    while (pcap < P) pcap *= 2;
+    const rowCap = Math.max(4096, pcap, buf === null ? 0 : buf.rows[0].length / ROW);
+    const withFields = det.sampling === "sprite";
+    buf = {
+      cap,
+      centre: sharedF64(2 * cap),
+      cos: sharedF64(cap),
+      sin: sharedF64(cap),
+      ang: sharedF64(cap),
+      rmax: sharedF64(cap),
+      ids: new Uint32Array(new SharedArrayBuffer(4 * cap)),
+      shapeId: new Uint16Array(new SharedArrayBuffer(2 * cap)),
+      pa: sharedI32(pcap),
+      pb: sharedI32(pcap),
+      chunks: sharedI32(4 * (Math.ceil(pcap / 16) + 1)),
+      rows: Array.from({ length: this.threads }, () => sharedF64(ROW * rowCap)),
+      tally: sharedF64(2 * this.threads),
+      info: sharedI32(4),
+      shapes: shapes.map(plainShape),
+      sprites: sprites.map((sp) => plainSprite(sp, withFields)),
+      settings: { ...s },
+      sampling: det.sampling,
+    };
+    this.#shapes = shapes.slice();
+    this.#sprites = sprites.slice();
+    this.#send(buf);
+    return buf;
+  }
+
+  /** Room for `rows` rows per thread; sent at once. */
+  #grow(buf: StarShared, rows: number): void {
+    let cap = buf.rows[0].length / ROW;
+    while (cap < rows) cap *= 2;
+    buf.rows = Array.from({ length: this.threads }, () => sharedF64(ROW * cap));
+    this.#send(buf);
+  }
+
+  /** Send the buffers to every worker and wait until each has them. */
+  #send(buf: StarShared): void {
+    this.#buf = buf;
+    this.#sink = new RowSink(buf.rows[0]);
+    const ctl = this.#ctl;
+    // the job word first: a worker in its job loop leaves it for its event loop, where the
+    // message waits; a worker still starting finds both when it gets the message
+    for (let t = 1; t < this.threads; t++) {
+      Atomics.store(ctl, 2 * t + 1, 0);
+      Atomics.store(ctl, 2 * t, Job.rebind);
+      Atomics.notify(ctl, 2 * t);
+      this.#workers[t - 1].postMessage(buf);
+    }
+    this.#wait();
+  }
+
+  #wait(): void {
+    const ctl = this.#ctl;
+    for (let t = 1; t < this.threads; t++) {
+      while (Atomics.load(ctl, 2 * t + 1) === 0) {
+        if (Atomics.wait(ctl, 2 * t + 1, 0, WAIT_MS) === "timed-out") {
+          throw new Error(
+            `StarSystem threads: worker ${t} did not answer within ${WAIT_MS / 1000} s`,
+          );
+        }
+      }
+      if (Atomics.load(ctl, 2 * t + 1) === 2) {
+        this.close();
+        throw new Error(
+          `StarSystem threads: worker ${t} failed (run with one thread to see the error)`,
+        );
+      }
+    }
+  }
+}
+
+/** Append row k of `r` to the contacts (detection's view, as the detector pushes it). */
+function pushRow(c: { push: RowSink["push"] }, r: Float64Array, k: number): void {
+  const o = ROW * k;
+  c.push(r[o], r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5], r[o + 6], r[o + 7], r[o + 8]);
+}
