@@ -253,8 +253,11 @@ export class GranularCore {
     }
     if (this.guard.stale) measureGuard(this, h);
     for (let s = 0; s < sub; s++) {
-      this.halfKick(h);
-      this.driftAndWrap(h);
+      if (this.pool !== null) this.kickAndDrift(h);
+      else {
+        this.halfKick(h);
+        this.driftAndWrap(h);
+      }
       this.bodyTau = (s + 1) * h;
       this.computeForces(h, h);
       if (link !== null) link.loads.accumulate(h);
@@ -295,12 +298,28 @@ export class GranularCore {
       ? this.pool.drift(this, h)
       : drift(ps, h, this.refPos, this.neighborSkin);
     if (moved) this.needRebuild = true;
-    if (this.periodic) {
-      const w = wrap(ps, this.periodic);
-      this.stats.wrappedParticles += w;
-      if (w > 0) this.needRebuild = true;
-    }
+    this.wrapPeriodic();
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
+  }
+
+  /**
+   * With threads: {@link GranularCore.halfKick} and {@link GranularCore.driftAndWrap} as one
+   * parallel pass over the particles (the same arithmetic per particle, one barrier less).
+   */
+  kickAndDrift(h: number): void {
+    const t0 = this.profile ? performance.now() : 0, pool = this.pool!;
+    this.stats.velocityClamps += pool.kickDrift(this, h * 0.5, h);
+    if (pool.moved) this.needRebuild = true;
+    this.wrapPeriodic();
+    if (this.profile) this.profileRecord.integration += performance.now() - t0;
+  }
+
+  /** Wrap centres into the periodic cell; a wrap means a neighbour rebuild. */
+  wrapPeriodic(): void {
+    if (!this.periodic) return;
+    const w = wrap(this.ps, this.periodic);
+    this.stats.wrappedParticles += w;
+    if (w > 0) this.needRebuild = true;
   }
 
   /**

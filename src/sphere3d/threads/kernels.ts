@@ -19,7 +19,7 @@ import { bodyForces, driftRange, kick, scanBlocks } from "../integrate.ts";
 import { PlaneSet, planeSweep } from "../boundaries.ts";
 import { HistoryTable } from "../history.ts";
 import { ParticleStore } from "../particles.ts";
-import type { PairHistory } from "../pair_history.ts";
+import { BLOCK_LOG, type PairHistory } from "../pair_history.ts";
 import { emptyStats, type StepStats } from "../stats.ts";
 
 /** Job codes of the control words. */
@@ -38,6 +38,8 @@ export const Job = {
   copy: 6,
   /** Plane contacts of a range of particles. */
   planes: 7,
+  /** Half kick, then drift, of a range of particles. */
+  kickDrift: 8,
   /** Leave the job loop to receive new buffers. */
   rebind: 9,
 } as const;
@@ -74,6 +76,10 @@ export const P = {
   histSlots: 27,
   histCapacity: 28,
   planes: 29,
+  /** Drift time of a kick-and-drift job (s). */
+  hDrift: 30,
+  /** 1: a pair job resets the body forces of block g before group g (the first phase). */
+  resetForces: 31,
   size: 32,
 } as const;
 
@@ -268,12 +274,20 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     // groups g0 ≤ g < g1 of one phase share no grain: threads take them in any order from a
     // shared counter (so a slow thread takes fewer); each writes its contacts from
     // base + groupStart[g] and their number to groupCount[g]
+    // In the first phase (group g = block g) the block's body forces are reset first: no
+    // pair of another group touches its grains before this one.
     ctx.loadParams();
-    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, g0 = a[0];
+    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, g0 = a[0], g1 = a[1];
+    const reset = q[P.resetForces] !== 0, n = q[P.count], gv = ctx.g;
+    if (reset) gv[0] = q[P.gx], gv[1] = q[P.gy], gv[2] = q[P.gz];
     ctx.resetStats();
     for (;;) {
       const g = g0 + Atomics.add(b.counter, 0, 1);
-      if (g >= a[1]) break;
+      if (g >= g1) break;
+      if (reset) {
+        const i0 = g << BLOCK_LOG, e = (g + 1) << BLOCK_LOG;
+        bodyForces(ctx.ps, gv, i0 < n ? i0 : n, g === g1 - 1 || e > n ? n : e);
+      }
       cnt[g] = ctx.pairRange(start[g], start[g + 1], start[g]);
     }
     r[o + 1] = st.particleContacts, r[o + 2] = st.cohesiveContacts, r[o + 3] = st.maxPenetration;
@@ -322,6 +336,9 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
   } else if (job === Job.drift) {
     r[o] = driftRange(ctx.ps, q[P.h], b.refPos, lo, hi);
+  } else if (job === Job.kickDrift) {
+    r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
+    r[o + 1] = driftRange(ctx.ps, q[P.hDrift], b.refPos, lo, hi);
   } else if (job === Job.scan) {
     const s = ctx.scanOut;
     s[0] = s[2] = 0;

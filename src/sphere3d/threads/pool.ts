@@ -126,13 +126,18 @@ export class GranularThreads {
     storeParams(q, core.params);
     const g = core.gravity;
     q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
-    this.#split(core.ps.count);
-    this.#run(Job.body);
     const ph = core.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
     const even = Math.ceil((B - 1) / 2), base = rec.count;
     this.#scratchRecord(n);
-    // three parallel phases over whole groups, then the far pairs here
+    // three parallel phases over whole groups, then the far pairs here; the first (one group
+    // per block) also resets each block's body forces before its pairs
+    if (B === 0) {
+      this.#split(core.ps.count);
+      this.#run(Job.body);
+    }
+    q[P.resetForces] = 1;
     this.#phase(0, B, core);
+    q[P.resetForces] = 0;
     this.#phase(B, B + even, core);
     this.#phase(B + even, G - 1, core);
     const k0 = start[G - 1];
@@ -252,6 +257,28 @@ export class GranularThreads {
     for (let t = 0; t < this.threads; t++) c += buf.res[t * STRIDE];
     return c;
   }
+
+  /**
+   * Half kick `hk`, then drift `h`, of every particle in one pass; returns the speed clamps
+   * applied and sets {@link GranularThreads.moved}.
+   */
+  kickDrift(core: GranularCore, hk: number, h: number): number {
+    const buf = this.#prepare(core), q = buf.params, m = core.material;
+    q[P.h] = hk, q[P.hDrift] = h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
+    this.#split(core.ps.count);
+    this.#run(Job.kickDrift);
+    let c = 0, max2 = 0;
+    for (let t = 0; t < this.threads; t++) {
+      c += buf.res[t * STRIDE];
+      if (buf.res[t * STRIDE + 1] > max2) max2 = buf.res[t * STRIDE + 1];
+    }
+    const skin = core.neighborSkin;
+    this.moved = 4 * max2 >= skin * skin;
+    return c;
+  }
+
+  /** After {@link GranularThreads.kickDrift}: the neighbour list must be rebuilt. */
+  moved = false;
 
   /** Drift `h` of every particle; true when the neighbour list must be rebuilt. */
   drift(core: GranularCore, h: number): boolean {
