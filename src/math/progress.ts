@@ -193,7 +193,7 @@ export function runSteps<T>(
   target: T,
   steps: number,
   options: RunOptions<T> | undefined,
-  step: () => void,
+  step: (k: number) => void,
 ): void {
   integerIn(where, "steps", steps, 0, Number.MAX_SAFE_INTEGER);
   const o = objectOrEmpty<RunOptions<T>>(where, "options", options);
@@ -214,7 +214,7 @@ export function runSteps<T>(
   }
   const progress = po && steps > 0 ? new Progress(steps, po === true ? {} : po) : null;
   for (let k = 1; k <= steps; k++) {
-    step();
+    step(k);
     if (onStep) onStep(k, target);
     if (progress) progress.update(k);
   }

@@ -145,6 +145,12 @@ export class GranularCore {
   readonly pairHist = new PairHistory();
   /** Ground and container planes in typed-array form. */
   readonly planes = new PlaneSet();
+  /**
+   * Record the particle pairs' contacts at this step (false for the steps of a run whose
+   * contacts nobody reads: `World.run` without `onStep`, but its last step). Forces, springs
+   * and statistics are the same bytes either way.
+   */
+  recordPairs = true;
   /** The contacts of the last substep (the shared 3D contact record). */
   readonly contacts = new ContactRecord(3);
   /** The global material, resolved. */
@@ -552,7 +558,9 @@ export class GranularCore {
 
   /** Resolve the force-loop scalars of this evaluation. */
   prepareParams(h: number, histDt: number): void {
-    const p = this.params, m = this.material;
+    const p = this.params, m = this.material, sl = this.sleep;
+    // pool sleep reads the pairs' contacts at the end of every step
+    p.record = this.recordPairs || sl.enabled || sl.sleeping > 0;
     p.kn = m.normalStiffness;
     p.kt = m.tangentialStiffness > 0 ? m.tangentialStiffness : 0.5 * m.normalStiffness;
     p.ct = m.tangentialDamping;

@@ -162,7 +162,10 @@ export class GranularSystem {
    * The contacts of the last substep (the force network) in the shared contact record: the
    * normal points from `j` (or the boundary) towards `i`, forces act on `i`; ground contacts
    * have kind `ground`, container faces `wall`, with `j = -1` and the plane in `boundary`
-   * (0 ground, 1 container floor, 2–5 the side walls).
+   * (0 ground, 1 container floor, 2–5 the side walls). Within `world.run(n)` without `onStep`
+   * only the last step records the grain–grain contacts (nobody can read the others; the
+   * record of the wall and body contacts, the forces and the statistics are kept every step):
+   * read them after the run, in `onStep`, or step with `world.step()`.
    */
   get contacts(): ContactRecord {
     return this.#c.contacts;

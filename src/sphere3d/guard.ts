@@ -100,24 +100,21 @@ export function elasticEnergy(
   let e = 0;
   for (let k = 0; k < count; k++) {
     const d = overlap[k];
-    if (d <= 0) continue;
-    e += hertz ? 0.4 * kn * Math.sqrt(rEff) * d * d * Math.sqrt(d) : 0.5 * kn * d * d;
+    if (d > 0) e += overlapEnergy(d, kn, hertz, rEff);
   }
   return e;
+}
+
+/** Elastic energy (J) of one overlap d > 0 (see {@link elasticEnergy}). */
+function overlapEnergy(d: number, kn: number, hertz: boolean, rEff: number): number {
+  return hertz ? 0.4 * kn * Math.sqrt(rEff) * d * d * Math.sqrt(d) : 0.5 * kn * d * d;
 }
 
 /** Re-measure the divergence guard's reference, and warn once about an unstable step. */
 export function measureGuard(core: GranularCore, h: number): void {
   const ps = core.ps, m = core.material, g = core.guard;
   const hertz = m.normalContactModel === "hertz";
-  const c = core.contacts;
-  const el = elasticEnergy(
-    contactBuffers(c).overlap,
-    c.count,
-    m.normalStiffness,
-    hertz,
-    0.5 * core.minRadius,
-  );
+  const el = contactElasticEnergy(core, m.normalStiffness, hertz, 0.5 * core.minRadius);
   measureReference(g, ps, core.gravity, el, core.time);
   if (g.warned || ps.count === 0) return;
   const bound = stableSubstep(m.normalStiffness, hertz, g.minMass, core.minRadius);
@@ -131,20 +128,69 @@ export function measureGuard(core: GranularCore, h: number): void {
   }
 }
 
+/**
+ * Overlap (m) of pair k of the neighbour list at the current positions, with the arithmetic of
+ * the pair loop (`forces.ts`): after a step, the positions its last force evaluation saw.
+ */
+function pairOverlap(core: GranularCore, k: number): number {
+  const pos = core.ps.pos, rad = core.ps.radius, p = core.params;
+  const a = core.pairs.a[k], b = core.pairs.b[k], oa = 3 * a, ob = 3 * b;
+  let dx = pos[oa] - pos[ob], dy = pos[oa + 1] - pos[ob + 1], dz = pos[oa + 2] - pos[ob + 2];
+  if (p.px !== 0) dx -= p.px * Math.round(dx / p.px);
+  if (p.py !== 0) dy -= p.py * Math.round(dy / p.py);
+  if (p.pz !== 0) dz -= p.pz * Math.round(dz / p.pz);
+  return rad[a] + rad[b] - Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/**
+ * The elastic energy (J) of the last force evaluation's contacts: the particle pairs from the
+ * neighbour list (the unread steps of a run do not record them), then the boundary contacts
+ * of the record — the order of the record when it holds the pairs too.
+ */
+function contactElasticEnergy(
+  core: GranularCore,
+  kn: number,
+  hertz: boolean,
+  rEff: number,
+): number {
+  const n = core.pairs.count;
+  let e = 0;
+  for (let k = 0; k < n; k++) {
+    const d = pairOverlap(core, k);
+    if (d > 0) e += overlapEnergy(d, kn, hertz, rEff);
+  }
+  const c = core.contacts, b = contactBuffers(c);
+  for (let k = 0; k < c.count; k++) {
+    const d = b.overlap[k];
+    if (b.j[k] < 0 && d > 0) e += overlapEnergy(d, kn, hertz, rEff);
+  }
+  return e;
+}
+
 /** Throw naming the first contact whose overlap exceeds the smaller radius, if any. */
 export function checkOverlaps(core: GranularCore): void {
-  const c = core.contacts, b = contactBuffers(c), r = core.ps.radius;
-  for (let k = 0; k < c.count; k++) {
-    const i = b.i[k], j = b.j[k];
-    const lim = j >= 0 ? Math.min(r[i], r[j]) : r[i];
-    if (b.overlap[k] > lim) {
+  const r = core.ps.radius, n = core.pairs.count, pa = core.pairs.a, pb = core.pairs.b;
+  // the particle pairs from the list (in the record's order when it holds them), then the rest
+  for (let k = 0; k < n; k++) {
+    const i = pa[k], j = pb[k], lim = Math.min(r[i], r[j]), d = pairOverlap(core, k);
+    if (d > lim) {
       diverged(
         core,
         i,
-        `overlaps ${j >= 0 ? `particle ${j} (id ${core.ps.id[j]})` : "a boundary"} by ` +
-          `${b.overlap[k].toPrecision(3)} m, more than its radius ${lim}`,
+        `overlaps particle ${j} (id ${core.ps.id[j]}) by ${d.toPrecision(3)} m, more than its ` +
+          `radius ${lim}`,
       );
     }
+  }
+  const c = core.contacts, b = contactBuffers(c);
+  for (let k = 0; k < c.count; k++) {
+    const i = b.i[k];
+    if (b.j[k] >= 0 || !(b.overlap[k] > r[i])) continue;
+    diverged(
+      core,
+      i,
+      `overlaps a boundary by ${b.overlap[k].toPrecision(3)} m, more than its radius ${r[i]}`,
+    );
   }
 }
 

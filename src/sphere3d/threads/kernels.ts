@@ -80,7 +80,9 @@ export const P = {
   hDrift: 30,
   /** 1: a pair job resets the body forces of block g before group g (the first phase). */
   resetForces: 31,
-  size: 32,
+  /** 1: write the pairs' contacts (`ForceParams.record`). */
+  record: 32,
+  size: 34,
 } as const;
 
 /** Doubles per thread in the argument and result blocks. */
@@ -251,7 +253,7 @@ export class ThreadContext {
     p.clamp = q[P.clamp] !== 0, p.lever = q[P.lever], p.kt = q[P.kt], p.ct = q[P.ct];
     p.hertz = q[P.hertz] !== 0, p.kc = q[P.kc], p.dmax = q[P.dmax], p.dt = q[P.dt];
     p.histDt = q[P.histDt], p.stamp = q[P.stamp], p.px = q[P.px], p.py = q[P.py];
-    p.pz = q[P.pz];
+    p.pz = q[P.pz], p.record = q[P.record] !== 0;
   }
 }
 
@@ -261,7 +263,7 @@ export function storeParams(q: Float64Array, p: ForceParams): void {
   q[P.clamp] = p.clamp ? 1 : 0, q[P.lever] = p.lever, q[P.kt] = p.kt, q[P.ct] = p.ct;
   q[P.hertz] = p.hertz ? 1 : 0, q[P.kc] = p.kc, q[P.dmax] = p.dmax, q[P.dt] = p.dt;
   q[P.histDt] = p.histDt, q[P.stamp] = p.stamp, q[P.px] = p.px, q[P.py] = p.py;
-  q[P.pz] = p.pz;
+  q[P.pz] = p.pz, q[P.record] = p.record ? 1 : 0;
 }
 
 /** Run job `job` as thread `t` (its range is in `args`, its results go to `res`). */

@@ -156,6 +156,7 @@ export class GranularThreads {
         st.staleContactHistoriesRemoved,
       );
     }
+    if (!core.params.record) return; // no contacts were written
     // the groups' contacts, in list order, copied from the scratch record on every thread
     const cnt = buf.groupCount, dest = buf.groupDest;
     let w = base;
