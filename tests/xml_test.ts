@@ -7,7 +7,8 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
 import type { GranularSystem } from "../src/sphere3d/mod.ts";
-import { importWorldXml, worldFromXml, worldToXml } from "../src/sphere3d/xml.ts";
+import { worldToXml } from "../src/sphere3d/xml.ts";
+import { importWorldXml, worldFromXml } from "../src/sphere3d/xml_read.ts";
 import { Rng } from "../src/math/rng.ts";
 
 /** A world that uses every setting the XML carries. */

@@ -26,20 +26,10 @@
  *
  * @module
  */
-export {
-  vtkContactsBytes,
-  vtkParticlesBytes,
-  VtkSeriesWriter,
-  writeVtk,
-  writeVtkContacts,
-} from "./vtk.ts";
-export type {
-  VtkContactSource,
-  VtkOptions,
-  VtkParticleSource,
-  VtkPeriodicCell,
-  VtkSeriesOptions,
-} from "./vtk.ts";
+export { vtkContactsBytes, vtkParticlesBytes, writeVtk, writeVtkContacts } from "./vtk.ts";
+export { VtkSeriesWriter } from "./vtk_series.ts";
+export type { VtkContactSource, VtkOptions, VtkParticleSource, VtkPeriodicCell } from "./vtk.ts";
+export type { VtkSeriesOptions } from "./vtk_series.ts";
 export type { ContactRecord } from "../contact/record.ts";
 export { exportLammps } from "./lammps.ts";
 export { LAMMPS_DUMP_COLUMNS } from "./lammps_script.ts";

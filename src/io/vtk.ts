@@ -27,11 +27,23 @@
  *
  * Files are written atomically (temporary file, flushed, renamed).
  *
+ * The encoding is assembled in `vtk_polydata.ts`; the time series writer (`VtkSeriesWriter`)
+ * is in `vtk_series.ts`.
+ *
  * @module
  */
 import type { ContactRecord } from "../contact/record.ts";
-import { exactNumber, writeFileAtomic } from "../math/files.ts";
-import { options as checkOptions } from "../math/validate.ts";
+import { writeFileAtomic } from "../math/files.ts";
+import {
+  checkPath,
+  column,
+  polyData,
+  resolve,
+  type VtkArray,
+  type VtkOptions,
+} from "./vtk_polydata.ts";
+
+export type { VtkOptions } from "./vtk_polydata.ts";
 
 /**
  * The columns {@link writeVtk} reads: a sphere3d `GranularSystem`, a star2d system
@@ -85,79 +97,6 @@ export interface VtkContactSource {
   readonly positions: ArrayLike<number>;
   /** The periodic cell, for the nearest image of `j`. @default null */
   readonly periodicBoundary?: VtkPeriodicCell | null;
-}
-
-/** Options of {@link writeVtk}, {@link writeVtkContacts} and {@link VtkSeriesWriter}. */
-export interface VtkOptions {
-  /**
-   * Storage of the floating-point arrays: `"float64"` keeps every value exactly,
-   * `"float32"` halves them (about 7 significant digits, plenty to look at).
-   * @default "float64"
-   */
-  precision?: "float64" | "float32";
-  /** Simulated time (s) stored as field data `TimeValue`. @default none */
-  time?: number;
-}
-
-const OPTION_KEYS: readonly string[] = ["precision", "time"];
-const SERIES_KEYS: readonly string[] = ["precision", "contacts"];
-
-if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
-  throw new Error("vtk: this writer needs a little-endian host");
-}
-
-type Typed =
-  | Float64Array
-  | Float32Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array
-  | Int32Array;
-
-interface VtkArray {
-  name: string;
-  components: number;
-  data: Typed;
-}
-
-function vtkType(a: Typed): string {
-  if (a instanceof Float64Array) return "Float64";
-  if (a instanceof Float32Array) return "Float32";
-  if (a instanceof Uint8Array) return "UInt8";
-  if (a instanceof Uint16Array) return "UInt16";
-  if (a instanceof Uint32Array) return "UInt32";
-  return "Int32";
-}
-
-interface Resolved {
-  f32: boolean;
-  time: number | undefined;
-}
-
-function resolve(where: string, options: VtkOptions | undefined): Resolved {
-  const o = checkOptions<VtkOptions>(where, "options", options, OPTION_KEYS);
-  const p = o.precision ?? "float64";
-  if (p !== "float64" && p !== "float32") {
-    throw new RangeError(
-      `${where}: precision (${JSON.stringify(p)}) must be "float64" or "float32"`,
-    );
-  }
-  if (o.time !== undefined && !(typeof o.time === "number" && Number.isFinite(o.time))) {
-    throw new RangeError(`${where}: time (${String(o.time)}) must be a finite number`);
-  }
-  return { f32: p === "float32", time: o.time };
-}
-
-/** Check that `v` is an array-like of `n` values. */
-function column(where: string, name: string, v: unknown, n: number): ArrayLike<number> {
-  if (v === null || typeof v !== "object" || typeof (v as ArrayLike<number>).length !== "number") {
-    throw new TypeError(`${where}: ${name} (${String(v)}) must be an array`);
-  }
-  const a = v as ArrayLike<number>;
-  if (a.length !== n) {
-    throw new RangeError(`${where}: ${name} (length ${a.length}) must have length ${n}`);
-  }
-  return a;
 }
 
 /**
@@ -395,246 +334,4 @@ export async function writeVtkContacts(
   const bytes = vtkContactsBytes(source, options);
   await writeFileAtomic(path, bytes);
   return bytes.length;
-}
-
-function checkPath(where: string, path: unknown): void {
-  if (typeof path !== "string" || path.length === 0) {
-    throw new TypeError(`${where}: path (${String(path)}) must be a non-empty string`);
-  }
-}
-
-/** Assemble a PolyData file: XML header, then the raw appended arrays. */
-function polyData(
-  o: Resolved,
-  points: Float64Array,
-  nPoints: number,
-  pointArrays: VtkArray[],
-  cellKind: "Verts" | "Lines",
-  nCells: number,
-  connectivity: Int32Array,
-  offsets: Int32Array,
-  cellArrays: VtkArray[],
-): Uint8Array {
-  const float = (a: Typed): Typed => o.f32 && a instanceof Float64Array ? Float32Array.from(a) : a;
-  const blocks: Typed[] = [];
-  let offset = 0;
-  const ref = (a: Typed): string => {
-    const s = `format="appended" offset="${offset}"`;
-    blocks.push(a);
-    offset += 8 + a.byteLength;
-    return s;
-  };
-  const arr = (pad: string, v: VtkArray): string => {
-    const data = float(v.data);
-    const comps = v.components > 1 ? ` NumberOfComponents="${v.components}"` : "";
-    return `${pad}<DataArray type="${vtkType(data)}" Name="${v.name}"${comps} ${ref(data)}/>`;
-  };
-  const x: string[] = [
-    '<?xml version="1.0"?>',
-    '<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">',
-    "  <PolyData>",
-  ];
-  if (o.time !== undefined) {
-    x.push(
-      "    <FieldData>",
-      arr("      ", { name: "TimeValue", components: 1, data: new Float64Array([o.time]) })
-        .replace("<DataArray ", '<DataArray NumberOfTuples="1" '),
-      "    </FieldData>",
-    );
-  }
-  const nv = cellKind === "Verts" ? nCells : 0, nl = cellKind === "Lines" ? nCells : 0;
-  x.push(
-    `    <Piece NumberOfPoints="${nPoints}" NumberOfVerts="${nv}" NumberOfLines="${nl}" ` +
-      'NumberOfStrips="0" NumberOfPolys="0">',
-  );
-  if (pointArrays.length > 0) {
-    x.push('      <PointData Scalars="radius" Vectors="velocity">');
-    for (const a of pointArrays) x.push(arr("        ", a));
-    x.push("      </PointData>");
-  }
-  if (cellArrays.length > 0) {
-    x.push('      <CellData Scalars="normalForce" Vectors="tangentialForce">');
-    for (const a of cellArrays) x.push(arr("        ", a));
-    x.push("      </CellData>");
-  }
-  x.push(
-    "      <Points>",
-    arr("        ", { name: "Points", components: 3, data: points }),
-    "      </Points>",
-    `      <${cellKind}>`,
-    arr("        ", { name: "connectivity", components: 1, data: connectivity }),
-    arr("        ", { name: "offsets", components: 1, data: offsets }),
-    `      </${cellKind}>`,
-    "    </Piece>",
-    "  </PolyData>",
-    '  <AppendedData encoding="raw">',
-    "   _",
-  );
-  const head = new TextEncoder().encode(x.join("\n"));
-  const tail = new TextEncoder().encode("\n  </AppendedData>\n</VTKFile>\n");
-  const out = new Uint8Array(head.length + offset + tail.length);
-  out.set(head, 0);
-  const view = new DataView(out.buffer);
-  let p = head.length;
-  for (const b of blocks) {
-    view.setBigUint64(p, BigInt(b.byteLength), true);
-    out.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), p + 8);
-    p += 8 + b.byteLength;
-  }
-  out.set(tail, p);
-  return out;
-}
-
-/** Options of {@link VtkSeriesWriter}. */
-export interface VtkSeriesOptions {
-  /** Storage of the floating-point arrays (see {@link VtkOptions}). @default "float64" */
-  precision?: "float64" | "float32";
-  /** Also write the contacts of each frame (`<base>_contacts_<k>.vtp`, part 1). @default false */
-  contacts?: boolean;
-}
-
-/**
- * A time series for ParaView: each {@link VtkSeriesWriter.add} writes `<base>_<k>.vtp`
- * (and `<base>_contacts_<k>.vtp` with `contacts: true`) and rewrites `<base>.pvd`, the
- * collection that lists every frame with its time, atomically — so the `.pvd` on disk always
- * describes complete frames, even if the run stops. Open the `.pvd` in ParaView; the
- * contacts are part 1 of each time step.
- *
- * @example
- * ```ts
- * import { VtkSeriesWriter } from "@grainlab/grainlab/io";
- * import { World } from "@grainlab/grainlab/sphere3d";
- * import { expect } from "expect";
- * const world = new World({ timeStep: 1e-3 });
- * const g = world.addGranularParticles({ positions: [[0, 0, 0.1]], radii: 0.02 });
- * const dir = await Deno.makeTempDir();
- * const series = new VtkSeriesWriter(`${dir}/drop`, { contacts: true });
- * for (let k = 0; k < 3; k++) {
- *   await series.add(world.time, g);
- *   world.run(10);
- * }
- * await series.close();
- * const pvd = await Deno.readTextFile(`${dir}/drop.pvd`);
- * expect(pvd).toContain('<DataSet timestep="0.01" group="" part="0" file="drop_1.vtp"/>');
- * expect(pvd).toContain('part="1" file="drop_contacts_2.vtp"/>');
- * expect(series.count).toBe(3);
- * ```
- */
-export class VtkSeriesWriter {
-  /** The path prefix: frames are `<base>_<k>.vtp`, the collection `<base>.pvd`. */
-  readonly base: string;
-  readonly #f32: boolean;
-  readonly #contacts: boolean;
-  readonly #entries: string[] = [];
-  #last = -Infinity;
-  #count = 0;
-  #busy = false;
-  #closed = false;
-
-  /**
-   * Start a series; nothing is written until the first {@link VtkSeriesWriter.add}.
-   *
-   * @param base path prefix, e.g. `out/run/grains` (folders are created)
-   * @param options precision and whether to write the contacts
-   */
-  constructor(base: string, options: VtkSeriesOptions = {}) {
-    checkPath("VtkSeriesWriter", base);
-    const o = checkOptions<VtkSeriesOptions>("VtkSeriesWriter", "options", options, SERIES_KEYS);
-    this.#f32 = resolve("VtkSeriesWriter", { precision: o.precision }).f32;
-    if (o.contacts !== undefined && typeof o.contacts !== "boolean") {
-      throw new TypeError(`VtkSeriesWriter: contacts (${String(o.contacts)}) must be a boolean`);
-    }
-    this.#contacts = o.contacts ?? false;
-    this.base = base;
-  }
-
-  /** The collection file, `<base>.pvd`. */
-  get pvdPath(): string {
-    return `${this.base}.pvd`;
-  }
-
-  /** Frames written so far. */
-  get count(): number {
-    return this.#count;
-  }
-
-  /**
-   * Write frame `count` at simulated time `time` (s), which must exceed the previous one,
-   * then rewrite the collection. Await each call before the next.
-   *
-   * @param time simulated time (s)
-   * @param system the grains (and, with `contacts: true`, their contacts)
-   */
-  async add(time: number, system: VtkParticleSource & Partial<VtkContactSource>): Promise<void> {
-    const w = "VtkSeriesWriter.add";
-    if (this.#closed) throw new Error(`${w}: the series ${this.pvdPath} is closed`);
-    if (this.#busy) throw new Error(`${w}: the previous add has not finished; await it first`);
-    if (typeof time !== "number" || !Number.isFinite(time)) {
-      throw new RangeError(`${w}: time (${String(time)}) must be a finite number`);
-    }
-    if (!(time > this.#last)) {
-      throw new RangeError(`${w}: time (${time}) must exceed the previous frame's (${this.#last})`);
-    }
-    if (this.#contacts && (system === null || typeof system !== "object" || !system.contacts)) {
-      throw new TypeError(`${w}: system has no contacts (the series writes contacts)`);
-    }
-    this.#busy = true;
-    try {
-      const k = this.#count, name = baseName(this.base);
-      const opts: VtkOptions = { precision: this.#f32 ? "float32" : "float64", time };
-      const grains = vtkParticlesBytes(system, opts);
-      const contacts = this.#contacts ? vtkContactsBytes(system as VtkContactSource, opts) : null;
-      await writeFileAtomic(`${this.base}_${k}.vtp`, grains);
-      const t = exactNumber(time);
-      const entries = [dataSet(t, 0, `${name}_${k}.vtp`)];
-      if (contacts) {
-        await writeFileAtomic(`${this.base}_contacts_${k}.vtp`, contacts);
-        entries.push(dataSet(t, 1, `${name}_contacts_${k}.vtp`));
-      }
-      this.#entries.push(...entries);
-      this.#count++;
-      this.#last = time;
-      await this.#writePvd();
-    } finally {
-      this.#busy = false;
-    }
-  }
-
-  /** Write the collection a last time (an empty one if no frame was added) and close. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    if (this.#busy) {
-      throw new Error("VtkSeriesWriter.close: an add has not finished; await it first");
-    }
-    await this.#writePvd();
-    this.#closed = true;
-  }
-
-  async #writePvd(): Promise<void> {
-    const text = [
-      '<?xml version="1.0"?>',
-      '<VTKFile type="Collection" version="0.1" byte_order="LittleEndian">',
-      "  <Collection>",
-      ...this.#entries,
-      "  </Collection>",
-      "</VTKFile>",
-      "",
-    ].join("\n");
-    await writeFileAtomic(this.pvdPath, new TextEncoder().encode(text));
-  }
-}
-
-function dataSet(time: string, part: number, file: string): string {
-  return `    <DataSet timestep="${time}" group="" part="${part}" file="${escapeAttr(file)}"/>`;
-}
-
-function baseName(p: string): string {
-  return p.slice(p.lastIndexOf("/") + 1);
-}
-
-function escapeAttr(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(
-    /"/g,
-    "&quot;",
-  );
 }

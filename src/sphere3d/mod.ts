@@ -59,7 +59,8 @@ export type { ProgressOptions, RunOptions as RunLoopOptions } from "../math/prog
 export type { StepProfile, StepStatsCore } from "../contact/stats.ts";
 export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking, regularPacking } from "./emit.ts";
-export { MAX_WORLD_XML_BYTES, WORLD_XML_VERSION, worldFromXml, worldToXml } from "./xml.ts";
+export { MAX_WORLD_XML_BYTES, WORLD_XML_VERSION, worldToXml } from "./xml.ts";
+export { worldFromXml } from "./xml_read.ts";
 export { RigidBody } from "./bodies/body.ts";
 export type { BodyShape } from "./bodies/body.ts";
 export type { RigidBodyType } from "./bodies/body_set.ts";
