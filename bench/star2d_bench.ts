@@ -31,7 +31,11 @@
  * (/proc/<pid>/stat) between frames `STARDEM_WINDOW` (default 150:200, i.e. t = 1.5–2 s, a
  * dense bed; 100 steps per frame), then prints the ratio Grainlab / reference.
  *
- * Run: deno run -A bench/star2d_bench.ts [--quick]
+ * Threads: the same beds are stepped with each thread count of `--threads` (default 1,2) in
+ * turn, step by step, and timed by the wall clock (the work is shared among threads, so CPU
+ * time would not show the gain); the bench checks that the positions are the same bytes.
+ *
+ * Run: deno run -A bench/star2d_bench.ts [--quick] [--threads 1,2]
  */
 
 import process from "node:process";
@@ -226,6 +230,49 @@ console.log(
   "paper (one thread, collision ms): disks 1.1, circle 9.6, cross 26, more complex shapes " +
     "29–30, clumps of the cross 12 (9 disks) and 41 (17 disks)",
 );
+
+// ---- threads: wall-clock ms per step on the same bed, stepped alternately ----------------
+const THREADS = (() => {
+  const k = Deno.args.indexOf("--threads");
+  return (k >= 0 ? Deno.args[k + 1] : "1,2").split(",").map(Number);
+})();
+
+function threadRow(label: string, bed: Bed, shape: StarShape): string {
+  const systems = THREADS.map((t) => {
+    const s = fromBed(bed, { method: "star", shape }) as StarSystem;
+    s.threads = t;
+    return s;
+  });
+  const ms = systems.map(() => [] as number[]);
+  for (const s of systems) s.run(WARM);
+  for (let k = 0; k < TIMED; k++) {
+    for (let v = 0; v < systems.length; v++) {
+      const t = performance.now();
+      systems[v].step();
+      ms[v].push(performance.now() - t);
+    }
+  }
+  const p0 = systems[0].positions;
+  const same = systems.every((s) => s.positions.every((x, i) => Object.is(x, p0[i])));
+  for (const s of systems) s.close();
+  const med = ms.map(median);
+  return `${label.padEnd(20)} ${med.map((m) => f(m)).join(" ")}  ${
+    med.slice(1).map((m) => f(med[0] / m)).join(" ")
+  }   ${same ? "yes" : "NO"}`;
+}
+
+console.log(
+  `\npacking, ${N} grains, threads (table+cells): wall-clock ms per step, median of ${TIMED} ` +
+    `steps, thread counts stepped alternately from the same bed`,
+);
+console.log(
+  `shape                ${THREADS.map((t) => `${t} thr ms`.padStart(8)).join(" ")}  ${
+    THREADS.slice(1).map((t) => `x${t}/1`.padStart(8)).join(" ")
+  }   same bytes`,
+);
+console.log(threadRow("StarDEM circle", circleBed, circle));
+console.log(threadRow("StarDEM cross", crossBed, cross));
+console.log(threadRow("random 17 coef.", randomBed, random17));
 
 // Drum: 900 random 17-coefficient grains, turning at 5 rad/s; timed after 0.5 s.
 const DRUM_SETTLE = quick ? 1000 : 5000;

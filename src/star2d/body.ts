@@ -307,7 +307,26 @@ export abstract class GrainSystem2 {
     return sys;
   }
 
-  /** Centre-of-mass positions (m), stride 2. */
+  /**
+   * Centre-of-mass positions (m), stride 2. This and the velocity, angle and spin columns are
+   * live views: write into them between steps to place, launch or recycle grains (every step
+   * detects contacts afresh from them; the tangential springs of contacts that no longer
+   * exist are dropped). A view ends when the columns grow (`addGrains`, `reserve`): read it
+   * again after those.
+   *
+   * @example
+   * ```ts
+   * import { DiskSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
+   * const s = new DiskSystem({ gravity: [0, 0] });
+   * s.addGrains({ positions: [[0, 0]], radius: 0.005 });
+   * s.positions[0] = 0.1; // move grain 0 to x = 0.1 m
+   * s.velocities[1] = 2; // and launch it upwards at 2 m/s
+   * s.run(10); // 1 ms
+   * expect(s.positions[0]).toBe(0.1);
+   * expect(s.positions[1]).toBeCloseTo(0.002, 12);
+   * ```
+   */
   get positions(): Float64Array {
     return this._pos.subarray(0, 2 * this.count);
   }
