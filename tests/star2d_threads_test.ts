@@ -6,7 +6,13 @@
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { StarShape, StarSystem, type StarSystemOptions } from "../src/star2d/mod.ts";
+import {
+  approximateByDisks,
+  ClumpSystem,
+  StarShape,
+  StarSystem,
+  type StarSystemOptions,
+} from "../src/star2d/mod.ts";
 import type { StarSamplingOptions } from "../src/star2d/system.ts";
 import { Rng } from "../src/math/rng.ts";
 
@@ -157,6 +163,39 @@ describe("star2d threads: the same bytes for any thread count", () => {
     expect(runs[1]).toEqual(runs[0]);
   });
 
+  it("clumps of 9 and 17 disks: 1, 2 and 3 threads, templates added mid-run", () => {
+    const cross = StarShape.preset("cross", { area: 30e-6 });
+    const t9 = approximateByDisks(cross, 9), t17 = approximateByDisks(cross, 17);
+    const runs = [1, 2, 3].map((threads) => {
+      using s = new ClumpSystem({ friction: 0.5, threads });
+      const rng = new Rng(5);
+      const pos: number[] = [], ang: number[] = [], vel: number[] = [];
+      for (let k = 0; k < 100; k++) {
+        const y = 0.0047 + 0.0095 * Math.floor(k / 10);
+        pos.push(0.0095 * (k % 10), y);
+        ang.push(rng.uniform(0, 2 * Math.PI));
+        vel.push(0, -12 * y);
+      }
+      s.addGrains({ template: t9, positions: pos, angles: ang, velocities: vel });
+      s.walls.addBox({ min: [-0.0047, 0], max: [0.1, 1], friction: 0.4 });
+      s.run(300);
+      const more: number[] = [];
+      for (let k = 0; k < 30; k++) more.push(0.0095 * (k % 10), 0.15 + 0.0095 * Math.floor(k / 10));
+      s.addGrains({ template: t17, positions: more });
+      s.run(300);
+      const c = s.contacts, st = s.lastStepStats;
+      return {
+        pos: s.positions.slice(),
+        ang: s.angles.slice(),
+        contacts: [c.i.slice(), c.j.slice(), c.point.slice(), c.normalForce.slice(), c.key.slice()],
+        stats: [st.particleContacts, st.boundaryContacts, st.nodeTests, st.pairsInContact],
+      };
+    });
+    expect(runs[0].stats[0]).toBeGreaterThan(50);
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2]).toEqual(runs[0]);
+  });
+
   it("threads: validation and closing", () => {
     expect(() => new StarSystem({ threads: 0 })).toThrow(
       /StarSystem: threads \(0\) must be an integer in \[1, 64\]/,
@@ -171,5 +210,8 @@ describe("star2d threads: the same bytes for any thread count", () => {
     s.close(); // harmless
     expect(s.threads).toBe(1);
     expect(() => new StarSystem({ thread: 2 } as never)).toThrow(/did you mean "threads"/);
+    expect(() => new ClumpSystem({ threads: 65 })).toThrow(
+      /ClumpSystem: threads \(65\) must be an integer in \[1, 64\]/,
+    );
   });
 });

@@ -2,7 +2,9 @@
  * The rigid-grain state shared by the 2D systems (star grains, disks, clumps): structure-of-
  * arrays columns, the contact-force stage with the shared laws of `src/contact/`, explicit
  * integration, walls and per-step statistics. Subclasses provide the geometry: how contacts
- * are detected.
+ * are detected. The options and per-grain input types with their validation live in
+ * `body_options.ts`, the statistics record and its fill in `body_stats.ts` (both re-exported
+ * here).
  *
  * @module
  */
@@ -12,10 +14,15 @@ import { linearNormalForce } from "../contact/normal.ts";
 import { tangentialHistory1 } from "../contact/tangential.ts";
 import { ContactHistory, StarContacts } from "./contacts.ts";
 import { contactBuffers, ContactKind } from "../contact/record.ts";
-import { emptyProfile, type StepProfile, type StepStatsCore } from "../contact/stats.ts";
+import { emptyProfile, type StepProfile } from "../contact/stats.ts";
 import { type RunOptions, runSteps } from "../math/progress.ts";
 import { bool, finite, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
 export { GRAIN_INIT_KEYS, GRAIN_SYSTEM_KEYS } from "./options.ts";
+import { flatten, type GrainInit, type GrainSystemOptions, perGrain } from "./body_options.ts";
+export { flatten } from "./body_options.ts";
+export type { GrainInit, GrainSystemOptions } from "./body_options.ts";
+import { emptyStepStats, lap, type StepStats, updateStepStats } from "./body_stats.ts";
+export type { StepStats } from "./body_stats.ts";
 import { Walls } from "./walls.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
 import {
@@ -26,58 +33,6 @@ import {
   SAVE_STATE_KEYS,
   type SaveStateOptions,
 } from "./checkpoint.ts";
-
-/** Contact and integration parameters common to the 2D systems (SI units). */
-export interface GrainSystemOptions {
-  /** Time step (s); must stay below the stability bound of stiffness and mass. @default 1e-4 */
-  timeStep?: number;
-  /** Gravity (m/s²). @default [0, -9.81] */
-  gravity?: readonly [number, number];
-  /** Normal stiffness kn (N/m). @default 1000 */
-  normalStiffness?: number;
-  /** Tangential stiffness kt (N/m). @default 500 */
-  tangentialStiffness?: number;
-  /** Normal damping cn (N·s/m). @default 0.1 */
-  normalDamping?: number;
-  /** Tangential damping ct (N·s/m). @default 0 */
-  tangentialDamping?: number;
-  /** Grain–grain friction coefficient μ. @default 0.5 */
-  friction?: number;
-  /** Rotational damping c_r: a torque −c_r·ω on every grain (N·m·s). @default 0 */
-  rotationalDamping?: number;
-}
-
-/**
- * Statistics of the last step: the shared core (`step`, `time`, `candidatePairs` — the pairs
- * the grid tested in 3×3 neighbourhoods —, `particleContacts` — distinct grain–grain
- * contacts —, `boundaryContacts` — grain–wall contacts —, `maxPenetration`, `maxSpeed`,
- * `kineticEnergy`, in J per metre of depth) and the star2d counters below. The record is
- * reused (copy it to keep it); stage times are in `lastStepProfile`.
- */
-export interface StepStats extends StepStatsCore {
-  /** Candidate pairs whose bounding circles intersect. */
-  boundingHits: number;
-  /** Point-in-grain tests (boundary nodes, or disk pairs for disks and clumps). */
-  nodeTests: number;
-  /** Grain pairs with at least one contact. */
-  pairsInContact: number;
-  /** Distinct contacts per pair in contact (contacts / pairsInContact). */
-  contactsPerPair: number;
-}
-
-/** Per-grain initial state accepted by `addGrains` of every system. */
-export interface GrainInit {
-  /** Centre-of-mass positions (m), as [x, y] pairs or a flat stride-2 array. */
-  positions: ArrayLike<number> | readonly (readonly [number, number])[];
-  /** Angles (rad), one per grain or one for all. @default 0 */
-  angles?: number | ArrayLike<number>;
-  /** Velocities (m/s), flat stride 2. @default 0 */
-  velocities?: ArrayLike<number>;
-  /** Angular velocities (rad/s). @default 0 */
-  angularVelocities?: number | ArrayLike<number>;
-  /** Areal density (kg/m²): mass = density · area. @default 3.54 (3 mm of 1180 kg/m³) */
-  arealDensity?: number;
-}
 
 /**
  * Base of the 2D rigid-grain systems. Columns are views of length `count·stride`, re-read them
@@ -125,20 +80,7 @@ export abstract class GrainSystem2 {
    */
   readonly contacts: StarContacts = new StarContacts();
   /** Statistics of the last step. */
-  readonly lastStepStats: StepStats = {
-    step: 0,
-    time: 0,
-    candidatePairs: 0,
-    particleContacts: 0,
-    boundaryContacts: 0,
-    maxPenetration: 0,
-    maxSpeed: 0,
-    kineticEnergy: 0,
-    boundingHits: 0,
-    nodeTests: 0,
-    pairsInContact: 0,
-    contactsPerPair: 0,
-  };
+  readonly lastStepStats: StepStats = emptyStepStats();
   /** Stage times of the last step in ms (zeros unless `profile` is on). */
   readonly lastStepProfile: StepProfile = emptyProfile();
   /** Time the stages of every step (read `lastStepProfile`). @default false */
@@ -623,118 +565,6 @@ export abstract class GrainSystem2 {
 
   /** Fill `lastStepStats`; throws when the state became non-finite (naming the grain). */
   protected updateStats(): void {
-    const s = this.lastStepStats, c = this.contacts, b = contactBuffers(c);
-    let wallC = 0, maxOv = 0;
-    const kind = b.kind, ov = b.overlap;
-    for (let k = 0; k < c.count; k++) {
-      if (kind[k] !== ContactKind.particle) wallC++;
-      if (ov[k] > maxOv) maxOv = ov[k];
-    }
-    let ke = 0, v2max = 0, acc = 0;
-    const pos = this._pos, vel = this._vel, om = this._omega, m = this._mass, I = this._inertia;
-    const ang = this._ang;
-    for (let i = 0; i < this.count; i++) {
-      const vx = vel[2 * i], vy = vel[2 * i + 1], v2 = vx * vx + vy * vy;
-      if (v2 > v2max) v2max = v2;
-      ke += 0.5 * (m[i] * v2 + I[i] * om[i] * om[i]);
-      // x·0 is 0 for finite x, NaN otherwise (a plain sum could overflow on finite values)
-      acc += pos[2 * i] * 0 + pos[2 * i + 1] * 0 + ang[i] * 0 + om[i] * 0 + v2 * 0;
-    }
-    s.step++;
-    if (acc !== 0 || !Number.isFinite(ke)) this.#reportNonFinite(s.step);
-    s.time = this.time;
-    s.candidatePairs = this._pairs.tested;
-    s.boundingHits = this._pairs.count;
-    s.nodeTests = this._nodeTests;
-    s.particleContacts = c.count - wallC;
-    s.boundaryContacts = wallC;
-    s.pairsInContact = this._pairsInContact;
-    s.contactsPerPair = this._pairsInContact > 0 ? s.particleContacts / this._pairsInContact : 0;
-    s.maxPenetration = maxOv;
-    s.maxSpeed = Math.sqrt(v2max);
-    s.kineticEnergy = ke;
+    updateStepStats(this);
   }
-
-  /** Throw naming the first grain whose state is not finite. */
-  #reportNonFinite(step: number): never {
-    const pos = this._pos, vel = this._vel, ang = this._ang, om = this._omega;
-    let i = 0;
-    for (; i < this.count; i++) {
-      const vx = vel[2 * i], vy = vel[2 * i + 1];
-      const x = pos[2 * i] * 0 + pos[2 * i + 1] * 0 + (vx * vx + vy * vy) * 0 + ang[i] * 0 +
-        om[i] * om[i] * 0;
-      if (x !== 0) break;
-    }
-    throw new RangeError(
-      `${this.#name}.step: grain ${i} (id ${
-        this._ids[i]
-      }) has a non-finite state (or a speed whose energy overflows) after step ` +
-        `${step} (position ${pos[2 * i]}, ${pos[2 * i + 1]}; velocity ${vel[2 * i]}, ` +
-        `${vel[2 * i + 1]}; angle ${ang[i]}); check the initial state, or reduce the time step`,
-    );
-  }
-}
-
-/** Add the time since `t0` to stage `k` (or set it when `set`); returns now. */
-function lap(p: StepProfile, k: keyof StepProfile, t0: number, set: boolean): number {
-  const t = performance.now();
-  p[k] = set ? t - t0 : p[k] + t - t0;
-  return t;
-}
-
-/** One value per grain from a number (for all) or an array of length n; all finite. */
-function perGrain(
-  name: string,
-  what: string,
-  v: number | ArrayLike<number> | undefined,
-  n: number,
-): Float64Array {
-  const out = new Float64Array(n);
-  if (v === undefined) return out;
-  if (typeof v === "number") return out.fill(finite(name, what, v));
-  if (v === null || typeof v !== "object" || typeof v.length !== "number") {
-    throw new TypeError(`${name}: ${what} (${String(v)}) must be a number or an array`);
-  }
-  if (v.length !== n) {
-    throw new RangeError(`${name}: ${what}.length (${v.length}) must equal the grain count ${n}`);
-  }
-  for (let k = 0; k < n; k++) out[k] = finite(name, `${what}[${k}]`, v[k]);
-  return out;
-}
-
-/**
- * Flatten 2D vectors given as `[x, y]` pairs or a flat stride-2 array; every value finite,
- * every pair of exactly 2 components. @internal
- */
-export function flatten(
-  name: string,
-  p: ArrayLike<number> | readonly (readonly [number, number])[],
-  what = "positions",
-): Float64Array {
-  if (p === null || typeof p !== "object" || typeof p.length !== "number") {
-    throw new TypeError(`${name}: ${what} (${String(p)}) must be an array`);
-  }
-  let out: Float64Array;
-  if (p.length > 0 && typeof (p as ArrayLike<unknown>)[0] === "object") {
-    const pp = p as readonly (readonly [number, number])[];
-    out = new Float64Array(2 * pp.length);
-    for (let k = 0; k < pp.length; k++) {
-      const q = pp[k];
-      if (q === null || typeof q !== "object" || q.length !== 2) {
-        throw new RangeError(
-          `${name}: ${what}[${k}] (${String(q)}) must be a 2D point [x, y] (2 components)`,
-        );
-      }
-      out[2 * k] = finite(name, `${what}[${k}][0]`, q[0]);
-      out[2 * k + 1] = finite(name, `${what}[${k}][1]`, q[1]);
-    }
-    return out;
-  }
-  const a = p as ArrayLike<number>;
-  if (a.length % 2 !== 0) {
-    throw new RangeError(`${name}: ${what}.length (${a.length}) must be even (stride 2)`);
-  }
-  out = new Float64Array(a.length);
-  for (let k = 0; k < a.length; k++) out[k] = finite(name, `${what}[${k}]`, a[k]);
-  return out;
 }

@@ -15,7 +15,11 @@ import {
   type GrainSystemOptions,
 } from "./body.ts";
 import { exactDistance } from "./distance.ts";
-import { options as checkOptions } from "../math/validate.ts";
+import { integerIn, options as checkOptions } from "../math/validate.ts";
+import { ClumpDetector } from "./clump_detect.ts";
+import type { ContactSink } from "./detect.ts";
+import { MAX_THREADS, StarThreads, type ThreadModel } from "./threads/pool.ts";
+import { Kind, plainDisks } from "./threads/kernel.ts";
 import type { StarShape } from "./shape.ts";
 
 /** Disks of a rigid clump in its body frame, relative to the centre of mass. */
@@ -219,10 +223,71 @@ export class ClumpSystem extends GrainSystem2 {
   /** @internal */ _dy: Float64Array = new Float64Array(0);
   /** @internal */ _cos: Float64Array = new Float64Array(0);
   /** @internal */ _sin: Float64Array = new Float64Array(0);
-  /** Create an empty clump system. */
-  constructor(options: GrainSystemOptions = {}) {
-    super("ClumpSystem", options, GRAIN_SYSTEM_KEYS);
+  /** @internal */ readonly _det: ClumpDetector = new ClumpDetector();
+  #pool: StarThreads | null = null;
+  #wallsDone = false;
+  /** Create an empty clump system; `threads` as {@linkcode ClumpSystem.threads}. */
+  constructor(options: GrainSystemOptions & { threads?: number } = {}) {
+    super("ClumpSystem", options, [...GRAIN_SYSTEM_KEYS, "threads"]);
     this._keyTol = 0;
+    this._det.templates = this.templates;
+    if (options?.threads !== undefined) this.threads = options.threads;
+  }
+
+  /**
+   * Threads that share the disk–disk detection of the candidate pairs, as
+   * `StarSystem.threads` does (chunks of pairs on worker threads, contacts put back in pair
+   * order, walls on the calling thread): the **same bytes for any thread count**. Not stored
+   * in checkpoints. @default 1
+   *
+   * @example
+   * ```ts
+   * import { approximateByDisks, ClumpSystem, StarShape } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
+   * const t = approximateByDisks(StarShape.preset("cross", { area: 30e-6 }), 9);
+   * const run = (threads: number) => {
+   *   using s = new ClumpSystem({ threads });
+   *   const pos: number[] = [];
+   *   for (let k = 0; k < 40; k++) pos.push(0.0093 * (k % 8), 0.0047 + 0.0093 * Math.floor(k / 8));
+   *   s.addGrains({ template: t, positions: pos });
+   *   s.walls.addBox({ min: [-0.0047, 0], max: [0.07, 1] });
+   *   s.run(1000);
+   *   expect(s.lastStepStats.particleContacts).toBeGreaterThan(10);
+   *   return s.positions.slice();
+   * };
+   * expect(run(2)).toEqual(run(1));
+   * ```
+   */
+  get threads(): number {
+    return this.#pool?.threads ?? 1;
+  }
+  set threads(n: number) {
+    const t = integerIn("ClumpSystem", "threads", n, 1, MAX_THREADS);
+    if (t === this.threads) return;
+    this.#pool?.close();
+    this.#pool = t > 1 ? new StarThreads(t) : null;
+  }
+
+  /**
+   * Stop the worker threads (the system then steps on one thread); `using` calls it.
+   *
+   * @example
+   * ```ts
+   * import { ClumpSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
+   * using s = new ClumpSystem({ threads: 2 });
+   * s.close();
+   * expect(s.threads).toBe(1);
+   * ```
+   */
+  close(): void {
+    this.#pool?.close();
+    this.#pool = null;
+  }
+
+  /** {@linkcode ClumpSystem.close}, for `using`. */
+  [Symbol.dispose](): void {
+    this.close();
   }
 
   /**
@@ -309,6 +374,13 @@ export class ClumpSystem extends GrainSystem2 {
       C[i] = Math.cos(ang[i]);
       S[i] = Math.sin(ang[i]);
     }
+    const d = this._det;
+    d.pos = this._pos;
+    d.cos = C;
+    d.sin = S;
+    d.rmax = this._rmax;
+    d.shapeId = this._shape;
+    d.nodeTests = 0;
   }
 
   /** Clumps are found by their centres of mass and bounding circles. */
@@ -316,12 +388,44 @@ export class ClumpSystem extends GrainSystem2 {
     return this._pos;
   }
 
-  /** Disk–disk contacts of every candidate pair. */
+  /** @internal The detection centres, for the threads. */
+  _threadCentres(): Float64Array {
+    return this._pos;
+  }
+  /** @internal This thread's detector. */
+  _threadDetector(): ClumpDetector {
+    return this._det;
+  }
+  /** @internal What the workers' model depends on. */
+  _threadKeys(keys: unknown[]): number {
+    const T = this.templates;
+    let k = 0;
+    keys[k++] = Kind.clump;
+    for (let i = 0; i < T.length; i++) keys[k++] = T[i];
+    return k;
+  }
+  /** @internal The workers' model: plain copies of the templates' disks. */
+  _threadModel(): ThreadModel {
+    return {
+      kind: Kind.clump,
+      templates: this.templates.map(plainDisks),
+      shapes: [],
+      sprites: [],
+      settings: { firstOrder: true, symmetric: true, allNodes: false },
+      sampling: "lut",
+    };
+  }
+
+  /** Disk–disk contacts of every candidate pair (and of the walls, when threaded). */
   protected detectContacts(): void {
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, c = this.contacts;
-    const pos = this._pos, C = this._cos, S = this._sin, rmax = this._rmax;
-    const sid = this._shape, T = this.templates;
-    let tests = 0, inContact = 0;
+    this.#wallsDone = false;
+    if (this.#pool !== null && this.#pool.detect(this)) {
+      this.#wallsDone = true;
+      return;
+    }
+    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det;
+    det.out = this.contacts;
+    let inContact = 0;
     for (let k = 0; k < p.count; k++) {
       let a = A[k], b = B[k];
       if (ids[a] > ids[b]) {
@@ -329,40 +433,20 @@ export class ClumpSystem extends GrainSystem2 {
         a = b;
         b = t;
       }
-      const ta = T[sid[a]], tb = T[sid[b]];
-      const ax = pos[2 * a], ay = pos[2 * a + 1], bx = pos[2 * b], by = pos[2 * b + 1];
-      const ca = C[a], sa = S[a], cb = C[b], sb = S[b], Ra = rmax[a], Rb = rmax[b];
-      const before = c.count;
-      for (let u = 0; u < ta.r.length; u++) {
-        const ux = ax + ca * ta.x[u] - sa * ta.y[u], uy = ay + sa * ta.x[u] + ca * ta.y[u];
-        const ru = ta.r[u];
-        let ex = ux - bx, ey = uy - by, lim = ru + Rb;
-        if (ex * ex + ey * ey >= lim * lim) continue;
-        for (let v = 0; v < tb.r.length; v++) {
-          const vx = bx + cb * tb.x[v] - sb * tb.y[v], vy = by + sb * tb.x[v] + cb * tb.y[v];
-          ex = vx - ax;
-          ey = vy - ay;
-          const rv = tb.r[v];
-          lim = rv + Ra;
-          if (ex * ex + ey * ey >= lim * lim) continue;
-          tests++;
-          const dx = vx - ux, dy = vy - uy, d2 = dx * dx + dy * dy, rr = ru + rv;
-          if (d2 >= rr * rr) continue;
-          const d = Math.sqrt(d2);
-          const nx = d > 0 ? dx / d : 1, ny = d > 0 ? dy / d : 0;
-          const ov = rr - d, arm = ru - 0.5 * ov;
-          c.push(a, b, 0, ux + nx * arm, uy + ny * arm, nx, ny, ov, u * 1024 + v);
-        }
-      }
-      if (c.count > before) inContact++;
+      if (det.pair(a, b) > 0) inContact++;
     }
-    this._nodeTests = tests;
+    this._nodeTests = det.nodeTests;
     this._pairsInContact = inContact;
   }
 
   /** Disk–wall contacts (exact wall distances). */
   protected detectWallContacts(): void {
-    const walls = this.walls, n = this.count, c = this.contacts, wr = walls.res;
+    if (!this.#wallsDone) this._wallsInto(this.contacts);
+  }
+
+  /** @internal The disk–wall contacts into `sink` (detection's view). */
+  _wallsInto(c: ContactSink): void {
+    const walls = this.walls, n = this.count, wr = walls.res;
     const pos = this._pos, C = this._cos, S = this._sin, rmax = this._rmax;
     const sid = this._shape, T = this.templates;
     for (let w = 0; w < walls.count; w++) {

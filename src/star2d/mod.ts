@@ -33,6 +33,7 @@ export * from "./detect.ts";
 export * from "./sprite.ts";
 export * from "./system.ts";
 export * from "./clump.ts";
+export * from "./clump_detect.ts";
 export * from "./scenes.ts";
 export * from "./gpu/mod.ts";
 export { STAR2D_CHECKPOINT_MAGIC, STAR2D_CHECKPOINT_VERSION } from "./checkpoint.ts";

@@ -18,10 +18,11 @@ import {
 } from "./body.ts";
 import { STAR_OPTION_KEYS } from "./options.ts";
 import { options as checkOptions } from "../math/validate.ts";
-import { StarDetector, type StarSampling } from "./detect.ts";
+import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 import { DEFAULT_CPU_SPRITE_RESOLUTION, ShapeSprite } from "./sprite.ts";
-import { MAX_THREADS, StarThreads } from "./threads/pool.ts";
+import { MAX_THREADS, StarThreads, type ThreadModel } from "./threads/pool.ts";
+import { Kind, plainShape, plainSprite } from "./threads/kernel.ts";
 import { integerIn } from "../math/validate.ts";
 
 /** Options of {@linkcode StarSystem}. */
@@ -399,6 +400,50 @@ export class StarSystem extends GrainSystem2 {
     return this._centre;
   }
 
+  /** @internal The detection centres, for the threads. */
+  _threadCentres(): Float64Array {
+    return this._centre;
+  }
+  /** @internal This thread's detector. */
+  _threadDetector(): StarDetector {
+    return this._det;
+  }
+  /** @internal What the workers' model depends on. */
+  _threadKeys(keys: unknown[]): number {
+    const d = this._det, s = d.settings, shapes = this.starShapes, sp = this._sprites;
+    let k = 0;
+    keys[k++] = Kind.star;
+    for (let i = 0; i < shapes.length; i++) keys[k++] = shapes[i];
+    for (let i = 0; i < sp.length; i++) keys[k++] = sp[i];
+    keys[k++] = d.sampling;
+    keys[k++] = s.firstOrder;
+    keys[k++] = s.symmetric;
+    keys[k++] = s.allNodes;
+    return k;
+  }
+  /** @internal The workers' model: plain copies of the shapes and sprites, the settings. */
+  _threadModel(): ThreadModel {
+    const d = this._det, withFields = d.sampling === "sprite";
+    return {
+      kind: Kind.star,
+      templates: [],
+      shapes: this.starShapes.map(plainShape),
+      sprites: this._sprites.map((sp) => plainSprite(sp, withFields)),
+      settings: { ...d.settings },
+      sampling: d.sampling,
+    };
+  }
+  /** @internal The wall contacts into `sink` (detection's view). */
+  _wallsInto(sink: ContactSink): void {
+    const walls = this.walls, det = this._det, n = this.count, out = det.out;
+    det.out = sink;
+    for (let w = 0; w < walls.count; w++) {
+      if (walls.enabled[w] === 0) continue;
+      for (let i = 0; i < n; i++) det.wall(i, w, walls);
+    }
+    det.out = out;
+  }
+
   /** Nodes-to-surface detection of every candidate pair (and of the walls, when threaded). */
   protected detectContacts(): void {
     this.#wallsDone = false;
@@ -424,11 +469,7 @@ export class StarSystem extends GrainSystem2 {
   /** Node tests of grains whose bounding circle reaches an enabled wall. */
   protected detectWallContacts(): void {
     if (this.#wallsDone) return;
-    const walls = this.walls, det = this._det, n = this.count;
-    for (let w = 0; w < walls.count; w++) {
-      if (walls.enabled[w] === 0) continue;
-      for (let i = 0; i < n; i++) det.wall(i, w, walls);
-    }
-    this._nodeTests = det.nodeTests;
+    this._wallsInto(this.contacts);
+    this._nodeTests = this._det.nodeTests;
   }
 }

@@ -14,6 +14,25 @@ import {
   StarDetector,
   type StarSampling,
 } from "../detect.ts";
+import { ClumpDetector, type ClumpDisks } from "../clump_detect.ts";
+
+/** Kinds of detection the threads run. */
+export const enum Kind {
+  /** Star grains, nodes to surface (`StarDetector`). */
+  star = 0,
+  /** Clumps of disks (`ClumpDetector`). */
+  clump = 1,
+}
+
+/** A pair detector the threads can share the pairs of. */
+export interface PairDetector {
+  /** Tests since the last reset. */
+  nodeTests: number;
+  /** Where contacts go. */
+  out: ContactSink | null;
+  /** Detect the contacts of a and b (ids[a] < ids[b]); returns how many were added. */
+  pair(a: number, b: number): number;
+}
 
 /** Most threads of one system (the main one included). */
 export const MAX_THREADS = 64;
@@ -43,9 +62,11 @@ export const enum Info {
 
 /** The buffers the threads share (sent to every worker at each rebind). */
 export interface StarShared {
+  /** What the workers detect ({@link Kind}). */
+  kind: number;
   /** Grain capacity of the columns. */
   cap: number;
-  /** Polar centres, stride 2. */
+  /** Detection centres (polar centres of stars, centres of mass of clumps), stride 2. */
   centre: Float64Array;
   /** cos of the angles. */
   cos: Float64Array;
@@ -71,6 +92,8 @@ export interface StarShared {
   tally: Float64Array;
   /** See {@link Info}. */
   info: Int32Array;
+  /** Clump templates by id (plain copies in the workers; empty for stars). */
+  templates: ClumpDisks[];
   /** Shapes by id (plain copies in the workers). */
   shapes: DetectShape[];
   /** Sprites by shape id (empty: none). */
@@ -157,6 +180,21 @@ export function plainSprite(s: DetectSprite, withFields: boolean): DetectSprite 
   };
 }
 
+/** A template's disks as a plain object (what a worker receives). */
+export function plainDisks(t: ClumpDisks): ClumpDisks {
+  return { x: t.x, y: t.y, r: t.r };
+}
+
+/** Point a clump detector at the shared columns. */
+export function bindClumpDetector(det: ClumpDetector, b: StarShared): void {
+  det.pos = b.centre;
+  det.cos = b.cos;
+  det.sin = b.sin;
+  det.rmax = b.rmax;
+  det.shapeId = b.shapeId;
+  det.templates = b.templates;
+}
+
 /** Point a detector at the shared columns. */
 export function bindDetector(det: StarDetector, b: StarShared): void {
   det.centre = b.centre;
@@ -176,7 +214,7 @@ export function bindDetector(det: StarDetector, b: StarShared): void {
  * Detect chunks of pairs taken from the shared counter into thread `t`'s rows, recording each
  * chunk's rows in the chunk table. `det` must read the same geometry as the shared columns.
  */
-export function detectChunks(det: StarDetector, b: StarShared, sink: RowSink, t: number): void {
+export function detectChunks(det: PairDetector, b: StarShared, sink: RowSink, t: number): void {
   const info = b.info, pa = b.pa, pb = b.pb, ch = b.chunks;
   const pairs = info[Info.pairs], size = info[Info.chunkSize], chunks = info[Info.chunks];
   const out = det.out;
@@ -202,7 +240,9 @@ export function detectChunks(det: StarDetector, b: StarShared, sink: RowSink, t:
 
 /** A worker's view: a detector bound to the shared buffers and its row sink. */
 export class WorkerContext {
-  readonly det: StarDetector = new StarDetector();
+  readonly star: StarDetector = new StarDetector();
+  readonly clump: ClumpDetector = new ClumpDetector();
+  det: PairDetector;
   buf: StarShared;
   sink: RowSink;
   readonly t: number;
@@ -212,14 +252,21 @@ export class WorkerContext {
     this.t = t;
     this.buf = buf;
     this.sink = new RowSink(buf.rows[t]);
-    bindDetector(this.det, buf);
+    this.det = this.star;
+    this.rebind(buf);
   }
 
   /** New buffers after a rebind. */
   rebind(buf: StarShared): void {
     this.buf = buf;
     this.sink = new RowSink(buf.rows[this.t]);
-    bindDetector(this.det, buf);
+    if (buf.kind === Kind.clump) {
+      bindClumpDetector(this.clump, buf);
+      this.det = this.clump;
+    } else {
+      bindDetector(this.star, buf);
+      this.det = this.star;
+    }
   }
 
   /** Run one job. */

@@ -1,8 +1,10 @@
 /**
- * Worker threads for the star2d detection (`StarSystem`'s `threads`): the main thread and
- * `threads − 1` workers (`node:worker_threads`, unref'd so that they never keep a finished
- * program alive) run the nodes-to-surface tests of the candidate pairs, which are most of a
- * star step, and meet through `Atomics.wait` — stepping stays synchronous.
+ * Worker threads for the star2d detection (`threads` of `StarSystem` and `ClumpSystem`): the
+ * main thread and `threads − 1` workers (`node:worker_threads`, unref'd so that they never keep
+ * a finished program alive) run the nodes-to-surface (or disk–disk) tests of the candidate
+ * pairs, which are most of a step, and meet through `Atomics.wait` — stepping stays
+ * synchronous. `DiskSystem` has no threads: a disk pair is one distance, less than the cost of
+ * sharing it.
  *
  * The result does not depend on the thread count: the pairs are cut into chunks that threads
  * take from a shared counter, each thread writes the contacts of its chunks into its own rows,
@@ -14,19 +16,66 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
-import type { StarSystem } from "../system.ts";
+import type { PairList } from "../../math/grid.ts";
+import type { StarContacts } from "../contacts.ts";
 import {
   detectChunks,
   Info,
   Job,
   MAX_THREADS,
-  plainShape,
-  plainSprite,
+  type PairDetector,
   ROW,
   RowSink,
   type StarShared,
 } from "./kernel.ts";
-import type { DetectShape, DetectSprite, StarDetector } from "../detect.ts";
+import type { ContactSink } from "../detect.ts";
+
+/** What the worker threads read besides the columns: shapes, sprites and settings, or templates. */
+export type ThreadModel = Pick<
+  StarShared,
+  "kind" | "templates" | "shapes" | "sprites" | "settings" | "sampling"
+>;
+
+/** What a system gives its threads (`StarSystem`, `ClumpSystem`). @internal */
+export interface ThreadedGrains {
+  /** Grains. */
+  count: number;
+  /** Column capacity. */
+  _cap: number;
+  /** Candidate pairs of this step. */
+  _pairs: PairList;
+  /** Stable ids. */
+  _ids: Uint32Array;
+  /** Angles. */
+  _ang: Float64Array;
+  /** Bounding radii. */
+  _rmax: Float64Array;
+  /** Shape or template id per grain. */
+  _shape: Uint16Array;
+  /** cos of the angles. */
+  _cos: Float64Array;
+  /** sin of the angles. */
+  _sin: Float64Array;
+  /** The step's contacts. */
+  contacts: StarContacts;
+  /** Pairs with at least one contact (statistics). */
+  _pairsInContact: number;
+  /** Node (or disk-pair) tests (statistics). */
+  _nodeTests: number;
+  /** Detection centres, stride 2. */
+  _threadCentres(): Float64Array;
+  /** This thread's detector, bound to the system's columns; its `nodeTests` count the step. */
+  _threadDetector(): PairDetector;
+  /** The wall contacts of this step into `sink`, in detection's view. */
+  _wallsInto(sink: ContactSink): void;
+  /**
+   * Fill `keys` with the objects and settings the workers' model depends on (compared by
+   * identity from step to step); returns how many.
+   */
+  _threadKeys(keys: unknown[]): number;
+  /** The model the workers receive. */
+  _threadModel(): ThreadModel;
+}
 
 export { MAX_THREADS } from "./kernel.ts";
 
@@ -56,8 +105,9 @@ export class StarThreads {
   #buf: StarShared | null = null;
   #sink: RowSink = new RowSink(new Float64Array(0));
   readonly #walls: RowSink = new RowSink(new Float64Array(64 * ROW), true);
-  #shapes: DetectShape[] = [];
-  #sprites: DetectSprite[] = [];
+  /** The model keys of the buffers sent, and scratch for this step's. */
+  #keys: unknown[] = [];
+  readonly #keysNow: unknown[] = [];
   #closed = false;
 
   /** Start `threads − 1` workers (returns at once; they are awaited at the first job). */
@@ -87,12 +137,13 @@ export class StarThreads {
    * thread's rows overflowed: the buffers have grown and the caller detects this step on one
    * thread.
    */
-  detect(sys: StarSystem): boolean {
-    if (this.#closed) throw new Error("StarSystem threads: the worker threads were closed");
-    const det = sys._det, p = sys._pairs, P = p.count, n = sys.count, T = this.threads;
+  detect(sys: ThreadedGrains): boolean {
+    if (this.#closed) throw new Error("threads: the worker threads were closed");
+    const det = sys._threadDetector(), p = sys._pairs, P = p.count, n = sys.count;
+    const T = this.threads;
     const buf = this.#prepare(sys, P);
     // the columns detection reads, copied for the workers
-    buf.centre.set(sys._centre.subarray(0, 2 * n));
+    buf.centre.set(sys._threadCentres().subarray(0, 2 * n));
     buf.cos.set(sys._cos.subarray(0, n));
     buf.sin.set(sys._sin.subarray(0, n));
     buf.ang.set(sys._ang.subarray(0, n));
@@ -119,14 +170,9 @@ export class StarThreads {
       Atomics.notify(ctl, 2 * t);
     }
     // the walls here while the workers start on the pairs, then pairs until none are left
-    const out = det.out, walls = sys.walls, ws = this.#walls;
-    det.out = ws;
+    const ws = this.#walls;
     ws.count = 0;
-    for (let w = 0; w < walls.count; w++) {
-      if (walls.enabled[w] === 0) continue;
-      for (let i = 0; i < n; i++) det.wall(i, w, walls);
-    }
-    det.out = out;
+    sys._wallsInto(ws);
     detectChunks(det, buf, this.#sink, 0);
     this.#wait();
     const rows = buf.rows, tally = buf.tally;
@@ -155,23 +201,18 @@ export class StarThreads {
   }
 
   /** The shared buffers, (re)made and sent when the system outgrew them or changed shapes. */
-  #prepare(sys: StarSystem, P: number): StarShared {
-    const det: StarDetector = sys._det;
+  #prepare(sys: ThreadedGrains, P: number): StarShared {
     let buf = this.#buf;
-    const shapes = sys.starShapes, sprites = det.sprites, s = det.settings;
-    let same = buf !== null && buf.cap >= sys._cap && buf.pa.length >= P &&
-      shapes.length === this.#shapes.length && sprites.length === this.#sprites.length &&
-      buf.sampling === det.sampling && buf.settings.firstOrder === s.firstOrder &&
-      buf.settings.symmetric === s.symmetric && buf.settings.allNodes === s.allNodes;
-    for (let k = 0; same && k < shapes.length; k++) same = shapes[k] === this.#shapes[k];
-    for (let k = 0; same && k < sprites.length; k++) same = sprites[k] === this.#sprites[k];
+    const keys = this.#keysNow, nk = sys._threadKeys(keys), seen = this.#keys;
+    let same = buf !== null && buf.cap >= sys._cap && buf.pa.length >= P && nk === seen.length;
+    for (let k = 0; same && k < nk; k++) same = keys[k] === seen[k];
     if (same) return buf!;
     const cap = Math.max(sys._cap, buf?.cap ?? 0);
     let pcap = Math.max(1024, buf?.pa.length ?? 0);
     while (pcap < P) pcap *= 2;
     const rowCap = Math.max(4096, pcap, buf === null ? 0 : buf.rows[0].length / ROW);
-    const withFields = det.sampling === "sprite";
     buf = {
+      ...sys._threadModel(),
       cap,
       centre: sharedF64(2 * cap),
       cos: sharedF64(cap),
@@ -186,13 +227,8 @@ export class StarThreads {
       rows: Array.from({ length: this.threads }, () => sharedF64(ROW * rowCap)),
       tally: sharedF64(2 * this.threads),
       info: sharedI32(4),
-      shapes: shapes.map(plainShape),
-      sprites: sprites.map((sp) => plainSprite(sp, withFields)),
-      settings: { ...s },
-      sampling: det.sampling,
     };
-    this.#shapes = shapes.slice();
-    this.#sprites = sprites.slice();
+    this.#keys = keys.slice(0, nk);
     this.#send(buf);
     return buf;
   }
@@ -229,14 +265,14 @@ export class StarThreads {
       while (Atomics.load(ctl, 2 * t + 1) === 0) {
         if (Atomics.wait(ctl, 2 * t + 1, 0, WAIT_MS) === "timed-out") {
           throw new Error(
-            `StarSystem threads: worker ${t} did not answer within ${WAIT_MS / 1000} s`,
+            `threads: worker ${t} did not answer within ${WAIT_MS / 1000} s`,
           );
         }
       }
       if (Atomics.load(ctl, 2 * t + 1) === 2) {
         this.close();
         throw new Error(
-          `StarSystem threads: worker ${t} failed (run with one thread to see the error)`,
+          `threads: worker ${t} failed (run with one thread to see the error)`,
         );
       }
     }

@@ -1,0 +1,115 @@
+/**
+ * The per-step statistics of the 2D systems: the `StepStats` record, its fill after each step
+ * (contact counts, maximum overlap and speed, kinetic energy) with the check that the state
+ * stayed finite, and the stage timer of `lastStepProfile`. Used by `GrainSystem2.step`;
+ * `StepStats` is re-exported from `body.ts`.
+ *
+ * @module
+ */
+
+import { contactBuffers, ContactKind } from "../contact/record.ts";
+import type { StepProfile, StepStatsCore } from "../contact/stats.ts";
+import type { GrainSystem2 } from "./body.ts";
+
+/**
+ * Statistics of the last step: the shared core (`step`, `time`, `candidatePairs` — the pairs
+ * the grid tested in 3×3 neighbourhoods —, `particleContacts` — distinct grain–grain
+ * contacts —, `boundaryContacts` — grain–wall contacts —, `maxPenetration`, `maxSpeed`,
+ * `kineticEnergy`, in J per metre of depth) and the star2d counters below. The record is
+ * reused (copy it to keep it); stage times are in `lastStepProfile`.
+ */
+export interface StepStats extends StepStatsCore {
+  /** Candidate pairs whose bounding circles intersect. */
+  boundingHits: number;
+  /** Point-in-grain tests (boundary nodes, or disk pairs for disks and clumps). */
+  nodeTests: number;
+  /** Grain pairs with at least one contact. */
+  pairsInContact: number;
+  /** Distinct contacts per pair in contact (contacts / pairsInContact). */
+  contactsPerPair: number;
+}
+
+/** A zeroed statistics record, the state of a system before its first step. @internal */
+export function emptyStepStats(): StepStats {
+  return {
+    step: 0,
+    time: 0,
+    candidatePairs: 0,
+    particleContacts: 0,
+    boundaryContacts: 0,
+    maxPenetration: 0,
+    maxSpeed: 0,
+    kineticEnergy: 0,
+    boundingHits: 0,
+    nodeTests: 0,
+    pairsInContact: 0,
+    contactsPerPair: 0,
+  };
+}
+
+/**
+ * Fill `sys.lastStepStats` after a step; throws when the state became non-finite (naming the
+ * grain).
+ * @internal
+ */
+export function updateStepStats(sys: GrainSystem2): void {
+  const s = sys.lastStepStats, c = sys.contacts, b = contactBuffers(c);
+  let wallC = 0, maxOv = 0;
+  const kind = b.kind, ov = b.overlap;
+  for (let k = 0; k < c.count; k++) {
+    if (kind[k] !== ContactKind.particle) wallC++;
+    if (ov[k] > maxOv) maxOv = ov[k];
+  }
+  let ke = 0, v2max = 0, acc = 0;
+  const pos = sys._pos, vel = sys._vel, om = sys._omega, m = sys._mass, I = sys._inertia;
+  const ang = sys._ang;
+  for (let i = 0; i < sys.count; i++) {
+    const vx = vel[2 * i], vy = vel[2 * i + 1], v2 = vx * vx + vy * vy;
+    if (v2 > v2max) v2max = v2;
+    ke += 0.5 * (m[i] * v2 + I[i] * om[i] * om[i]);
+    // x·0 is 0 for finite x, NaN otherwise (a plain sum could overflow on finite values)
+    acc += pos[2 * i] * 0 + pos[2 * i + 1] * 0 + ang[i] * 0 + om[i] * 0 + v2 * 0;
+  }
+  s.step++;
+  if (acc !== 0 || !Number.isFinite(ke)) reportNonFinite(sys, s.step);
+  s.time = sys.time;
+  s.candidatePairs = sys._pairs.tested;
+  s.boundingHits = sys._pairs.count;
+  s.nodeTests = sys._nodeTests;
+  s.particleContacts = c.count - wallC;
+  s.boundaryContacts = wallC;
+  s.pairsInContact = sys._pairsInContact;
+  s.contactsPerPair = sys._pairsInContact > 0 ? s.particleContacts / sys._pairsInContact : 0;
+  s.maxPenetration = maxOv;
+  s.maxSpeed = Math.sqrt(v2max);
+  s.kineticEnergy = ke;
+}
+
+/** Throw naming the first grain whose state is not finite. */
+function reportNonFinite(sys: GrainSystem2, step: number): never {
+  const pos = sys._pos, vel = sys._vel, ang = sys._ang, om = sys._omega;
+  let i = 0;
+  for (; i < sys.count; i++) {
+    const vx = vel[2 * i], vy = vel[2 * i + 1];
+    const x = pos[2 * i] * 0 + pos[2 * i + 1] * 0 + (vx * vx + vy * vy) * 0 + ang[i] * 0 +
+      om[i] * om[i] * 0;
+    if (x !== 0) break;
+  }
+  throw new RangeError(
+    `${sys._kind}.step: grain ${i} (id ${
+      sys._ids[i]
+    }) has a non-finite state (or a speed whose energy overflows) after step ` +
+      `${step} (position ${pos[2 * i]}, ${pos[2 * i + 1]}; velocity ${vel[2 * i]}, ` +
+      `${vel[2 * i + 1]}; angle ${ang[i]}); check the initial state, or reduce the time step`,
+  );
+}
+
+/**
+ * Add the time since `t0` to stage `k` of a step profile (or set it when `set`); returns now.
+ * @internal
+ */
+export function lap(p: StepProfile, k: keyof StepProfile, t0: number, set: boolean): number {
+  const t = performance.now();
+  p[k] = set ? t - t0 : p[k] + t - t0;
+  return t;
+}
