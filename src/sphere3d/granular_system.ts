@@ -1,7 +1,10 @@
 /**
  * The granular system: one object owning many spherical grains as structure-of-arrays
  * columns, stepped deterministically on one thread. This file holds the public, validated API;
- * the state and the step live in `core.ts`.
+ * the state and the step live in `core.ts`. The longer method bodies live beside it:
+ * `granular_lifecycle.ts` (reserve, insertion, emission, removal), `granular_particles.ts`
+ * (per-particle setters, materials, energies), `granular_boundaries.ts` (ground, container,
+ * periodic cell) and `granular_state.ts` (checkpoints and tables).
  *
  * @module
  */
@@ -10,16 +13,10 @@ import { GranularThreads, MAX_THREADS } from "./threads/pool.ts";
 import { GranularCore } from "./core.ts";
 import {
   applyGranularState,
-  captureState,
-  checkState,
-  decodeGranularState,
-  encodeGranularState,
   type ParticleTableLike,
-  SAVE_KEYS,
   type SaveGranularStateOptions,
-  stateFromTable,
 } from "./checkpoint.ts";
-import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
+import { readFileForDecode } from "../math/container.ts";
 import type { World } from "./world.ts";
 import type { ContactRecord } from "../contact/record.ts";
 import type { StepProfile } from "../contact/stats.ts";
@@ -32,18 +29,7 @@ import {
 } from "./material.ts";
 import type { StepStats } from "./stats.ts";
 import type { PoolSleepOptions } from "./bodies/sleep.ts";
-import type { GridAxisPeriod } from "../math/grid.ts";
-import {
-  bool,
-  corners,
-  finite,
-  integerIn,
-  options as checkOptions,
-  positive,
-  sizeGuard,
-  vec3,
-} from "../math/validate.ts";
-import { guardPacking, jitteredPacking, regularPacking } from "./emit.ts";
+import { bool, integerIn, positive, vec3 } from "../math/validate.ts";
 import type {
   BodyType,
   EmitBoxOptions,
@@ -53,17 +39,11 @@ import type {
   PeriodicAxes,
   Vec3,
 } from "./options.ts";
-import {
-  BYTES_PER_PARTICLE,
-  EMIT_BOX_KEYS,
-  EMIT_BOX_RANDOM_KEYS,
-  MAX_MATERIAL_ID,
-  MAX_PARTICLES,
-  PARTICLE_KEYS,
-  PERIODIC_AXES_KEYS,
-} from "./options.ts";
-
-const ENABLED_KEYS: readonly string[] = ["enabled"];
+import { MAX_PARTICLES } from "./options.ts";
+import * as bounds from "./granular_boundaries.ts";
+import * as grains from "./granular_particles.ts";
+import * as life from "./granular_lifecycle.ts";
+import * as state from "./granular_state.ts";
 
 /**
  * The core behind each system, for the savers of this package (world XML, checkpoints) that
@@ -280,18 +260,7 @@ export class GranularSystem {
    * ```
    */
   saveGranularState(path: string, options: SaveGranularStateOptions = {}): void {
-    const w = "saveGranularState";
-    if (typeof path !== "string" || path.length === 0) {
-      throw new TypeError(`${w}: path (${String(path)}) must be a non-empty string`);
-    }
-    const bytes = this.granularStateBytes(options);
-    try {
-      writeFileAtomicSync(path, bytes);
-    } catch (e) {
-      throw new Error(`${w}: ${path}: cannot write the file (${(e as Error).message})`, {
-        cause: e,
-      });
-    }
+    state.saveGranularState(this.#c, path, options);
   }
 
   /**
@@ -309,14 +278,7 @@ export class GranularSystem {
    * ```
    */
   granularStateBytes(options: SaveGranularStateOptions = {}): Uint8Array {
-    const o = checkOptions<SaveGranularStateOptions>(
-      "saveGranularState",
-      "options",
-      options,
-      SAVE_KEYS,
-    );
-    const h = bool("saveGranularState", "includeContactHistories", o.includeContactHistories, true);
-    return encodeGranularState(captureState(this.#c, h));
+    return state.granularStateBytes(this.#c, options);
   }
 
   /**
@@ -348,7 +310,7 @@ export class GranularSystem {
    */
   loadGranularState(path: string): void {
     const where = `loadGranularState: ${path}`;
-    this.#load(readFileForDecode(path, where), where);
+    state.loadGranularState(this.#c, readFileForDecode(path, where), where);
   }
 
   /**
@@ -356,12 +318,7 @@ export class GranularSystem {
    * {@link GranularSystem.granularStateBytes}); `name` stands for the path in error messages.
    */
   loadGranularStateBytes(bytes: Uint8Array, name = "<bytes>"): void {
-    this.#load(bytes, `loadGranularState: ${name}`);
-  }
-
-  #load(bytes: Uint8Array, where: string): void {
-    applyGranularState(this.#c, decodeGranularState(bytes, where), where);
-    this.#c.sleep.clear(); // pool sleep is not in checkpoints: every loaded grain is awake
+    state.loadGranularState(this.#c, bytes, `loadGranularState: ${name}`);
   }
 
   /**
@@ -399,25 +356,9 @@ export class GranularSystem {
     material?: Partial<Material>,
   ): GranularSystem {
     const where = "GranularSystem.fromTable";
-    let m: Partial<Material> = material ?? {};
-    if (material === undefined) {
-      const json = table?.schema?.metadata?.get("grainlab.material");
-      if (json !== undefined) {
-        try {
-          m = JSON.parse(json);
-        } catch (e) {
-          throw new RangeError(
-            `${where}: the table's grainlab.material metadata is not JSON (${
-              (e as Error).message
-            })`,
-          );
-        }
-      }
-    }
-    const state = stateFromTable(where, table, resolveMaterial(m, where));
-    checkState(where, state); // every check runs before the world changes
-    const sys = world.addGranularSystem(state.material);
-    applyGranularState(sys.#c, state, where);
+    const s = state.stateOfTable(where, table, material); // checked before the world changes
+    const sys = world.addGranularSystem(s.material);
+    applyGranularState(sys.#c, s, where);
     return sys;
   }
 
@@ -553,31 +494,8 @@ export class GranularSystem {
 
   /** Reserve room for `capacity` particles so that later emission does not reallocate. */
   reserveParticles(capacity: number): void {
-    this.#reserve(
-      "reserveParticles",
-      integerIn("reserveParticles", "capacity", capacity, 0, MAX_PARTICLES),
-    );
-  }
-
-  /**
-   * Grow the particle columns and the contact-history table together to hold `n` particles,
-   * all or nothing: check the memory it would need, allocate every new array, then swap them
-   * all in. A failure leaves the system as it was.
-   */
-  #reserve(where: string, n: number): void {
-    const ps = this.#c.ps, hist = this.#c.hist;
-    if (n <= ps.capacity && hist.capacity >= ps.capacity) return;
-    if (n > MAX_PARTICLES) {
-      throw new RangeError(
-        `${where}: ${n} particles would exceed the most one system holds (${MAX_PARTICLES})`,
-      );
-    }
-    const cap = ps.capacityFor(n);
-    sizeGuard(where, `room for ${n} particles (capacity ${cap})`, cap * BYTES_PER_PARTICLE);
-    const growColumns = ps.prepare(cap);
-    const growHistory = hist.prepare(cap);
-    growColumns?.();
-    growHistory?.();
+    const n = integerIn("reserveParticles", "capacity", capacity, 0, MAX_PARTICLES);
+    life.reserveParticles(this.#c, "reserveParticles", n);
   }
 
   /**
@@ -594,21 +512,7 @@ export class GranularSystem {
    * ```
    */
   addParticle(options: ParticleOptions): number {
-    const w = "addParticle";
-    checkOptions(w, "options", options, PARTICLE_KEYS);
-    if (options === undefined) {
-      throw new TypeError(`${w}: options (undefined) must be an options object`);
-    }
-    const p = vec3(w, "position", options.position);
-    const r = positive(w, "radius", options.radius);
-    const v = options.velocity === undefined ? [0, 0, 0] : vec3(w, "velocity", options.velocity);
-    const a = options.angularVelocity === undefined
-      ? [0, 0, 0]
-      : vec3(w, "angularVelocity", options.angularVelocity);
-    const mid = integerIn(w, "materialId", options.materialId ?? 0, 0, MAX_MATERIAL_ID);
-    const fx = bool(w, "fixed", options.fixed, false);
-    this.#reserve(w, this.#c.ps.count + 1);
-    return this.#c.append(p[0], p[1], p[2], r, v, a, mid, fx);
+    return life.addParticle(this.#c, options);
   }
 
   /**
@@ -626,14 +530,7 @@ export class GranularSystem {
    * ```
    */
   emitBox(options: EmitBoxOptions): number {
-    const w = "emitBox";
-    const c = this.#c.emitCommon(w, this.#emitOptions(w, options, EMIT_BOX_KEYS));
-    const r = positive(w, "radius", options.radius);
-    if (c.max === 0) return 0;
-    const n = guardPacking(w, c.lo, c.hi, r, c.spacing, c.max);
-    this.#reserve(w, this.#c.ps.count + n);
-    const centres = regularPacking(c.lo, c.hi, r, c.spacing, c.max);
-    return this.#c.emit(centres, r, c);
+    return life.emitBox(this.#c, options);
   }
 
   /**
@@ -651,31 +548,7 @@ export class GranularSystem {
    * ```
    */
   emitBoxRandom(options: EmitBoxRandomOptions): number {
-    const w = "emitBoxRandom";
-    const c = this.#c.emitCommon(w, this.#emitOptions(w, options, EMIT_BOX_RANDOM_KEYS));
-    const r0 = positive(w, "minRadius", options.minRadius);
-    const r1 = positive(w, "maxRadius", options.maxRadius);
-    if (r1 < r0) throw new RangeError(`${w}: maxRadius (${r1}) must be >= minRadius (${r0})`);
-    if (c.spacing < 2 * r1) {
-      throw new RangeError(
-        `Cannot emit particles: spacing (${c.spacing}) must be >= 2 * maxRadius (${2 * r1})`,
-      );
-    }
-    const seed = options.seed;
-    if (typeof seed !== "bigint") finite(w, "seed", seed);
-    if (c.max === 0) return 0;
-    const n = guardPacking(w, c.lo, c.hi, r1, c.spacing, c.max);
-    this.#reserve(w, this.#c.ps.count + n);
-    const { positions, radii } = jitteredPacking(c.lo, c.hi, r0, r1, c.spacing, c.max, seed);
-    return this.#c.emit(positions, radii, c);
-  }
-
-  /** Check an emitter's options object (required; unknown keys throw). */
-  #emitOptions<T extends object>(where: string, options: T, keys: readonly string[]): T {
-    if (options === undefined) {
-      throw new TypeError(`${where}: options (undefined) must be an options object`);
-    }
-    return checkOptions<T>(where, "options", options, keys);
+    return life.emitBoxRandom(this.#c, options);
   }
 
   /**
@@ -693,10 +566,7 @@ export class GranularSystem {
    * ```
    */
   removeParticle(index: number): void {
-    this.#c.index("removeParticle", index);
-    const dead = this.#c.ps.id[index];
-    this.#c.removeSlot(index);
-    this.#c.hist.dropPartners(this.#c.ps.count, (id) => id === dead);
+    life.removeParticle(this.#c, index);
   }
 
   /**
@@ -712,9 +582,7 @@ export class GranularSystem {
    * ```
    */
   removeParticlesBelowZ(z: number): number {
-    finite("removeParticlesBelowZ", "z", z);
-    const pos = this.#c.ps.pos;
-    return this.#c.removeWhere((i) => pos[3 * i + 2] < z);
+    return life.removeParticlesBelowZ(this.#c, z);
   }
 
   /**
@@ -729,13 +597,7 @@ export class GranularSystem {
    * ```
    */
   removeParticlesInBox(min: Vec3, max: Vec3): number {
-    const [lo, hi] = corners("removeParticlesInBox", min, max);
-    const pos = this.#c.ps.pos;
-    return this.#c.removeWhere((i) => {
-      const o = 3 * i;
-      return pos[o] >= lo[0] && pos[o] <= hi[0] && pos[o + 1] >= lo[1] && pos[o + 1] <= hi[1] &&
-        pos[o + 2] >= lo[2] && pos[o + 2] <= hi[2];
-    });
+    return life.removeParticlesInBox(this.#c, min, max);
   }
 
   /** Local index of the particle with stable id `id`, or -1 if it no longer exists. */
@@ -747,62 +609,32 @@ export class GranularSystem {
 
   /** Set a particle's velocity (m/s); ignored for fixed particles. */
   setVelocity(index: number, velocity: Vec3): void {
-    this.#c.index("setVelocity", index);
-    const v = vec3("setVelocity", "velocity", velocity);
-    if (this.#c.ps.fixed[index]) return;
-    this.#c.ps.vel.set(v, 3 * index);
-    this.#c.guard.stale = true;
+    grains.setVelocity(this.#c, index, velocity);
   }
 
   /** Set a particle's angular velocity (rad/s); ignored for fixed particles. */
   setAngularVelocity(index: number, angularVelocity: Vec3): void {
-    this.#c.index("setAngularVelocity", index);
-    const v = vec3("setAngularVelocity", "angularVelocity", angularVelocity);
-    if (this.#c.ps.fixed[index]) return;
-    this.#c.ps.ang.set(v, 3 * index);
-    this.#c.guard.stale = true;
+    grains.setAngularVelocity(this.#c, index, angularVelocity);
   }
 
   /** Move a particle's centre (m). */
   setPosition(index: number, position: Vec3): void {
-    this.#c.index("setPosition", index);
-    this.#c.ps.pos.set(vec3("setPosition", "position", position), 3 * index);
-    const sl = this.#c.sleep;
-    if (sl.asleep[index] === 1) sl.wake(this.#c.ps, index, this.#c.material.density);
-    this.#c.invalidate();
+    grains.setPosition(this.#c, index, position);
   }
 
   /** Toggle a particle between dynamic and fixed; fixing zeroes its velocities and forces. */
   setParticleFixed(index: number, fixed: boolean): void {
-    this.#c.index("setParticleFixed", index);
-    const f = bool("setParticleFixed", "fixed", fixed, false);
-    const ps = this.#c.ps;
-    ps.fixed[index] = f ? 1 : 0;
-    if (f) {
-      for (const a of [ps.vel, ps.ang, ps.extForce, ps.extTorque, ps.force, ps.torque]) {
-        a.fill(0, 3 * index, 3 * index + 3);
-      }
-    }
-    ps.setMass(index, this.#c.material.density);
-    this.#c.invalidate();
+    grains.setParticleFixed(this.#c, index, fixed);
   }
 
   /** Apply an external force (N) at a particle's centre until cleared; ignored if fixed. */
   setExternalForce(index: number, force: Vec3): void {
-    this.#c.index("setExternalForce", index);
-    const f = vec3("setExternalForce", "force", force);
-    if (this.#c.ps.fixed[index]) return;
-    this.#c.ps.extForce.set(f, 3 * index);
-    this.#c.invalidate();
+    grains.setExternalForce(this.#c, index, force);
   }
 
   /** Apply an external torque (N·m) until cleared; ignored if fixed. */
   setExternalTorque(index: number, torque: Vec3): void {
-    this.#c.index("setExternalTorque", index);
-    const t = vec3("setExternalTorque", "torque", torque);
-    if (this.#c.ps.fixed[index]) return;
-    this.#c.ps.extTorque.set(t, 3 * index);
-    this.#c.invalidate();
+    grains.setExternalTorque(this.#c, index, torque);
   }
 
   /** Remove every external force and torque. */
@@ -856,32 +688,17 @@ export class GranularSystem {
    * ```
    */
   setParticleMaterial(id: number, material: ParticleMaterial): void {
-    integerIn("setParticleMaterial", "id", id, 0, MAX_MATERIAL_ID);
-    const m = resolveParticleMaterial(material, "setParticleMaterial");
-    this.#c.ensureTable(id);
-    this.#c.tables.friction[id] = m.friction;
-    this.#c.tables.rolling[id] = m.rollingFriction;
-    this.#c.materialsChanged();
+    grains.setParticleMaterial(this.#c, id, material);
   }
 
   /** The friction parameters used for material id `id`. */
   getParticleMaterial(id: number): Required<ParticleMaterial> {
-    integerIn("getParticleMaterial", "id", id, 0, MAX_MATERIAL_ID);
-    if (id >= this.#c.tableSize) {
-      return {
-        friction: this.#c.material.friction,
-        rollingFriction: this.#c.material.rollingFriction,
-      };
-    }
-    return { friction: this.#c.tables.friction[id], rollingFriction: this.#c.tables.rolling[id] };
+    return grains.getParticleMaterial(this.#c, id);
   }
 
   /** Assign material id `id` to particle `index`. */
   setParticleMaterialId(index: number, id: number): void {
-    this.#c.index("setParticleMaterialId", index);
-    integerIn("setParticleMaterialId", "materialId", id, 0, MAX_MATERIAL_ID);
-    this.#c.ensureTable(id);
-    this.#c.ps.materialId[index] = id;
+    grains.setParticleMaterialId(this.#c, index, id);
   }
 
   /** Set the boundary material mixed (geometric mean) with particle materials at boundaries. */
@@ -898,16 +715,7 @@ export class GranularSystem {
    * @param options `enabled: false` disables it.
    */
   setGroundPlane(height: number, options: { enabled?: boolean } = {}): void {
-    finite("setGroundPlane", "height", height);
-    const o = checkOptions<{ enabled?: boolean }>(
-      "setGroundPlane",
-      "options",
-      options,
-      ENABLED_KEYS,
-    );
-    const on = bool("setGroundPlane", "enabled", o.enabled, true);
-    this.#c.ground = on ? height : null;
-    this.#c.rebuildPlanes();
+    bounds.setGroundPlane(this.#c, height, options);
   }
 
   /** Remove the ground plane. */
@@ -934,16 +742,7 @@ export class GranularSystem {
    * ```
    */
   setContainerBox(min: Vec3, max: Vec3, options: { enabled?: boolean } = {}): void {
-    const c = corners("setContainerBox", min, max);
-    const o = checkOptions<{ enabled?: boolean }>(
-      "setContainerBox",
-      "options",
-      options,
-      ENABLED_KEYS,
-    );
-    const on = bool("setContainerBox", "enabled", o.enabled, true);
-    this.#c.container = on ? c : null;
-    this.#c.rebuildPlanes();
+    bounds.setContainerBox(this.#c, min, max, options);
   }
 
   /** Remove the container box. */
@@ -954,9 +753,7 @@ export class GranularSystem {
 
   /** The container corners, or null when disabled. */
   get containerBox(): { min: number[]; max: number[] } | null {
-    return this.#c.container
-      ? { min: [...this.#c.container[0]], max: [...this.#c.container[1]] }
-      : null;
+    return bounds.containerBoxOf(this.#c);
   }
 
   /**
@@ -974,26 +771,7 @@ export class GranularSystem {
    * ```
    */
   setPeriodicBoundary(min: Vec3, max: Vec3, axes: PeriodicAxes): void {
-    const [lo, hi] = corners("setPeriodicBoundary", min, max);
-    if (axes === undefined) {
-      throw new TypeError(`setPeriodicBoundary: axes (undefined) must be an options object`);
-    }
-    checkOptions("setPeriodicBoundary", "axes", axes, PERIODIC_AXES_KEYS);
-    const f = [
-      bool("setPeriodicBoundary", "x", axes.x, false),
-      bool("setPeriodicBoundary", "y", axes.y, false),
-      bool("setPeriodicBoundary", "z", axes.z, false),
-    ];
-    if (!f[0] && !f[1] && !f[2]) {
-      this.#c.periodic = null;
-      this.#c.boundariesChanged();
-      return;
-    }
-    this.#c.periodic = [0, 1, 2].map((k) => ({
-      lo: lo[k],
-      length: f[k] ? hi[k] - lo[k] : 0,
-    })) as [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod];
-    this.#c.boundariesChanged();
+    bounds.setPeriodicBoundary(this.#c, min, max, axes);
   }
 
   /** Disable the periodic boundary on all axes. */
@@ -1006,15 +784,7 @@ export class GranularSystem {
   get periodicBoundary():
     | { min: number[]; max: number[]; x: boolean; y: boolean; z: boolean }
     | null {
-    const p = this.#c.periodic;
-    if (!p) return null;
-    return {
-      min: p.map((a) => a.lo),
-      max: p.map((a) => a.lo + a.length),
-      x: p[0].length > 0,
-      y: p[1].length > 0,
-      z: p[2].length > 0,
-    };
+    return bounds.periodicBoundaryOf(this.#c);
   }
 
   // ---- energies ------------------------------------------------------------------------
@@ -1032,16 +802,6 @@ export class GranularSystem {
    * ```
    */
   energy(): Energies {
-    const ps = this.#c.ps, g = this.#c.gravity;
-    let k = 0, r = 0, u = 0;
-    for (let i = 0; i < ps.count; i++) {
-      if (ps.fixed[i]) continue;
-      const o = 3 * i, m = ps.mass[i], rad = ps.radius[i];
-      const v = ps.vel, w = ps.ang, x = ps.pos;
-      k += 0.5 * m * (v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2]);
-      r += 0.2 * m * rad * rad * (w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2]);
-      u -= m * (g[0] * x[o] + g[1] * x[o + 1] + g[2] * x[o + 2]);
-    }
-    return { kinetic: k, rotational: r, potential: u };
+    return grains.energy(this.#c);
   }
 }

@@ -2,9 +2,8 @@
  * The rigid-grain state shared by the 2D systems (star grains, disks, clumps): structure-of-
  * arrays columns, the contact-force stage with the shared laws of `src/contact/`, explicit
  * integration, walls and per-step statistics. Subclasses provide the geometry: how contacts
- * are detected. The options and per-grain input types with their validation live in
- * `body_options.ts`, the statistics record and its fill in `body_stats.ts` (both re-exported
- * here).
+ * are detected. The options, input and statistics types live in `body_options.ts`
+ * (re-exported here), the fill of the statistics in `body_stats.ts`.
  *
  * @module
  */
@@ -18,11 +17,14 @@ import { emptyProfile, type StepProfile } from "../contact/stats.ts";
 import { type RunOptions, runSteps } from "../math/progress.ts";
 import { bool, finite, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
 export { GRAIN_INIT_KEYS, GRAIN_SYSTEM_KEYS } from "./options.ts";
-import { flatten, type GrainInit, type GrainSystemOptions, perGrain } from "./body_options.ts";
-export { flatten } from "./body_options.ts";
-export type { GrainInit, GrainSystemOptions } from "./body_options.ts";
-import { emptyStepStats, lap, type StepStats, updateStepStats } from "./body_stats.ts";
-export type { StepStats } from "./body_stats.ts";
+import {
+  flatten,
+  type GrainInit,
+  type GrainSystemOptions,
+  type StepStats,
+} from "./body_options.ts";
+export * from "./body_options.ts";
+import { emptyStepStats, lap, updateStepStats } from "./body_stats.ts";
 import { Walls } from "./walls.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
 import {
@@ -567,4 +569,24 @@ export abstract class GrainSystem2 {
   protected updateStats(): void {
     updateStepStats(this);
   }
+}
+
+/** One value per grain from a number (for all) or an array of length n; all finite. */
+function perGrain(
+  name: string,
+  what: string,
+  v: number | ArrayLike<number> | undefined,
+  n: number,
+): Float64Array {
+  const out = new Float64Array(n);
+  if (v === undefined) return out;
+  if (typeof v === "number") return out.fill(finite(name, what, v));
+  if (v === null || typeof v !== "object" || typeof v.length !== "number") {
+    throw new TypeError(`${name}: ${what} (${String(v)}) must be a number or an array`);
+  }
+  if (v.length !== n) {
+    throw new RangeError(`${name}: ${what}.length (${v.length}) must equal the grain count ${n}`);
+  }
+  for (let k = 0; k < n; k++) out[k] = finite(name, `${what}[${k}]`, v[k]);
+  return out;
 }

@@ -1,13 +1,14 @@
 /**
- * The options and per-grain input of the 2D systems: the contact and integration parameters
- * every system accepts (`GrainSystemOptions`), the initial state of `addGrains`
- * (`GrainInit`) and the validation of per-grain input (points, per-grain values) that
+ * The public types of the 2D systems' base: the contact and integration parameters every
+ * system accepts (`GrainSystemOptions`), the statistics every step leaves (`StepStats`), the
+ * initial state of `addGrains` (`GrainInit`) and the check of point lists (`flatten`) that
  * `GrainSystem2._append` and the clump builders use. Re-exported from `body.ts`.
  *
  * @module
  */
 
 import { finite } from "../math/validate.ts";
+import type { StepStatsCore } from "../contact/stats.ts";
 
 /** Contact and integration parameters common to the 2D systems (SI units). */
 export interface GrainSystemOptions {
@@ -29,6 +30,24 @@ export interface GrainSystemOptions {
   rotationalDamping?: number;
 }
 
+/**
+ * Statistics of the last step: the shared core (`step`, `time`, `candidatePairs` — the pairs
+ * the grid tested in 3×3 neighbourhoods —, `particleContacts` — distinct grain–grain
+ * contacts —, `boundaryContacts` — grain–wall contacts —, `maxPenetration`, `maxSpeed`,
+ * `kineticEnergy`, in J per metre of depth) and the star2d counters below. The record is
+ * reused (copy it to keep it); stage times are in `lastStepProfile`.
+ */
+export interface StepStats extends StepStatsCore {
+  /** Candidate pairs whose bounding circles intersect. */
+  boundingHits: number;
+  /** Point-in-grain tests (boundary nodes, or disk pairs for disks and clumps). */
+  nodeTests: number;
+  /** Grain pairs with at least one contact. */
+  pairsInContact: number;
+  /** Distinct contacts per pair in contact (contacts / pairsInContact). */
+  contactsPerPair: number;
+}
+
 /** Per-grain initial state accepted by `addGrains` of every system. */
 export interface GrainInit {
   /** Centre-of-mass positions (m), as [x, y] pairs or a flat stride-2 array. */
@@ -41,29 +60,6 @@ export interface GrainInit {
   angularVelocities?: number | ArrayLike<number>;
   /** Areal density (kg/m²): mass = density · area. @default 3.54 (3 mm of 1180 kg/m³) */
   arealDensity?: number;
-}
-
-/**
- * One value per grain from a number (for all) or an array of length n; all finite.
- * @internal
- */
-export function perGrain(
-  name: string,
-  what: string,
-  v: number | ArrayLike<number> | undefined,
-  n: number,
-): Float64Array {
-  const out = new Float64Array(n);
-  if (v === undefined) return out;
-  if (typeof v === "number") return out.fill(finite(name, what, v));
-  if (v === null || typeof v !== "object" || typeof v.length !== "number") {
-    throw new TypeError(`${name}: ${what} (${String(v)}) must be a number or an array`);
-  }
-  if (v.length !== n) {
-    throw new RangeError(`${name}: ${what}.length (${v.length}) must equal the grain count ${n}`);
-  }
-  for (let k = 0; k < n; k++) out[k] = finite(name, `${what}[${k}]`, v[k]);
-  return out;
 }
 
 /**

@@ -1,33 +1,16 @@
 /**
- * The per-step statistics of the 2D systems: the `StepStats` record, its fill after each step
- * (contact counts, maximum overlap and speed, kinetic energy) with the check that the state
- * stayed finite, and the stage timer of `lastStepProfile`. Used by `GrainSystem2.step`;
- * `StepStats` is re-exported from `body.ts`.
+ * The per-step statistics of the 2D systems: the fill of the `StepStats` record after each
+ * step (contact counts, maximum overlap and speed, kinetic energy) with the check that the
+ * state stayed finite, and the stage timer of `lastStepProfile`. Used by `GrainSystem2.step`;
+ * internal, not re-exported.
  *
  * @module
  */
 
 import { contactBuffers, ContactKind } from "../contact/record.ts";
-import type { StepProfile, StepStatsCore } from "../contact/stats.ts";
+import type { StepProfile } from "../contact/stats.ts";
 import type { GrainSystem2 } from "./body.ts";
-
-/**
- * Statistics of the last step: the shared core (`step`, `time`, `candidatePairs` — the pairs
- * the grid tested in 3×3 neighbourhoods —, `particleContacts` — distinct grain–grain
- * contacts —, `boundaryContacts` — grain–wall contacts —, `maxPenetration`, `maxSpeed`,
- * `kineticEnergy`, in J per metre of depth) and the star2d counters below. The record is
- * reused (copy it to keep it); stage times are in `lastStepProfile`.
- */
-export interface StepStats extends StepStatsCore {
-  /** Candidate pairs whose bounding circles intersect. */
-  boundingHits: number;
-  /** Point-in-grain tests (boundary nodes, or disk pairs for disks and clumps). */
-  nodeTests: number;
-  /** Grain pairs with at least one contact. */
-  pairsInContact: number;
-  /** Distinct contacts per pair in contact (contacts / pairsInContact). */
-  contactsPerPair: number;
-}
+import type { StepStats } from "./body_options.ts";
 
 /** A zeroed statistics record, the state of a system before its first step. @internal */
 export function emptyStepStats(): StepStats {
