@@ -5,7 +5,7 @@
  * @module
  */
 
-/** Keys of `GrainSystemOptions` (body.ts): the options every 2D system accepts. */
+/** Keys of `GrainSystemOptions` (body_options.ts): the options every 2D system accepts. */
 export const GRAIN_SYSTEM_KEYS: readonly string[] = [
   "timeStep",
   "gravity",
@@ -17,7 +17,7 @@ export const GRAIN_SYSTEM_KEYS: readonly string[] = [
   "rotationalDamping",
 ];
 
-/** Keys of `GrainInit` (body.ts): the per-grain initial state of every `addGrains`. */
+/** Keys of `GrainInit` (body_options.ts): the per-grain initial state of every `addGrains`. */
 export const GRAIN_INIT_KEYS: readonly string[] = [
   "positions",
   "angles",
