@@ -36,73 +36,26 @@ import {
   reportTooFast,
   speedLimit,
 } from "./guard.ts";
-import { bool, corners, integerIn, nonNegative, positive, vec3 } from "../math/validate.ts";
-import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
-import type { BodySet } from "./bodies/body_set.ts";
-import { bodyContactForces, type BodyLoads } from "./bodies/contact.ts";
+import { nonNegative } from "../math/validate.ts";
+import type { EmitCommon } from "./options.ts";
+import { bodyContactForces } from "./bodies/contact.ts";
 import { PoolSleep } from "./bodies/sleep.ts";
+import type { BodyLink, EmitSettings, ResumeState } from "./core_types.ts";
+import { lap, resetProfile, resetStats } from "./core_records.ts";
+import { resumeFromCheckpoint } from "./core_resume.ts";
+import { detachPairHistories, historyColumns, sortSlots } from "./core_slots.ts";
+import {
+  appendParticle,
+  emitParticles,
+  emitSettings,
+  ensureFrictionTable,
+  recomputeRadii,
+  removeSlot,
+  removeWhere,
+} from "./core_lifecycle.ts";
 
-/** The world's bodies as one granular system sees them: their columns and its loads on them. */
-export interface BodyLink {
-  /** The world's body columns (posed per force evaluation). */
-  set: BodySet;
-  /** This system's loads on the bodies. */
-  loads: BodyLoads;
-}
-
-/**
- * What a loaded checkpoint carries into the first step after loading: the step's caches at save
- * time and the settings they were computed under. The first step reuses them only when those
- * settings match the system's then (boundaries re-applied as they were, the same gravity) and
- * nothing else changed since the load; otherwise it recomputes (see
- * {@link GranularCore.resumeStep}).
- */
-export interface ResumeState {
-  /** Gravity the carried forces were computed under (m/s²). */
-  gravity: [number, number, number];
-  /** Ground plane height at save time (compared, never applied). */
-  ground: number | null;
-  /** Container corners at save time (compared, never applied). */
-  container: [[number, number, number], [number, number, number]] | null;
-  /** Periodic cell at save time (compared, never applied). */
-  periodic: [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod] | null;
-  /** The force and torque columns hold the forces of the saved state. */
-  forces: boolean;
-  /** Positions (stride 3) at which the saved neighbour list was built, or null to rebuild. */
-  refPos: Float64Array | null;
-  /** The divergence guard at save time. */
-  guard: {
-    stale: boolean;
-    warned: boolean;
-    refSpeed: number;
-    refTime: number;
-    accel: number;
-    minMass: number;
-  };
-}
-
-/** Validated settings shared by the emitters. */
-export interface EmitSettings {
-  /** Box corners. */
-  lo: number[];
-  /** Upper corner. */
-  hi: number[];
-  /** Grid spacing (m). */
-  spacing: number;
-  /** Most particles to emit. */
-  max: number;
-  /** Initial velocity. */
-  v: number[];
-  /** Initial angular velocity. */
-  a: number[];
-  /** Material id. */
-  mid: number;
-  /** Fixed flag. */
-  fx: boolean;
-}
-
-/** Systems smaller than this are never reordered (their columns fit in a core's cache). */
-export const SORT_MIN = 1024;
+export type { BodyLink, EmitSettings, ResumeState } from "./core_types.ts";
+export { SORT_MIN } from "./core_slots.ts";
 
 /**
  * The state and the step of a granular system. Internal: {@link GranularSystem} owns one and
@@ -187,7 +140,7 @@ export class GranularCore {
   needRebuild = true;
   /** Neighbour skin (m); -1 for "auto". */
   skin = -1;
-  /** Caches of a loaded checkpoint for the first step, or null (see {@link resumeStep}). */
+  /** Caches of a loaded checkpoint for the first step, or null (see `core_resume.ts`). */
   resume: ResumeState | null = null;
   /** Positions at the last neighbour-list build (drift reference). */
   refPos = new Float64Array(0);
@@ -247,7 +200,7 @@ export class GranularCore {
   step(dt: number, gravity: ArrayLike<number>): void {
     const prof = this.profile, t0 = prof ? performance.now() : 0;
     if (prof) resetProfile(this.profileRecord);
-    if (this.resume !== null) this.resumeStep(gravity);
+    if (this.resume !== null) resumeFromCheckpoint(this, gravity);
     this.beginStep(gravity);
     const sub = this.material.substeps, h = dt / sub, link = this.bodies;
     if (link !== null) link.loads.resize(link.set.count);
@@ -454,7 +407,7 @@ export class GranularCore {
     // the springs of the old list go back into the table, then out again for the new one
     flushPairHistories(this.pairHist, this.pairs, this.hist, ps.id, this.stamp >>> 0);
     this.grid.build(at, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
-    if (at === ps.pos && this.spatialSort && this.sortSlots()) {
+    if (at === ps.pos && this.spatialSort && sortSlots(this)) {
       this.grid.build(at, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
     }
     this.grid.findPairs(at, ps.radius, reach + skin, this.pairs, this.uniformRadius);
@@ -468,36 +421,7 @@ export class GranularCore {
     this.rebuilds++;
   }
 
-  /**
-   * Reorder the particle slots into the cell order of the grid just built, when more than an
-   * eighth of them are out of that order (systems of at least {@link SORT_MIN} grains only):
-   * grains that touch then sit close in memory, as LAMMPS's `atom_modify sort` arranges. Stable
-   * ids, histories and sleep states follow their grains. Returns true when it reordered. The
-   * decision depends on the state alone, so a loaded checkpoint repeats it exactly.
-   */
-  sortSlots(): boolean {
-    const ps = this.ps, n = ps.count, cellOf = this.grid.cellOf;
-    if (n < SORT_MIN) return false;
-    let out = 0;
-    for (let i = 1; i < n; i++) if (cellOf[i] < cellOf[i - 1]) out++;
-    if (8 * out <= n) return false;
-    if (this.sortF.length < 3 * n) {
-      this.sortF = new Float64Array(3 * ps.capacity);
-      this.sortU = new Uint32Array(ps.capacity);
-      this.sortOrder = new Int32Array(ps.capacity);
-    }
-    const order = this.sortOrder;
-    order.set(this.grid.items.subarray(0, n));
-    ps.permute(order, n, this.sortF, this.sortU);
-    this.hist.permute(order, n);
-    this.sleep.permute(order, n, this.sortU);
-    const slotOfId = this.slotOfId, id = ps.id;
-    for (let s = 0; s < n; s++) slotOfId[id[s]] = s;
-    this.sorts++;
-    return true;
-  }
-
-  /** Reorder particle slots into cell order at neighbour rebuilds (see {@link sortSlots}). */
+  /** Reorder particle slots into cell order at neighbour rebuilds (see `sortSlots`). */
   spatialSort = true;
   /** Slot reorderings so far. */
   sorts = 0;
@@ -514,33 +438,7 @@ export class GranularCore {
    * list order — the order a loaded table lists them in. Changes nothing.
    */
   historyColumns(): HistoryColumns {
-    const ps = this.ps, ph = this.pairHist, hist = this.hist, n = ps.count;
-    if (!ph.live || ph.active(this.pairs.count) === 0) return hist.columns(n, ps.id);
-    const pa = this.pairs.a, pb = this.pairs.b, np = this.pairs.count, id = ps.id;
-    // counting sort of the live pair springs by owner slot
-    const start = new Int32Array(n + 1);
-    for (let k = 0; k < np; k++) if (ph.on[k] !== 0) start[pa[k] + 1]++;
-    for (let p = 0; p < n; p++) start[p + 1] += start[p];
-    const order = new Int32Array(start[n]), cur = start.slice(0, n);
-    for (let k = 0; k < np; k++) if (ph.on[k] !== 0) order[cur[pa[k]]++] = k;
-    const m = hist.total(n) + start[n], S = hist.slots;
-    const owner = new Uint32Array(m), partner = new Uint32Array(m), xi = new Float64Array(3 * m);
-    let w = 0;
-    for (let p = 0; p < n; p++) {
-      for (let e = p * S, end = e + hist.used[p]; e < end; e++, w++) {
-        owner[w] = id[p], partner[w] = hist.partner[e] >>> 0;
-        xi[3 * w] = hist.xi[3 * e], xi[3 * w + 1] = hist.xi[3 * e + 1];
-        xi[3 * w + 2] = hist.xi[3 * e + 2];
-      }
-      for (let q = start[p]; q < start[p + 1]; q++, w++) {
-        const k = order[q];
-        owner[w] = id[p], partner[w] = id[pb[k]];
-        xi[3 * w] = ph.xi[3 * k],
-          xi[3 * w + 1] = ph.xi[3 * k + 1],
-          xi[3 * w + 2] = ph.xi[3 * k + 2];
-      }
-    }
-    return { owner, partner, displacement: xi };
+    return historyColumns(this);
   }
 
   /**
@@ -549,11 +447,7 @@ export class GranularCore {
    * springs until the next rebuild.
    */
   detachPairHistories(keep: boolean): void {
-    if (keep) {
-      flushPairHistories(this.pairHist, this.pairs, this.hist, this.ps.id, this.stamp >>> 0);
-    }
-    this.pairHist.live = false;
-    this.needRebuild = true;
+    detachPairHistories(this, keep);
   }
 
   /** Resolve the force-loop scalars of this evaluation. */
@@ -651,31 +545,6 @@ export class GranularCore {
     this.guard.stale = true;
   }
 
-  /**
-   * First step after loading a checkpoint: reuse its caches (the forces of the saved state, the
-   * saved neighbour list, the divergence guard) when the boundaries and `gravity` are those
-   * they were computed under, so that the run continues bit for bit as if it had not stopped;
-   * otherwise leave everything stale (the step recomputes). Consumes {@link resume}.
-   */
-  resumeStep(gravity: ArrayLike<number>): void {
-    const r = this.resume!;
-    this.resume = null;
-    const g = r.gravity, c = r.container, k = this.container, p = r.periodic, q = this.periodic;
-    const same = g[0] === gravity[0] && g[1] === gravity[1] && g[2] === gravity[2] &&
-      r.ground === this.ground &&
-      (c === null
-        ? k === null
-        : k !== null && [0, 1, 2].every((a) => c[0][a] === k[0][a] && c[1][a] === k[1][a])) &&
-      (p === null
-        ? q === null
-        : q !== null && [0, 1, 2].every((a) => p[a].lo === q[a].lo && p[a].length === q[a].length));
-    if (!same) return;
-    this.gravity[0] = g[0], this.gravity[1] = g[1], this.gravity[2] = g[2];
-    Object.assign(this.guard, r.guard);
-    if (r.refPos !== null) this.rebuildNeighbors(this.neighborSkin, r.refPos);
-    this.forcesValid = r.forces;
-  }
-
   /** Grow the particle columns and the history table to hold `n` particles. */
   reserve(n: number): void {
     this.ps.reserve(n);
@@ -694,97 +563,22 @@ export class GranularCore {
     mid: number,
     fx: boolean,
   ): number {
-    const ps = this.ps, i = ps.count;
-    const o = 3 * i;
-    ps.pos[o] = x, ps.pos[o + 1] = y, ps.pos[o + 2] = z;
-    for (let k = 0; k < 3; k++) {
-      ps.vel[o + k] = fx ? 0 : v[k];
-      ps.ang[o + k] = fx ? 0 : a[k];
-      ps.force[o + k] =
-        ps.torque[o + k] =
-        ps.extForce[o + k] =
-        ps.extTorque[o + k] =
-          0;
-    }
-    ps.radius[i] = r;
-    ps.materialId[i] = mid;
-    this.ensureTable(mid);
-    ps.fixed[i] = fx ? 1 : 0;
-    const id = this.nextId++;
-    ps.id[i] = id;
-    if (id >= this.slotOfId.length) {
-      const s = new Int32Array(Math.max(2 * this.slotOfId.length, id + 1)).fill(-1);
-      s.set(this.slotOfId);
-      this.slotOfId = s;
-    }
-    this.slotOfId[id] = i;
-    ps.setMass(i, this.material.density);
-    this.hist.clearSlot(i);
-    ps.count++;
-    this.radiiChanged(r, ps.count === 1);
-    this.invalidate();
-    return i;
-  }
-
-  /** Update the radius summaries after appending a particle of radius `r`. */
-  radiiChanged(r: number, first: boolean): void {
-    if (first) {
-      this.uniformRadius = r;
-      this.maxRadius = r;
-      this.minRadius = r;
-      return;
-    }
-    if (r !== this.uniformRadius) this.uniformRadius = 0;
-    if (r > this.maxRadius) this.maxRadius = r;
-    if (r < this.minRadius) this.minRadius = r;
+    return appendParticle(this, x, y, z, r, v, a, mid, fx);
   }
 
   /** Recompute the radius summaries from the columns (after a removal). */
   recomputeRadii(): void {
-    const ps = this.ps;
-    this.maxRadius = 0;
-    this.minRadius = ps.count > 0 ? Infinity : 0;
-    this.uniformRadius = ps.count > 0 ? ps.radius[0] : 0;
-    for (let i = 0; i < ps.count; i++) {
-      const r = ps.radius[i];
-      if (r > this.maxRadius) this.maxRadius = r;
-      if (r < this.minRadius) this.minRadius = r;
-      if (r !== this.uniformRadius) this.uniformRadius = 0;
-    }
+    recomputeRadii(this);
   }
 
   /** Remove slot `i`: the last particle moves into it, its histories follow. */
   removeSlot(i: number): void {
-    if (this.pairHist.live) this.detachPairHistories(true);
-    const ps = this.ps, last = ps.count - 1;
-    this.slotOfId[ps.id[i]] = -1;
-    if (this.sleep.asleep[i] === 1) this.sleep.wake(ps, i, this.material.density);
-    if (i !== last) {
-      this.sleep.moveSlot(last, i);
-      ps.moveSlot(last, i);
-      this.hist.moveSlot(last, i);
-      this.slotOfId[ps.id[i]] = i;
-    } else this.hist.clearSlot(i);
-    ps.count--;
-    this.recomputeRadii();
-    this.invalidate();
+    removeSlot(this, i);
   }
 
   /** Remove every particle for which `pred(slot)` holds; returns how many. */
   removeWhere(pred: (i: number) => boolean): number {
-    let removed = 0;
-    for (let i = this.ps.count - 1; i >= 0; i--) {
-      if (pred(i)) {
-        this.removeSlot(i);
-        removed++;
-      }
-    }
-    if (removed > 0) {
-      const slot = this.slotOfId;
-      this.hist.dropPartners(this.ps.count, (id) => slot[id] < 0);
-      this.pending.removed += removed;
-    }
-    return removed;
+    return removeWhere(this, pred);
   }
 
   /** Throw unless `index` is a particle slot; `where` names the caller. */
@@ -798,52 +592,17 @@ export class GranularCore {
 
   /** Extend the friction tables to material id `id` (new ids get the global material). */
   ensureTable(id: number): void {
-    if (id < this.tableSize) return;
-    const t = this.tables, m = this.material;
-    let n = t.friction.length;
-    if (id >= n) {
-      while (n <= id) n *= 2;
-      const f = new Float64Array(n), r = new Float64Array(n);
-      f.set(t.friction);
-      r.set(t.rolling);
-      t.friction = f;
-      t.rolling = r;
-    }
-    for (let k = this.tableSize; k <= id; k++) {
-      t.friction[k] = m.friction;
-      t.rolling[k] = m.rollingFriction;
-    }
-    this.tableSize = id + 1;
-    this.materialsChanged();
+    ensureFrictionTable(this, id);
   }
 
   /** Append emitted particles (centres stride 3; one radius or one per particle). */
   emit(centres: Float64Array, radii: number | Float64Array, c: EmitSettings): number {
-    const n = centres.length / 3;
-    this.reserve(this.ps.count + n);
-    for (let k = 0; k < n; k++) {
-      const r = typeof radii === "number" ? radii : radii[k];
-      this.append(centres[3 * k], centres[3 * k + 1], centres[3 * k + 2], r, c.v, c.a, c.mid, c.fx);
-    }
-    this.pending.emitted += n;
-    return n;
+    return emitParticles(this, centres, radii, c);
   }
 
   /** Validate the options every emitter shares. */
   emitCommon(w: string, o: EmitCommon): EmitSettings {
-    if (o === null || typeof o !== "object") {
-      throw new TypeError(`${w}: options (${String(o)}) must be an object`);
-    }
-    const [lo, hi] = corners(w, o.min, o.max);
-    const spacing = positive(w, "spacing", o.spacing);
-    const max = integerIn(w, "maxParticles", o.maxParticles, 0, 2 ** 31 - 1);
-    const v = o.velocity === undefined ? [0, 0, 0] : vec3(w, "velocity", o.velocity);
-    const a = o.angularVelocity === undefined
-      ? [0, 0, 0]
-      : vec3(w, "angularVelocity", o.angularVelocity);
-    const mid = integerIn(w, "materialId", o.materialId ?? 0, 0, MAX_MATERIAL_ID);
-    const fx = bool(w, "fixed", o.fixed, false);
-    return { lo, hi, spacing, max, v, a, mid, fx };
+    return emitSettings(w, o);
   }
 
   /** Rebuild the plane set after the ground or the container changed. */
@@ -851,35 +610,4 @@ export class GranularCore {
     buildPlanes(this.planes, this.ground, this.container);
     this.boundariesChanged();
   }
-}
-
-/** Add the time since `t0` to stage `k` of the profile; returns now. */
-function lap(p: StepProfile, k: keyof StepProfile, t0: number): number {
-  const t = performance.now();
-  p[k] += t - t0;
-  return t;
-}
-
-function resetProfile(p: StepProfile): void {
-  p.neighbors =
-    p.pairForces =
-    p.boundaryForces =
-    p.integration =
-    p.total =
-      0;
-}
-
-function resetStats(s: StepStats): void {
-  s.candidatePairs =
-    s.particleContacts =
-    s.boundaryContacts =
-    s.cohesiveContacts =
-      0;
-  s.activeContactHistories = s.staleContactHistoriesRemoved = 0;
-  s.emittedParticles =
-    s.removedParticles =
-    s.wrappedParticles =
-    s.velocityClamps =
-      0;
-  s.maxPenetration = s.maxSpeed = s.kineticEnergy = 0;
 }
