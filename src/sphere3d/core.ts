@@ -1,7 +1,7 @@
 /**
  * The core of the granular system: its structure-of-arrays state, the step pipeline and the
  * lifecycle primitives (append, swap-remove). A step reads as its stages:
- * begin (statistics, gravity) → per substep: half kick → drift and wrap → forces (neighbour
+ * begin (statistics, gravity) → per substep: half kick and drift (and wrap) → forces (neighbour
  * list → body forces → pair forces → boundary forces → rolling → history sweep) → half kick →
  * end (statistics, divergence guard). Scratch belongs to the core (`ctx`) and grows only when
  * the particle count grows.
@@ -25,7 +25,16 @@ import { type HistoryColumns, HistoryTable } from "./history.ts";
 import { flushPairHistories, groupPairs, PairHistory, pullPairHistories } from "./pair_history.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
-import { bodyForces, drift, kick, scanBlockCount, scanState, wrap } from "./integrate.ts";
+import {
+  bodyForces,
+  finishScan,
+  kick,
+  kickDriftReset,
+  kickScanBlocks,
+  scanBlockCount,
+  scanState,
+  wrap,
+} from "./integrate.ts";
 import type { GranularThreads } from "./threads/pool.ts";
 import { emptyStats, type StepStats } from "./stats.ts";
 import {
@@ -104,6 +113,12 @@ export class GranularCore {
    * and statistics are the same bytes either way.
    */
   recordPairs = true;
+  /** The body forces were reset by the fused kick-and-drift pass (one thread). */
+  forcesReset = false;
+  /** The step's last kick also scanned the state: `scan` and `scanBlocks` hold it. */
+  scanned = false;
+  /** The largest squared move since the last rebuild, from the fused kick-and-drift pass. */
+  readonly moved2 = new Float64Array(1);
   /** The contacts of the last substep (the shared 3D contact record). */
   readonly contacts = new ContactRecord(3);
   /** The global material, resolved. */
@@ -212,15 +227,12 @@ export class GranularCore {
     }
     if (this.guard.stale) measureGuard(this, h);
     for (let s = 0; s < sub; s++) {
-      if (this.pool !== null) this.kickAndDrift(h);
-      else {
-        this.halfKick(h);
-        this.driftAndWrap(h);
-      }
+      this.kickAndDrift(h);
       this.bodyTau = (s + 1) * h;
       this.computeForces(h, h);
       if (link !== null) link.loads.accumulate(h);
-      this.halfKick(h);
+      if (s === sub - 1) this.kickAndScan(h);
+      else this.halfKick(h);
     }
     this.time += dt;
     this.endStep();
@@ -250,26 +262,66 @@ export class GranularCore {
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
   }
 
-  /** Drift the positions, flag a stale neighbour list, wrap periodic axes. */
-  driftAndWrap(h: number): void {
-    const t0 = this.profile ? performance.now() : 0, ps = this.ps;
-    const moved = this.pool !== null
-      ? this.pool.drift(this, h)
-      : drift(ps, h, this.refPos, this.neighborSkin);
+  /**
+   * The half kick, the drift (flagging a stale neighbour list) and the periodic wrap, in one
+   * pass over the particles (the same arithmetic per particle as separate passes): on one
+   * thread it also resets the body
+   * forces for the coming evaluation (`kickDriftReset`); with threads it is one parallel job
+   * (the pair job resets the forces).
+   */
+  kickAndDrift(h: number): void {
+    const t0 = this.profile ? performance.now() : 0, pool = this.pool, m = this.material;
+    let moved: boolean;
+    if (pool !== null) {
+      this.stats.velocityClamps += pool.kickDrift(this, h * 0.5, h);
+      moved = pool.moved;
+    } else {
+      const out = this.moved2, ps = this.ps, skin = this.neighborSkin;
+      this.stats.velocityClamps += kickDriftReset(
+        ps,
+        h * 0.5,
+        h,
+        m.maxSpeed,
+        m.maxAngularSpeed,
+        this.refPos,
+        this.gravity,
+        out,
+        0,
+        ps.count,
+      );
+      moved = 4 * out[0] >= skin * skin;
+      this.forcesReset = true;
+    }
     if (moved) this.needRebuild = true;
     this.wrapPeriodic();
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
   }
 
   /**
-   * With threads: {@link GranularCore.halfKick} and {@link GranularCore.driftAndWrap} as one
-   * parallel pass over the particles (the same arithmetic per particle, one barrier less).
+   * The step's last half kick and the end-of-step kinetic-energy scan in one pass, block by
+   * block (`kickScanBlocks`; the same bytes as the two passes); {@link GranularCore.endStep}
+   * then finishes the scan.
    */
-  kickAndDrift(h: number): void {
-    const t0 = this.profile ? performance.now() : 0, pool = this.pool!;
-    this.stats.velocityClamps += pool.kickDrift(this, h * 0.5, h);
-    if (pool.moved) this.needRebuild = true;
-    this.wrapPeriodic();
+  kickAndScan(h: number): void {
+    const t0 = this.profile ? performance.now() : 0, m = this.material, scan = this.scan;
+    const nb = scanBlockCount(this.ps.count);
+    if (this.scanBlocks.length < nb) this.scanBlocks = new Float64Array(2 * nb);
+    if (this.pool !== null) {
+      this.stats.velocityClamps += this.pool.kickScan(this, h * 0.5, nb);
+    } else {
+      scan[0] = scan[2] = 0;
+      this.stats.velocityClamps += kickScanBlocks(
+        this.ps,
+        h * 0.5,
+        m.maxSpeed,
+        m.maxAngularSpeed,
+        0,
+        nb,
+        this.scanBlocks,
+        scan,
+      );
+    }
+    this.scanned = true;
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
   }
 
@@ -296,7 +348,8 @@ export class GranularCore {
     st.candidatePairs = this.pairs.count;
     if (prof) t = lap(pr, "neighbors", t);
     // with threads, the pool's first job resets the body forces, split among the threads
-    if (this.pool === null) bodyForces(ps, this.gravity);
+    if (this.pool === null && !this.forcesReset) bodyForces(ps, this.gravity);
+    this.forcesReset = false;
     st.particleContacts = st.boundaryContacts = st.cohesiveContacts = 0;
     st.activeContactHistories = 0;
     this.contacts.count = 0;
@@ -372,9 +425,12 @@ export class GranularCore {
     const st = this.stats, scan = this.scan;
     const nb = scanBlockCount(this.ps.count);
     if (this.scanBlocks.length < nb) this.scanBlocks = new Float64Array(2 * nb);
-    const ok = this.pool !== null
+    const ok = this.scanned
+      ? finishScan(scan, this.scanBlocks, nb)
+      : this.pool !== null
       ? this.pool.scan(this, nb)
       : scanState(this.ps, scan, this.scanBlocks);
+    this.scanned = false;
     if (!ok) reportNonFinite(this);
     st.maxSpeed = scan[0];
     st.kineticEnergy = scan[1];

@@ -98,6 +98,104 @@ export function driftRange(
   return max2;
 }
 
+/**
+ * One pass of slots i0 ≤ i < i1 doing what {@link kick} (`hk`, with its clamps),
+ * {@link driftRange} (`h`) and then {@link bodyForces} (`g`) do in three: each slot is kicked,
+ * clamped, drifted and its force and torque reset with the same arithmetic, so the results
+ * are the same bytes. Returns the clamps applied; the largest squared move from `ref` goes to
+ * `out[0]`.
+ */
+export function kickDriftReset(
+  ps: ParticleStore,
+  hk: number,
+  h: number,
+  maxSpeed: number,
+  maxAngular: number,
+  ref: Float64Array,
+  g: ArrayLike<number>,
+  out: Float64Array,
+  i0: number,
+  i1: number,
+): number {
+  const x = ps.pos, v = ps.vel, w = ps.ang, f = ps.force, t = ps.torque;
+  const im = ps.invMass, ii = ps.invInertia, fixed = ps.fixed, m = ps.mass;
+  const ef = ps.extForce, et = ps.extTorque;
+  const gx = g[0], gy = g[1], gz = g[2];
+  const v2 = maxSpeed * maxSpeed, w2 = maxAngular * maxAngular;
+  let clamps = 0, max2 = 0;
+  for (let i = i0, o = 3 * i0; i < i1; i++, o += 3) {
+    const free = fixed[i] === 0;
+    if (free) {
+      const a = hk * im[i], b = hk * ii[i];
+      v[o] += a * f[o];
+      v[o + 1] += a * f[o + 1];
+      v[o + 2] += a * f[o + 2];
+      w[o] += b * t[o];
+      w[o + 1] += b * t[o + 1];
+      w[o + 2] += b * t[o + 2];
+    }
+    // the clamps apply to every slot, as in `kick`
+    if (maxSpeed > 0) {
+      const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
+      if (s2 > v2) {
+        const k = maxSpeed / Math.sqrt(s2);
+        v[o] *= k, v[o + 1] *= k, v[o + 2] *= k;
+        clamps++;
+      }
+    }
+    if (maxAngular > 0) {
+      const s2 = w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2];
+      if (s2 > w2) {
+        const k = maxAngular / Math.sqrt(s2);
+        w[o] *= k, w[o + 1] *= k, w[o + 2] *= k;
+        clamps++;
+      }
+    }
+    if (!free) {
+      f[o] = f[o + 1] = f[o + 2] = 0;
+      t[o] = t[o + 1] = t[o + 2] = 0;
+      continue;
+    }
+    const dx = (x[o] += h * v[o]) - ref[o];
+    const dy = (x[o + 1] += h * v[o + 1]) - ref[o + 1];
+    const dz = (x[o + 2] += h * v[o + 2]) - ref[o + 2];
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 > max2) max2 = d2;
+    const mi = m[i];
+    f[o] = mi * gx + ef[o];
+    f[o + 1] = mi * gy + ef[o + 1];
+    f[o + 2] = mi * gz + ef[o + 2];
+    t[o] = et[o];
+    t[o + 1] = et[o + 1];
+    t[o + 2] = et[o + 2];
+  }
+  out[0] = max2;
+  return clamps;
+}
+
+/**
+ * {@link kick} (`hk`, with its clamps) then {@link scanBlocks} of blocks b0 ≤ b < b1, block by
+ * block in one pass over the memory: the same bytes as the two passes. Returns the clamps.
+ */
+export function kickScanBlocks(
+  ps: ParticleStore,
+  hk: number,
+  maxSpeed: number,
+  maxAngular: number,
+  b0: number,
+  b1: number,
+  blocks: Float64Array,
+  out: Float64Array,
+): number {
+  let clamps = 0;
+  for (let b = b0; b < b1; b++) {
+    const i0 = b * SCAN_BLOCK, e = i0 + SCAN_BLOCK, i1 = e < ps.count ? e : ps.count;
+    clamps += kick(ps, hk, maxSpeed, maxAngular, i0, i1);
+    scanBlocks(ps, b, b + 1, blocks, out);
+  }
+  return clamps;
+}
+
 /** Wrap centres into the periodic cell on its enabled axes; returns the number of wraps. */
 export function wrap(
   ps: ParticleStore,

@@ -15,7 +15,7 @@ import {
   type FrictionTables,
   pairForces,
 } from "../forces.ts";
-import { bodyForces, driftRange, kick, scanBlocks } from "../integrate.ts";
+import { bodyForces, driftRange, kick, kickScanBlocks, scanBlocks } from "../integrate.ts";
 import { PlaneSet, planeSweep } from "../boundaries.ts";
 import { HistoryTable } from "../history.ts";
 import { ParticleStore } from "../particles.ts";
@@ -30,8 +30,6 @@ export const Job = {
   body: 2,
   /** Half kick of a range of particles. */
   kick: 3,
-  /** Drift of a range of particles. */
-  drift: 4,
   /** Kinetic-energy blocks and the largest speed. */
   scan: 5,
   /** Copy pair groups' contacts from the scratch record to their places in the record. */
@@ -40,6 +38,8 @@ export const Job = {
   planes: 7,
   /** Half kick, then drift, of a range of particles. */
   kickDrift: 8,
+  /** Half kick, then the kinetic-energy scan, of a range of blocks. */
+  kickScan: 10,
   /** Leave the job loop to receive new buffers. */
   rebind: 9,
 } as const;
@@ -336,11 +336,14 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     bodyForces(ctx.ps, g, lo, hi);
   } else if (job === Job.kick) {
     r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
-  } else if (job === Job.drift) {
-    r[o] = driftRange(ctx.ps, q[P.h], b.refPos, lo, hi);
   } else if (job === Job.kickDrift) {
     r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
     r[o + 1] = driftRange(ctx.ps, q[P.hDrift], b.refPos, lo, hi);
+  } else if (job === Job.kickScan) {
+    const s = ctx.scanOut;
+    s[0] = s[2] = 0;
+    r[o + 1] = kickScanBlocks(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi, b.blocks, s);
+    r[o] = s[0], r[o + 2] = s[2];
   } else if (job === Job.scan) {
     const s = ctx.scanOut;
     s[0] = s[2] = 0;

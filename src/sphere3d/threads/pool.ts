@@ -281,16 +281,25 @@ export class GranularThreads {
   /** After {@link GranularThreads.kickDrift}: the neighbour list must be rebuilt. */
   moved = false;
 
-  /** Drift `h` of every particle; true when the neighbour list must be rebuilt. */
-  drift(core: GranularCore, h: number): boolean {
-    const buf = this.#prepare(core);
-    buf.params[P.h] = h;
-    this.#split(core.ps.count);
-    this.#run(Job.drift);
-    let max2 = 0;
-    for (let t = 0; t < this.threads; t++) max2 = Math.max(max2, buf.res[t * STRIDE]);
-    const skin = core.neighborSkin;
-    return 4 * max2 >= skin * skin;
+  /**
+   * The last half kick `hk` of a step and the end-of-step scan over `nb` blocks, in one pass:
+   * each thread kicks and then scans whole blocks. Fills `core.scan` (before
+   * {@link finishScan}) and returns the speed clamps applied.
+   */
+  kickScan(core: GranularCore, hk: number, nb: number): number {
+    const buf = this.#prepare(core), q = buf.params, m = core.material, out = core.scan;
+    q[P.h] = hk, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
+    this.#split(nb);
+    this.#run(Job.kickScan);
+    let c = 0;
+    out[0] = out[2] = 0;
+    for (let t = 0; t < this.threads; t++) {
+      const o = t * STRIDE;
+      if (buf.res[o] > out[0]) out[0] = buf.res[o];
+      out[2] += buf.res[o + 2];
+      c += buf.res[o + 1];
+    }
+    return c;
   }
 
   /** The end-of-step scan over `nb` blocks into `core.scan`; false when a state is not finite. */
