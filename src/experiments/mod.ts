@@ -104,6 +104,13 @@ export {
   type StarCollapseResult,
   starColumnCollapse,
 } from "./collapse2d.ts";
+export { collapsePile, type CollapsePileOptions } from "./collapse2d.ts";
+export {
+  type ClumpCollapseOptions,
+  type ClumpCollapseResult,
+  clumpColumnCollapse,
+  type CollapseMethod,
+} from "./collapse_clumps.ts";
 export {
   brazilNut,
   type BrazilNutOptions,
