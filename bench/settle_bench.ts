@@ -32,7 +32,10 @@
  * is compared (a drift of the host's speed then cannot favour Grainlab).
  *
  * Run: `deno task bench` or
- * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle auto|s] [--threads 1,2] [--lammps] [--settled DIR [--resettle 1000]]`
+ * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle auto|s] [--threads 1,2] [--lammps [--lammps-procs 2]] [--settled DIR [--resettle 1000]]`
+ *
+ * `--lammps-procs P` also runs LAMMPS on P MPI processes (`mpirun`) on the same state: the
+ * peer's own scaling on this machine, beside Grainlab's threads.
  *
  * @module
  */
@@ -51,6 +54,7 @@ const threadList = arg("--threads", "1,2").split(",").map(Number);
 const withLammps = args.includes("--lammps");
 const settledDir = arg("--settled", "");
 const resettleSteps = Number(arg("--resettle", "1000"));
+const lammpsProcs = Number(arg("--lammps-procs", "1"));
 
 /** The scene, shared with the LAMMPS input below. */
 export const SCENE = {
@@ -269,15 +273,23 @@ run ${steps}
 `;
 }
 
-async function runLammps(n: number, settleSteps: number, steps: number, start?: Float64Array[]) {
+async function runLammps(
+  n: number,
+  settleSteps: number,
+  steps: number,
+  start?: Float64Array[],
+  procs = 1,
+) {
   const dir = await Deno.makeTempDir({ prefix: "grainlab_lmp_" });
   const data = start
     ? lammpsData(start[0], heightFor(n), start[1], start[2])
     : lammpsData(build(n).g.positions, heightFor(n));
   await Deno.writeTextFile(`${dir}/data.settle`, data);
   await Deno.writeTextFile(`${dir}/in.settle`, lammpsInput(settleSteps, steps));
-  const out = await new Deno.Command("lmp", {
-    args: ["-in", "in.settle", "-log", "none"],
+  const lmp = ["lmp", "-in", "in.settle", "-log", "none"];
+  const cmd = procs > 1 ? ["mpirun", "--allow-run-as-root", "-np", String(procs), ...lmp] : lmp;
+  const out = await new Deno.Command(cmd[0], {
+    args: cmd.slice(1),
     cwd: dir,
     stdout: "piped",
     stderr: "piped",
@@ -349,6 +361,7 @@ if (import.meta.main) {
       before = await runLammps(n, resettleSteps, timedSteps / 2 * 3, start);
     }
     const r = runOurs(n);
+    let extra = "";
     const cols = [
       String(r.n).padStart(7),
       (r.settleSteps * SCENE.dt).toFixed(2).padStart(8),
@@ -364,6 +377,22 @@ if (import.meta.main) {
       if (before !== null && !("error" in before) && !("error" in l) && before.pps > l.pps) {
         l = before;
       }
+      if (lammpsProcs > 1 && !("error" in l)) {
+        const lp = await runLammps(
+          n,
+          r.start ? resettleSteps : r.settleSteps,
+          3 * r.steps,
+          r.start,
+          lammpsProcs,
+        );
+        extra = "error" in lp
+          ? ` (LAMMPS on ${lammpsProcs} processes failed)`
+          : ` LAMMPS ${lammpsProcs} procs ${(lp.pps / 1e6).toFixed(2)} (x${
+            (lp.pps / l.pps).toFixed(2)
+          }); Grainlab ${threadList[threadList.length - 1]} thr / LAMMPS ${lammpsProcs} procs ${
+            (r.pps[r.pps.length - 1] / lp.pps).toFixed(2)
+          }`;
+      }
       if ("error" in l) cols.push(`LAMMPS failed: ${l.error}`);
       else {
         cols.push(
@@ -373,7 +402,7 @@ if (import.meta.main) {
         );
       }
     }
-    console.log(cols.join(" "));
+    console.log(cols.join(" ") + extra);
   }
   if (withLammps && !lmp) {
     console.log("(LAMMPS not found: install Debian's `lammps` for the side-by-side run)");

@@ -8,6 +8,7 @@ import { emptyForceParams, ForceScratch, pairForces } from "../src/sphere3d/forc
 import { contactBuffers, ContactRecord } from "../src/contact/record.ts";
 import { emptyStats } from "../src/sphere3d/stats.ts";
 import { tangentialSpring3 } from "../src/contact/tangential.ts";
+import { normalForce } from "../src/contact/normal.ts";
 import { dampingRatio, linearContactDuration, linearRestitution } from "../src/contact/mod.ts";
 
 const R = 0.02, RHO = 1600, KN = 1e5;
@@ -163,6 +164,56 @@ describe("sphere3d: the pair loop's history spring is tangentialSpring3", () => 
       expect(Array.from(contactBuffers(rec).tangentialForce.subarray(0, 3))).toEqual(
         Array.from(out),
       );
+    }
+  });
+});
+
+describe("sphere3d: the pair loop's normal force is normalForce", () => {
+  it("gives the same bits: linear and Hertz, clamped or not, approaching and separating", () => {
+    for (const hertz of [false, true]) {
+      for (const clamp of [true, false]) {
+        for (const vz of [-0.3, 0.02, 2.5]) {
+          const ps = new ParticleStore();
+          ps.reserve(2);
+          ps.count = 2;
+          const r = 0.008, d = 0.0157;
+          ps.pos.set([0, 0, 0, 0, 0, -d]);
+          ps.vel.set([0, 0, vz, 0, 0, 0]);
+          for (let i = 0; i < 2; i++) {
+            ps.radius[i] = r, ps.id[i] = i, ps.materialId[i] = 0;
+            ps.setMass(i, 2500);
+          }
+          const pairs = new PairList();
+          pairs.push(0, 1);
+          const ph = new PairHistory();
+          ph.ensure(1);
+          const p = emptyForceParams();
+          p.kn = hertz ? 3e8 : 2e4, p.cn = 4, p.kt = 8e3, p.dt = 1e-5, p.histDt = 1e-5;
+          p.lever = 0.5, p.hertz = hertz, p.clamp = clamp;
+          const tables = { friction: Float64Array.of(0.5), rolling: Float64Array.of(0) };
+          const rec = new ContactRecord(3);
+          rec.reserve(1);
+          pairForces(
+            ps,
+            pairs,
+            ph,
+            tables,
+            p,
+            new ForceScratch(),
+            contactBuffers(rec),
+            emptyStats(),
+            0,
+            1,
+            0,
+          );
+          // the same inputs through the shared law: normal from b to a is (0, 0, 1)
+          const delta = 2 * r - Math.sqrt(d * d), vn = vz, reff = (r * r) / (2 * r);
+          const want = normalForce(hertz, p.kn, p.cn, reff, delta, vn, clamp);
+          expect(contactBuffers(rec).normalForce[0]).toBe(want);
+          // linear, separating fast: the dashpot pulls (−4 N) unless clamped
+          if (!hertz && vz > 1) expect(want).toBe(clamp ? 0 : 2e4 * delta - 4 * vz);
+        }
+      }
     }
   });
 });

@@ -6,7 +6,7 @@
  * @module
  */
 import { cohesionForce } from "../contact/cohesion.ts";
-import { contactDamping, normalForce } from "../contact/normal.ts";
+import { contactDamping } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import { tangentialSpring3 } from "../contact/tangential.ts";
 import type { PairList } from "../math/grid.ts";
@@ -213,7 +213,11 @@ export function pairForces(
       c = contactDamping(law, cn, me, reff, delta);
       io[8] = ctScaled ? ct * me : ct;
     }
-    const fn = normalForce(hertz, kn, c, reff, delta, vn, clamp);
+    // `normalForce` (src/contact/normal.ts) written out: V8 stops inlining in a loop this long
+    // (tests/sphere3d_contact_test.ts checks the bits against the shared law)
+    const fel = hertz ? kn * Math.sqrt(reff * delta) * delta : kn * delta;
+    const fraw = fel - c * vn;
+    const fn = fraw > 0 || !clamp ? fraw : 0;
     const ma = mid[a], mb = mid[b];
     const mu = ma === mb ? fr[ma] : Math.sqrt(fr[ma] * fr[mb]);
     // The history spring of `tangentialSpring3` (src/contact/tangential.ts), written out here:
