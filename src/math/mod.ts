@@ -7,3 +7,4 @@ export * from "./rng.ts";
 export * from "./vec.ts";
 export * from "./grid.ts";
 export * from "./progress.ts";
+export * from "./worker_pool.ts";

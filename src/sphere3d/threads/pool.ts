@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { Worker } from "node:worker_threads";
+import { WorkerPool } from "../../math/worker_pool.ts";
 import { type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import type { GranularCore } from "../core.ts";
 import { finishScan } from "../integrate.ts";
@@ -76,45 +76,17 @@ const CB_FIELDS = [
   "tangentialForce",
 ] as const;
 
-/** Loads of a worker's done word before sleeping on it. */
-const SPIN = 1 << 11;
-
-/** How long the main thread waits for a worker before it reports it lost (ms). */
-const WAIT_MS = 120_000;
-
 /**
  * The threads of one granular system. Internal: `GranularSystem.threads` and the World's
  * `threads` option create and close it.
  */
-export class GranularThreads {
-  /** Threads, the main one included. */
-  readonly threads: number;
-  readonly #workers: Worker[] = [];
-  /** Per worker: [job, done] (done: 1 finished, 2 failed). */
-  readonly #ctl: Int32Array;
+export class GranularThreads extends WorkerPool {
   #buf: SharedBuffers | null = null;
   #ctx: ThreadContext | null = null;
-  #closed = false;
 
   /** Start `threads − 1` workers (returns at once; they are awaited at the first job). */
   constructor(threads: number) {
-    this.threads = threads;
-    this.#ctl = new Int32Array(new SharedArrayBuffer(8 * MAX_THREADS));
-    const url = new URL("./worker.ts", import.meta.url);
-    for (let t = 1; t < threads; t++) {
-      const w = new Worker(url, { workerData: { t, ctl: this.#ctl } });
-      w.unref();
-      w.on("error", () => Atomics.store(this.#ctl, 2 * t + 1, 2));
-      this.#workers.push(w);
-    }
-  }
-
-  /** Stop the workers; the system then steps on one thread. */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    for (const w of this.#workers) void w.terminate();
-    this.#workers.length = 0;
+    super(threads, new URL("./worker.ts", import.meta.url));
   }
 
   /**
@@ -190,7 +162,7 @@ export class GranularThreads {
     while (cap < n) cap *= 2;
     buf.sb = sharedRecord(cap);
     buf.groupDest = new Int32Array(new SharedArrayBuffer(4 * buf.groupStart.length));
-    this.#send(buf);
+    this.send(buf);
   }
 
   /**
@@ -326,32 +298,9 @@ export class GranularThreads {
 
   /** Run `job` on every thread (the main thread takes range 0) and wait for all. */
   #run(job: number): void {
-    if (this.#closed) throw new Error("threads: the worker threads were closed");
-    const ctl = this.#ctl;
-    for (let t = 1; t < this.threads; t++) {
-      Atomics.store(ctl, 2 * t + 1, 0);
-      Atomics.store(ctl, 2 * t, job);
-      Atomics.notify(ctl, 2 * t);
-    }
+    this.start(job);
     runJob(this.#ctx!, job, 0);
-    this.#wait();
-  }
-
-  #wait(): void {
-    const ctl = this.#ctl;
-    for (let t = 1; t < this.threads; t++) {
-      // spin first: a phase's last worker usually finishes within microseconds
-      for (let i = 0; i < SPIN && Atomics.load(ctl, 2 * t + 1) === 0; i++);
-      while (Atomics.load(ctl, 2 * t + 1) === 0) {
-        if (Atomics.wait(ctl, 2 * t + 1, 0, WAIT_MS) === "timed-out") {
-          throw new Error(`threads: worker ${t} did not answer within ${WAIT_MS / 1000} s`);
-        }
-      }
-      if (Atomics.load(ctl, 2 * t + 1) === 2) {
-        this.close();
-        throw new Error(`threads: worker ${t} failed (run with one thread to see the error)`);
-      }
-    }
+    this.wait();
   }
 
   /**
@@ -452,25 +401,11 @@ export class GranularThreads {
       if (ctx === null) {
         this.#ctx = new ThreadContext(buf, core.ps, pl, ph, tb, core.hist, core.planes);
       } else ctx.rebind(buf, false);
-      this.#send(buf);
+      this.send(buf);
     }
     buf.params[P.count] = core.ps.count;
     buf.params[P.pairs] = pl.count;
     return buf;
-  }
-
-  /** Send the buffers to every worker and wait until each has them. */
-  #send(buf: SharedBuffers): void {
-    const ctl = this.#ctl;
-    // the job word first: a worker in its job loop leaves it for its event loop, where the
-    // message waits; a worker still starting finds both when it gets the message
-    for (let t = 1; t < this.threads; t++) {
-      Atomics.store(ctl, 2 * t + 1, 0);
-      Atomics.store(ctl, 2 * t, Job.rebind);
-      Atomics.notify(ctl, 2 * t);
-      this.#workers[t - 1].postMessage(buf);
-    }
-    this.#wait();
   }
 }
 

@@ -42,8 +42,8 @@ export const ROW = 9;
 
 /** Jobs of the control word. */
 export const enum Job {
-  /** Leave the job loop: new buffers wait in the message queue. */
-  rebind = 1,
+  /** Leave the job loop: new buffers wait in the message queue (`REBIND` of worker_pool). */
+  rebind = 9,
   /** Detect chunks of pairs. */
   detect = 2,
 }

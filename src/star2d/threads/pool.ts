@@ -15,14 +15,13 @@
  *
  * @module
  */
-import { Worker } from "node:worker_threads";
+import { WorkerPool } from "../../math/worker_pool.ts";
 import type { PairList } from "../../math/grid.ts";
 import type { StarContacts } from "../contacts.ts";
 import {
   detectChunks,
   Info,
   Job,
-  MAX_THREADS,
   type PairDetector,
   ROW,
   RowSink,
@@ -79,12 +78,6 @@ export interface ThreadedGrains {
 
 export { MAX_THREADS } from "./kernel.ts";
 
-/** Loads of a worker's done word before sleeping on it. */
-const SPIN = 1 << 11;
-
-/** How long the main thread waits for a worker before it reports it lost (ms). */
-const WAIT_MS = 120_000;
-
 function sharedF64(n: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(8 * Math.max(n, 1)));
 }
@@ -96,39 +89,17 @@ function sharedI32(n: number): Int32Array {
 /**
  * The threads of one star system. Internal: `StarSystem.threads` creates and closes it.
  */
-export class StarThreads {
-  /** Threads, the main one included. */
-  readonly threads: number;
-  readonly #workers: Worker[] = [];
-  /** Per worker: [job, done] (done: 1 finished, 2 failed). */
-  readonly #ctl: Int32Array;
+export class StarThreads extends WorkerPool {
   #buf: StarShared | null = null;
   #sink: RowSink = new RowSink(new Float64Array(0));
   readonly #walls: RowSink = new RowSink(new Float64Array(64 * ROW), true);
   /** The model keys of the buffers sent, and scratch for this step's. */
   #keys: unknown[] = [];
   readonly #keysNow: unknown[] = [];
-  #closed = false;
 
   /** Start `threads − 1` workers (returns at once; they are awaited at the first job). */
   constructor(threads: number) {
-    this.threads = threads;
-    this.#ctl = new Int32Array(new SharedArrayBuffer(8 * MAX_THREADS));
-    const url = new URL("./worker.ts", import.meta.url);
-    for (let t = 1; t < threads; t++) {
-      const w = new Worker(url, { workerData: { t, ctl: this.#ctl } });
-      w.unref();
-      w.on("error", () => Atomics.store(this.#ctl, 2 * t + 1, 2));
-      this.#workers.push(w);
-    }
-  }
-
-  /** Stop the workers. */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    for (const w of this.#workers) void w.terminate();
-    this.#workers.length = 0;
+    super(threads, new URL("./worker.ts", import.meta.url));
   }
 
   /**
@@ -138,7 +109,6 @@ export class StarThreads {
    * thread.
    */
   detect(sys: ThreadedGrains): boolean {
-    if (this.#closed) throw new Error("threads: the worker threads were closed");
     const det = sys._threadDetector(), p = sys._pairs, P = p.count, n = sys.count;
     const T = this.threads;
     const buf = this.#prepare(sys, P);
@@ -163,18 +133,13 @@ export class StarThreads {
     info[Info.chunkSize] = size;
     info[Info.chunks] = chunks;
     Atomics.store(info, Info.counter, 0);
-    const ctl = this.#ctl;
-    for (let t = 1; t < T; t++) {
-      Atomics.store(ctl, 2 * t + 1, 0);
-      Atomics.store(ctl, 2 * t, Job.detect);
-      Atomics.notify(ctl, 2 * t);
-    }
+    this.start(Job.detect);
     // the walls here while the workers start on the pairs, then pairs until none are left
     const ws = this.#walls;
     ws.count = 0;
     sys._wallsInto(ws);
     detectChunks(det, buf, this.#sink, 0);
-    this.#wait();
+    this.wait();
     const rows = buf.rows, tally = buf.tally;
     let most = 0;
     for (let t = 0; t < T; t++) if (tally[2 * t] > most) most = tally[2 * t];
@@ -245,37 +210,7 @@ export class StarThreads {
   #send(buf: StarShared): void {
     this.#buf = buf;
     this.#sink = new RowSink(buf.rows[0]);
-    const ctl = this.#ctl;
-    // the job word first: a worker in its job loop leaves it for its event loop, where the
-    // message waits; a worker still starting finds both when it gets the message
-    for (let t = 1; t < this.threads; t++) {
-      Atomics.store(ctl, 2 * t + 1, 0);
-      Atomics.store(ctl, 2 * t, Job.rebind);
-      Atomics.notify(ctl, 2 * t);
-      this.#workers[t - 1].postMessage(buf);
-    }
-    this.#wait();
-  }
-
-  #wait(): void {
-    const ctl = this.#ctl;
-    for (let t = 1; t < this.threads; t++) {
-      // spin first: a phase's last worker usually finishes within microseconds
-      for (let i = 0; i < SPIN && Atomics.load(ctl, 2 * t + 1) === 0; i++);
-      while (Atomics.load(ctl, 2 * t + 1) === 0) {
-        if (Atomics.wait(ctl, 2 * t + 1, 0, WAIT_MS) === "timed-out") {
-          throw new Error(
-            `threads: worker ${t} did not answer within ${WAIT_MS / 1000} s`,
-          );
-        }
-      }
-      if (Atomics.load(ctl, 2 * t + 1) === 2) {
-        this.close();
-        throw new Error(
-          `threads: worker ${t} failed (run with one thread to see the error)`,
-        );
-      }
-    }
+    this.send(buf);
   }
 }
 
