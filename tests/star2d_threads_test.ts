@@ -9,6 +9,7 @@ import { expect } from "expect";
 import {
   approximateByDisks,
   ClumpSystem,
+  DiskSystem,
   StarShape,
   StarSystem,
   type StarSystemOptions,
@@ -210,6 +211,9 @@ describe("star2d threads: the same bytes for any thread count", () => {
     s.close(); // harmless
     expect(s.threads).toBe(1);
     expect(() => new StarSystem({ thread: 2 } as never)).toThrow(/did you mean "threads"/);
+    const disks = new DiskSystem();
+    expect(() => (disks.threads = 2)).toThrow(/DiskSystem: threads \(2\) must be 1/);
+    expect(disks.threads).toBe(1);
     expect(() => new ClumpSystem({ threads: 65 })).toThrow(
       /ClumpSystem: threads \(65\) must be an integer in \[1, 64\]/,
     );

@@ -9,13 +9,18 @@
  */
 
 import { CellGrid2, PairList } from "../math/grid.ts";
-import { linearNormalForce } from "../contact/normal.ts";
-import { tangentialHistory1 } from "../contact/tangential.ts";
 import { ContactHistory, StarContacts } from "./contacts.ts";
-import { contactBuffers, ContactKind } from "../contact/record.ts";
 import { emptyProfile, type StepProfile } from "../contact/stats.ts";
 import { type RunOptions, runSteps } from "../math/progress.ts";
-import { bool, finite, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
+import {
+  bool,
+  finite,
+  integerIn,
+  nonNegative,
+  options as checkOptions,
+  positive,
+} from "../math/validate.ts";
+import { MAX_THREADS, StarThreads } from "./threads/pool.ts";
 export { GRAIN_INIT_KEYS, GRAIN_SYSTEM_KEYS } from "./options.ts";
 import {
   flatten,
@@ -25,6 +30,7 @@ import {
 } from "./body_options.ts";
 export * from "./body_options.ts";
 import { emptyStepStats, lap, updateStepStats } from "./body_stats.ts";
+import { contactForces2, integrateGrains2 } from "./body_forces.ts";
 import { Walls } from "./walls.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
 import {
@@ -136,6 +142,85 @@ export abstract class GrainSystem2 {
   }
 
   readonly #name: string;
+  /** @internal The detection threads (none with one thread). */
+  _pool: StarThreads | null = null;
+  /** @internal The walls were detected with the pairs this step (threads). */
+  _wallsDone = false;
+
+  /**
+   * Threads that share the contact detection, most of a step (`StarSystem`: nodes to surface;
+   * `ClumpSystem`: disk pairs; a `DiskSystem` takes 1 only): the candidate pairs are cut into
+   * chunks that the calling thread and `threads − 1` worker threads (`node:worker_threads`
+   * over SharedArrayBuffers) take in turn, while the calling thread also tests the walls; the
+   * contacts are then put back in pair order. Stepping stays synchronous and the results are
+   * the **same bytes for any thread count**. Forces and integration stay on the calling
+   * thread. The workers never keep a finished program alive; set 1 (or call
+   * {@linkcode GrainSystem2.close}) to stop them earlier. Needs read permission for the worker
+   * module. Not stored in checkpoints. @default 1
+   *
+   * @example
+   * ```ts
+   * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
+   * const run = (threads: number) => {
+   *   using s = new StarSystem({ threads });
+   *   const cross = StarShape.preset("cross", { area: 30e-6 });
+   *   const pos: number[] = [], angles: number[] = [];
+   *   for (let k = 0; k < 60; k++) {
+   *     pos.push(0.0093 * (k % 10), 0.0047 + 0.0093 * Math.floor(k / 10)); // r_max 4.6 mm
+   *     angles.push(0.7 * k);
+   *   }
+   *   s.addGrains({ shape: cross, positions: pos, angles });
+   *   s.walls.addBox({ min: [-0.0047, 0], max: [0.09, 1] });
+   *   s.run(1500); // 0.15 s: the crosses settle in a heap
+   *   expect(s.threads).toBe(threads);
+   *   expect(s.lastStepStats.particleContacts).toBeGreaterThan(10);
+   *   return s.positions.slice();
+   * };
+   * expect(run(2)).toEqual(run(1)); // the same bytes
+   * ```
+   */
+  get threads(): number {
+    return this._pool?.threads ?? 1;
+  }
+  set threads(n: number) {
+    const t = integerIn(this.#name, "threads", n, 1, MAX_THREADS);
+    if (t === this.threads) return;
+    if (t > 1 && !this._threadable()) {
+      throw new RangeError(
+        `${this.#name}: threads (${t}) must be 1: its contact detection is one distance per pair`,
+      );
+    }
+    this._pool?.close();
+    this._pool = t > 1 ? new StarThreads(t) : null;
+  }
+
+  /**
+   * Stop the worker threads (the system then steps on one thread); `using` calls it.
+   *
+   * @example
+   * ```ts
+   * import { StarSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
+   * const s = new StarSystem({ threads: 2 });
+   * s.close();
+   * expect(s.threads).toBe(1);
+   * ```
+   */
+  close(): void {
+    this._pool?.close();
+    this._pool = null;
+  }
+
+  /** {@linkcode GrainSystem2.close}, for `using`. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** @internal Whether this kind of system can share its detection with threads. */
+  protected _threadable(): boolean {
+    return false;
+  }
 
   /** @internal The class of the system: "StarSystem", "DiskSystem" or "ClumpSystem". */
   get _kind(): string {
@@ -484,85 +569,12 @@ export abstract class GrainSystem2 {
    * normal n points from j (or the wall) towards i; the tangent is t = (n_y, −n_x).
    */
   protected computeForces(): void {
-    const n = this.count, c = this.contacts, h = this._history, b = contactBuffers(c);
-    const F = this._force, T = this._torque;
-    F.fill(0, 0, 2 * n);
-    T.fill(0, 0, n);
-    h.tolerance = this._keyTol;
-    h.begin();
-    const pos = this._pos, vel = this._vel, om = this._omega, ids = this._ids;
-    const ci = b.i, cj = b.j, cb = b.boundary, kind = b.kind, pt = b.point, nr = b.normal;
-    const ov = b.overlap, fnA = b.normalForce, ftV = b.tangentialForce;
-    const key = c._key, xi = c._xi, ftA = c._ft;
-    const kn = this.kn, cn = this.cn, kt = this.kt, ct = this.ct, dt = this.timeStep;
-    const walls = this.walls, mu0 = this.friction;
-    const wom = walls.omega, wg = walls.geom;
-    for (let k = 0; k < c.count; k++) {
-      const i = ci[k], j = cj[k];
-      const px = pt[2 * k], py = pt[2 * k + 1], nx = nr[2 * k], ny = nr[2 * k + 1];
-      const rix = px - pos[2 * i], riy = py - pos[2 * i + 1];
-      const wi = om[i];
-      let dvx = vel[2 * i] - wi * riy, dvy = vel[2 * i + 1] + wi * rix;
-      let rjx = 0, rjy = 0, mu = mu0, idB: number;
-      const wall = kind[k] !== ContactKind.particle;
-      if (wall) {
-        const w = cb[k], wo = wom[w];
-        if (wo !== 0) {
-          dvx += wo * (py - wg[8 * w + 6]);
-          dvy -= wo * (px - wg[8 * w + 5]);
-        }
-        mu = walls.friction[w];
-        idB = -1 - w;
-      } else {
-        rjx = px - pos[2 * j];
-        rjy = py - pos[2 * j + 1];
-        const wj = om[j];
-        dvx -= vel[2 * j] - wj * rjy;
-        dvy -= vel[2 * j + 1] + wj * rjx;
-        idB = ids[j];
-      }
-      const vn = dvx * nx + dvy * ny;
-      const fn = linearNormalForce(kn, cn, ov[k], vn);
-      const tx = ny, ty = -nx;
-      const vt = dvx * tx + dvy * ty;
-      const idA = ids[i];
-      h.lookupInto(idA, idB, key, xi, k);
-      const ft = tangentialHistory1(xi, k, vt, dt, kt, ct, mu * fn);
-      h.recordFrom(idA, idB, key, xi, k);
-      fnA[k] = fn;
-      ftA[k] = ft;
-      ftV[2 * k] = ft * tx;
-      ftV[2 * k + 1] = ft * ty;
-      const fx = fn * nx + ft * tx, fy = fn * ny + ft * ty;
-      F[2 * i] += fx;
-      F[2 * i + 1] += fy;
-      T[i] += rix * fy - riy * fx;
-      if (!wall) {
-        F[2 * j] -= fx;
-        F[2 * j + 1] -= fy;
-        T[j] -= rjx * fy - rjy * fx;
-      }
-    }
+    contactForces2(this);
   }
 
   /** Semi-implicit Euler: velocities from forces (plus gravity, rotational damping), then positions. */
   protected integrate(): void {
-    const n = this.count, dt = this.timeStep, gx = this.gravityX, gy = this.gravityY;
-    const pos = this._pos, vel = this._vel, ang = this._ang, om = this._omega;
-    const m = this._mass, I = this._inertia, F = this._force, T = this._torque;
-    const cr = this.rotationalDamping;
-    for (let i = 0; i < n; i++) {
-      const im = 1 / m[i];
-      const vx = vel[2 * i] + (F[2 * i] * im + gx) * dt;
-      const vy = vel[2 * i + 1] + (F[2 * i + 1] * im + gy) * dt;
-      vel[2 * i] = vx;
-      vel[2 * i + 1] = vy;
-      pos[2 * i] += vx * dt;
-      pos[2 * i + 1] += vy * dt;
-      const w = om[i] + ((T[i] - cr * om[i]) / I[i]) * dt;
-      om[i] = w;
-      ang[i] += w * dt;
-    }
+    integrateGrains2(this);
   }
 
   /** Fill `lastStepStats`; throws when the state became non-finite (naming the grain). */

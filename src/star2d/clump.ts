@@ -15,10 +15,10 @@ import {
   GrainSystem2,
   type GrainSystemOptions,
 } from "./body.ts";
-import { integerIn, options as checkOptions } from "../math/validate.ts";
+import { options as checkOptions } from "../math/validate.ts";
 import { ClumpDetector } from "./clump_detect.ts";
 import type { ContactSink } from "./detect.ts";
-import { MAX_THREADS, StarThreads, type ThreadModel } from "./threads/pool.ts";
+import type { ThreadModel } from "./threads/pool.ts";
 import { Kind, plainDisks } from "./threads/kernel.ts";
 import { checkTemplate, type ClumpTemplate } from "./clump_template.ts";
 
@@ -56,9 +56,7 @@ export class ClumpSystem extends GrainSystem2 {
   /** @internal */ _cos: Float64Array = new Float64Array(0);
   /** @internal */ _sin: Float64Array = new Float64Array(0);
   /** @internal */ readonly _det: ClumpDetector = new ClumpDetector();
-  #pool: StarThreads | null = null;
-  #wallsDone = false;
-  /** Create an empty clump system; `threads` as {@linkcode ClumpSystem.threads}. */
+  /** Create an empty clump system; `threads` as {@linkcode GrainSystem2.threads}. */
   constructor(options: GrainSystemOptions & { threads?: number } = {}) {
     super("ClumpSystem", options, [...GRAIN_SYSTEM_KEYS, "threads"]);
     this._keyTol = 0;
@@ -66,60 +64,9 @@ export class ClumpSystem extends GrainSystem2 {
     if (options?.threads !== undefined) this.threads = options.threads;
   }
 
-  /**
-   * Threads that share the disk–disk detection of the candidate pairs, as
-   * `StarSystem.threads` does (chunks of pairs on worker threads, contacts put back in pair
-   * order, walls on the calling thread): the **same bytes for any thread count**. Not stored
-   * in checkpoints. @default 1
-   *
-   * @example
-   * ```ts
-   * import { approximateByDisks, ClumpSystem, StarShape } from "@grainlab/grainlab/star2d";
-   * import { expect } from "expect";
-   * const t = approximateByDisks(StarShape.preset("cross", { area: 30e-6 }), 9);
-   * const run = (threads: number) => {
-   *   using s = new ClumpSystem({ threads });
-   *   const pos: number[] = [];
-   *   for (let k = 0; k < 40; k++) pos.push(0.0093 * (k % 8), 0.0047 + 0.0093 * Math.floor(k / 8));
-   *   s.addGrains({ template: t, positions: pos });
-   *   s.walls.addBox({ min: [-0.0047, 0], max: [0.07, 1] });
-   *   s.run(1000);
-   *   expect(s.lastStepStats.particleContacts).toBeGreaterThan(10);
-   *   return s.positions.slice();
-   * };
-   * expect(run(2)).toEqual(run(1));
-   * ```
-   */
-  get threads(): number {
-    return this.#pool?.threads ?? 1;
-  }
-  set threads(n: number) {
-    const t = integerIn("ClumpSystem", "threads", n, 1, MAX_THREADS);
-    if (t === this.threads) return;
-    this.#pool?.close();
-    this.#pool = t > 1 ? new StarThreads(t) : null;
-  }
-
-  /**
-   * Stop the worker threads (the system then steps on one thread); `using` calls it.
-   *
-   * @example
-   * ```ts
-   * import { ClumpSystem } from "@grainlab/grainlab/star2d";
-   * import { expect } from "expect";
-   * using s = new ClumpSystem({ threads: 2 });
-   * s.close();
-   * expect(s.threads).toBe(1);
-   * ```
-   */
-  close(): void {
-    this.#pool?.close();
-    this.#pool = null;
-  }
-
-  /** {@linkcode ClumpSystem.close}, for `using`. */
-  [Symbol.dispose](): void {
-    this.close();
+  /** @internal Clump systems share their disk–disk detection with threads. */
+  protected override _threadable(): boolean {
+    return true;
   }
 
   /**
@@ -250,9 +197,9 @@ export class ClumpSystem extends GrainSystem2 {
 
   /** Disk–disk contacts of every candidate pair (and of the walls, when threaded). */
   protected detectContacts(): void {
-    this.#wallsDone = false;
-    if (this.#pool !== null && this.#pool.detect(this)) {
-      this.#wallsDone = true;
+    this._wallsDone = false;
+    if (this._pool !== null && this._pool.detect(this)) {
+      this._wallsDone = true;
       return;
     }
     const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det;
@@ -273,7 +220,7 @@ export class ClumpSystem extends GrainSystem2 {
 
   /** Disk–wall contacts (exact wall distances). */
   protected detectWallContacts(): void {
-    if (!this.#wallsDone) this._wallsInto(this.contacts);
+    if (!this._wallsDone) this._wallsInto(this.contacts);
   }
 
   /** @internal The disk–wall contacts into `sink` (detection's view). */

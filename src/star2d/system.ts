@@ -21,9 +21,8 @@ import { options as checkOptions } from "../math/validate.ts";
 import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 import { DEFAULT_CPU_SPRITE_RESOLUTION, ShapeSprite } from "./sprite.ts";
-import { MAX_THREADS, StarThreads, type ThreadModel } from "./threads/pool.ts";
+import type { ThreadModel } from "./threads/pool.ts";
 import { Kind, plainShape, plainSprite } from "./threads/kernel.ts";
-import { integerIn } from "../math/validate.ts";
 
 /** Options of {@linkcode StarSystem}. */
 export interface StarSystemOptions extends GrainSystemOptions {
@@ -121,8 +120,6 @@ export class StarSystem extends GrainSystem2 {
   /** @internal */ _cos: Float64Array = new Float64Array(0);
   /** @internal */ _sin: Float64Array = new Float64Array(0);
   /** @internal One sprite per shape (empty without sprites). */ _sprites: ShapeSprite[] = [];
-  #pool: StarThreads | null = null;
-  #wallsDone = false;
 
   /** Create an empty system; see {@linkcode StarSystemOptions}. */
   constructor(options: StarSystemOptions & StarSamplingOptions = {}) {
@@ -170,68 +167,9 @@ export class StarSystem extends GrainSystem2 {
     if (options.threads !== undefined) this.threads = options.threads;
   }
 
-  /**
-   * Threads that share the nodes-to-surface detection, most of a star step: the candidate
-   * pairs are cut into chunks that the calling thread and `threads − 1` worker threads
-   * (`node:worker_threads` over SharedArrayBuffers) take in turn, while the calling thread
-   * also tests the walls; the contacts are then put back in pair order. Stepping stays
-   * synchronous and the results are the **same bytes for any thread count**. Forces and
-   * integration stay on the calling thread. The workers never keep a finished program alive;
-   * set 1 (or call {@linkcode StarSystem.close}) to stop them earlier. Needs read permission
-   * for the worker module. Not stored in checkpoints. @default 1
-   *
-   * @example
-   * ```ts
-   * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
-   * import { expect } from "expect";
-   * const run = (threads: number) => {
-   *   using s = new StarSystem({ threads });
-   *   const cross = StarShape.preset("cross", { area: 30e-6 });
-   *   const pos: number[] = [], angles: number[] = [];
-   *   for (let k = 0; k < 60; k++) {
-   *     pos.push(0.0093 * (k % 10), 0.0047 + 0.0093 * Math.floor(k / 10)); // r_max 4.6 mm
-   *     angles.push(0.7 * k);
-   *   }
-   *   s.addGrains({ shape: cross, positions: pos, angles });
-   *   s.walls.addBox({ min: [-0.0047, 0], max: [0.09, 1] });
-   *   s.run(1500); // 0.15 s: the crosses settle in a heap
-   *   expect(s.threads).toBe(threads);
-   *   expect(s.lastStepStats.particleContacts).toBeGreaterThan(10);
-   *   return s.positions.slice();
-   * };
-   * expect(run(2)).toEqual(run(1)); // the same bytes
-   * ```
-   */
-  get threads(): number {
-    return this.#pool?.threads ?? 1;
-  }
-  set threads(n: number) {
-    const t = integerIn("StarSystem", "threads", n, 1, MAX_THREADS);
-    if (t === this.threads) return;
-    this.#pool?.close();
-    this.#pool = t > 1 ? new StarThreads(t) : null;
-  }
-
-  /**
-   * Stop the worker threads (the system then steps on one thread); `using` calls it.
-   *
-   * @example
-   * ```ts
-   * import { StarSystem } from "@grainlab/grainlab/star2d";
-   * import { expect } from "expect";
-   * const s = new StarSystem({ threads: 2 });
-   * s.close();
-   * expect(s.threads).toBe(1);
-   * ```
-   */
-  close(): void {
-    this.#pool?.close();
-    this.#pool = null;
-  }
-
-  /** {@linkcode StarSystem.close}, for `using`. */
-  [Symbol.dispose](): void {
-    this.close();
+  /** @internal Star systems share their detection with threads. */
+  protected override _threadable(): boolean {
+    return true;
   }
 
   /** Polar centres used by detection (m), stride 2, as of the last step. */
@@ -446,9 +384,9 @@ export class StarSystem extends GrainSystem2 {
 
   /** Nodes-to-surface detection of every candidate pair (and of the walls, when threaded). */
   protected detectContacts(): void {
-    this.#wallsDone = false;
-    if (this.#pool !== null && this.#pool.detect(this)) {
-      this.#wallsDone = true;
+    this._wallsDone = false;
+    if (this._pool !== null && this._pool.detect(this)) {
+      this._wallsDone = true;
       return;
     }
     const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det;
@@ -468,7 +406,7 @@ export class StarSystem extends GrainSystem2 {
 
   /** Node tests of grains whose bounding circle reaches an enabled wall. */
   protected detectWallContacts(): void {
-    if (this.#wallsDone) return;
+    if (this._wallsDone) return;
     this._wallsInto(this.contacts);
     this._nodeTests = this._det.nodeTests;
   }
