@@ -156,7 +156,10 @@ describe("experiments: bad options throw naming the function, option and rule", 
     expect(() => hopperDischarge(null as never)).toThrow(TypeError);
     expect(() => hopperDischarge({ orifices: [4, 5, 6], drainOrifice: 1 })).toThrow(/drainOrifice/);
     expect(() => slotHopper({ slots: [1, 5, 6] })).toThrow(/slotHopper: slots .* must be >= 2/);
-    expect(() => slotHopper({ slots: [4, 5, 20] })).toThrow(/siloWidth \(22\)/);
+    expect(() => slotHopper({ slots: [4, 5, 20], siloPerSlot: 0 })).toThrow(
+      /the silo \(20, from siloWidth and siloPerSlot\) must be >= the slot \+ 4 \(24\)/,
+    );
+    expect(() => slotHopper({ siloPerSlot: -1 })).toThrow(/siloPerSlot \(-1\) must be >= 0/);
     expect(() => slotHopper({ slot: [4] } as never)).toThrow(/did you mean "slots"/);
   });
 });
