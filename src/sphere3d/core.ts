@@ -32,7 +32,6 @@ import {
   kickDriftReset,
   kickScanBlocks,
   scanBlockCount,
-  scanState,
   wrap,
 } from "./integrate.ts";
 import type { GranularThreads } from "./threads/pool.ts";
@@ -115,8 +114,6 @@ export class GranularCore {
   recordPairs = true;
   /** The body forces were reset by the fused kick-and-drift pass (one thread). */
   forcesReset = false;
-  /** The step's last kick also scanned the state: `scan` and `scanBlocks` hold it. */
-  scanned = false;
   /** The largest squared move since the last rebuild, from the fused kick-and-drift pass. */
   readonly moved2 = new Float64Array(1);
   /** The contacts of the last substep (the shared 3D contact record). */
@@ -321,7 +318,6 @@ export class GranularCore {
         scan,
       );
     }
-    this.scanned = true;
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
   }
 
@@ -424,14 +420,8 @@ export class GranularCore {
   endStep(): void {
     const st = this.stats, scan = this.scan;
     const nb = scanBlockCount(this.ps.count);
-    if (this.scanBlocks.length < nb) this.scanBlocks = new Float64Array(2 * nb);
-    const ok = this.scanned
-      ? finishScan(scan, this.scanBlocks, nb)
-      : this.pool !== null
-      ? this.pool.scan(this, nb)
-      : scanState(this.ps, scan, this.scanBlocks);
-    this.scanned = false;
-    if (!ok) reportNonFinite(this);
+    // the step's last kick scanned the blocks (`kickAndScan`)
+    if (!finishScan(scan, this.scanBlocks, nb)) reportNonFinite(this);
     st.maxSpeed = scan[0];
     st.kineticEnergy = scan[1];
     this.stepCount++;

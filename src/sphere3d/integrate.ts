@@ -220,19 +220,6 @@ export function wrap(
   return wraps;
 }
 
-/**
- * End-of-step scan: writes the largest speed (m/s) to `out[0]` and the kinetic energy,
- * translational plus rotational (J), to `out[1]` (`out` has 3 entries; `blocks` one per
- * {@link SCAN_BLOCK} particles); returns false when some particle's state is non-finite (then
- * call {@link firstNonFinite}).
- */
-export function scanState(ps: ParticleStore, out: Float64Array, blocks: Float64Array): boolean {
-  const nb = scanBlockCount(ps.count);
-  out[0] = out[2] = 0;
-  scanBlocks(ps, 0, nb, blocks, out);
-  return finishScan(out, blocks, nb);
-}
-
 /** Particles per block of the kinetic-energy sum (a fixed partition, whatever the threads). */
 export const SCAN_BLOCK = 4096;
 

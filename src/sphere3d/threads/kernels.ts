@@ -15,7 +15,7 @@ import {
   type FrictionTables,
   pairForces,
 } from "../forces.ts";
-import { bodyForces, driftRange, kick, kickScanBlocks, scanBlocks } from "../integrate.ts";
+import { bodyForces, driftRange, kick, kickScanBlocks } from "../integrate.ts";
 import { PlaneSet, planeSweep } from "../boundaries.ts";
 import { HistoryTable } from "../history.ts";
 import { ParticleStore } from "../particles.ts";
@@ -30,8 +30,6 @@ export const Job = {
   body: 2,
   /** Half kick of a range of particles. */
   kick: 3,
-  /** Kinetic-energy blocks and the largest speed. */
-  scan: 5,
   /** Copy pair groups' contacts from the scratch record to their places in the record. */
   copy: 6,
   /** Plane contacts of a range of particles. */
@@ -343,11 +341,6 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     const s = ctx.scanOut;
     s[0] = s[2] = 0;
     r[o + 1] = kickScanBlocks(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi, b.blocks, s);
-    r[o] = s[0], r[o + 2] = s[2];
-  } else if (job === Job.scan) {
-    const s = ctx.scanOut;
-    s[0] = s[2] = 0;
-    scanBlocks(ctx.ps, lo, hi, b.blocks, s);
     r[o] = s[0], r[o + 2] = s[2];
   }
 }

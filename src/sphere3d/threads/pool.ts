@@ -18,7 +18,6 @@
 import { WorkerPool } from "../../math/worker_pool.ts";
 import { type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import type { GranularCore } from "../core.ts";
-import { finishScan } from "../integrate.ts";
 import {
   copyContacts,
   Job,
@@ -256,7 +255,7 @@ export class GranularThreads extends WorkerPool {
   /**
    * The last half kick `hk` of a step and the end-of-step scan over `nb` blocks, in one pass:
    * each thread kicks and then scans whole blocks. Fills `core.scan` (before
-   * {@link finishScan}) and returns the speed clamps applied.
+   * `finishScan`) and returns the speed clamps applied.
    */
   kickScan(core: GranularCore, hk: number, nb: number): number {
     const buf = this.#prepare(core), q = buf.params, m = core.material, out = core.scan;
@@ -272,20 +271,6 @@ export class GranularThreads extends WorkerPool {
       c += buf.res[o + 1];
     }
     return c;
-  }
-
-  /** The end-of-step scan over `nb` blocks into `core.scan`; false when a state is not finite. */
-  scan(core: GranularCore, nb: number): boolean {
-    const buf = this.#prepare(core), out = core.scan;
-    this.#split(nb);
-    this.#run(Job.scan);
-    out[0] = out[2] = 0;
-    for (let t = 0; t < this.threads; t++) {
-      const o = t * STRIDE;
-      if (buf.res[o] > out[0]) out[0] = buf.res[o];
-      out[2] += buf.res[o + 2];
-    }
-    return finishScan(out, buf.blocks, nb);
   }
 
   /** Ranges of [0, n) per thread in `args`. */
