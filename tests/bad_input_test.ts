@@ -463,6 +463,14 @@ describe("a failed reserve leaves the system unchanged and usable", () => {
     expect(g.lastStepStats.boundaryContacts).toBeGreaterThan(0);
   });
 
+  it("ParticleStore refuses more than 2^29 slots (the force loops' index masks)", () => {
+    const ps = new ParticleStore();
+    ps.reserve(10);
+    expect(() => ps.reserve(2 ** 29 + 1)).toThrow(RangeError);
+    expect(() => ps.reserve(2 ** 29 + 1)).toThrow("capacity (1073741824) must be at most");
+    expect(ps.capacity).toBe(16);
+  });
+
   it("ParticleStore.reserve swaps in nothing when an allocation fails midway", () => {
     const ps = new ParticleStore();
     ps.reserve(10);

@@ -5,6 +5,9 @@ import { ParticleStore } from "../src/sphere3d/particles.ts";
 import { PairList } from "../src/math/grid.ts";
 import { PairHistory } from "../src/sphere3d/pair_history.ts";
 import { emptyForceParams, ForceScratch, pairForces } from "../src/sphere3d/forces.ts";
+import { planeCandidates, PlaneSet, planeSweep } from "../src/sphere3d/boundaries.ts";
+import { boundaryPartner, HistoryTable } from "../src/sphere3d/history.ts";
+import { ContactKind } from "../src/contact/record.ts";
 import { contactBuffers, ContactRecord } from "../src/contact/record.ts";
 import { emptyStats } from "../src/sphere3d/stats.ts";
 import { tangentialSpring3 } from "../src/contact/tangential.ts";
@@ -164,6 +167,54 @@ describe("sphere3d: the pair loop's history spring is tangentialSpring3", () => 
       expect(Array.from(contactBuffers(rec).tangentialForce.subarray(0, 3))).toEqual(
         Array.from(out),
       );
+    }
+  });
+});
+
+describe("sphere3d: the plane loop's history spring is tangentialSpring3", () => {
+  it("gives the same bits, sticking and sliding, new and stored springs", () => {
+    for (const mu of [0.5, 0.01]) {
+      for (const stored of [true, false]) {
+        const ps = new ParticleStore();
+        ps.reserve(1);
+        ps.count = 1;
+        const r = 0.008, gap = 0.0075, vx = 0.37, vy = -0.11, dt = 1e-5;
+        ps.pos.set([0.1, 0.2, gap]);
+        ps.vel.set([vx, vy, -0.05]);
+        ps.radius[0] = r, ps.id[0] = 0, ps.materialId[0] = 0;
+        ps.setMass(0, 2500);
+        const planes = new PlaneSet();
+        planes.add(2, 1, 0, 0, ContactKind.ground);
+        planeCandidates(planes, ps.pos, ps, 0.001);
+        const hist = new HistoryTable();
+        hist.reserve(1);
+        const stamp = 7, partner = boundaryPartner(0);
+        // a stored spring with a component along the normal: the rotation acts
+        const spring = [2e-5, -1e-5, 4e-6];
+        if (stored) hist.xi.set(spring, 3 * hist.find(0, partner, stamp - 1));
+        const p = emptyForceParams();
+        p.kn = 2e4, p.kt = 8e3, p.ct = 0.3, p.dt = dt, p.histDt = dt, p.lever = 0.5;
+        p.stamp = stamp;
+        const tables = { friction: Float64Array.of(mu), rolling: Float64Array.of(0) };
+        const rec = new ContactRecord(3);
+        rec.reserve(1);
+        const cb = contactBuffers(rec), sc = new ForceScratch();
+        const w = planeSweep(ps, planes, 0, hist, tables, mu, 0, p, sc, cb, emptyStats(), 0, 1, 0);
+        expect(w).toBe(1);
+        // the same inputs through the shared law
+        const delta = r - gap, c = r - 0.5 * delta;
+        const fn = normalForce(false, p.kn, 0, r, delta, -0.05, true);
+        const xi = Float64Array.from(stored ? spring : [0, 0, 0]), out = new Float64Array(3);
+        const io = Float64Array.of(0, 0, 1, vx, vy, 0, dt, p.kt, p.ct, mu * fn);
+        const sliding = tangentialSpring3(xi, 0, io, out);
+        expect(sliding).toBe(mu < 0.1 ? 1 : 0);
+        const e = hist.find(0, partner, stamp);
+        expect(Array.from(hist.xi.subarray(3 * e, 3 * e + 3))).toEqual(Array.from(xi));
+        expect(Array.from(cb.tangentialForce.subarray(0, 3))).toEqual(Array.from(out));
+        expect(cb.normalForce[0]).toBe(fn);
+        expect(Array.from(ps.force.subarray(0, 3))).toEqual([out[0], out[1], fn + out[2]]);
+        expect(ps.torque[0]).toBe(-c * (0 * out[2] - 1 * out[1]));
+      }
     }
   });
 });

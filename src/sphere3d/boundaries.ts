@@ -14,12 +14,7 @@ import {
   ContactKind,
   type ContactRecord,
 } from "../contact/record.ts";
-import {
-  type ForceParams,
-  type ForceScratch,
-  type FrictionTables,
-  historyForce,
-} from "./forces.ts";
+import type { ForceParams, ForceScratch, FrictionTables } from "./forces.ts";
 import { boundaryPartner, type HistoryTable } from "./history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
@@ -157,7 +152,7 @@ export function planeSweep(
   w0: number,
 ): number {
   if (sc.touching.length < c1 - c0) sc.touching = new Int32Array(2 * (c1 - c0));
-  const io = sc.io, ft = sc.ft, spare = sc.spare, list = sc.touching;
+  const io = sc.io, spare = sc.spare, list = sc.touching;
   io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
@@ -204,14 +199,43 @@ export function planeSweep(
     const fn = normalForce(hertz, kn, cd, r, delta, vn, clamp);
     const m = mid[i];
     const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
-    io[0] = nx, io[1] = ny, io[2] = nz;
-    io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
-    io[9] = mu * (fn > 0 ? fn : -fn);
-    historyForce(hist, i, partner, stamp, io, ft, spare);
-    force[o] += fn * nx + ft[0], force[o + 1] += fn * ny + ft[1], force[o + 2] += fn * nz + ft[2];
-    const cx = ny * ft[2] - nz * ft[1],
-      cy = nz * ft[0] - nx * ft[2],
-      cz = nx * ft[1] - ny * ft[0];
+    const muFn = mu * (fn > 0 ? fn : -fn);
+    const vtx = vx - vn * nx, vty = vy - vn * ny, vtz = vz - vn * nz;
+    // `historyForce` and its `tangentialSpring3` (src/contact/tangential.ts) written out: an
+    // out-of-line call with its io round trip cost a third of this loop
+    // (tests/sphere3d_contact_test.ts checks the bits against the shared law).
+    const e = hist.find(i, partner, stamp);
+    const hx = e >= 0 ? hist.xi : spare, s3 = e >= 0 ? 3 * e : 0;
+    if (e < 0) spare[0] = spare[1] = spare[2] = 0;
+    let hx0 = hx[s3], hx1 = hx[s3 + 1], hx2 = hx[s3 + 2];
+    const old2 = hx0 * hx0 + hx1 * hx1 + hx2 * hx2;
+    if (old2 > 0) {
+      const dn = hx0 * nx + hx1 * ny + hx2 * nz;
+      hx0 -= dn * nx, hx1 -= dn * ny, hx2 -= dn * nz;
+      const new2 = hx0 * hx0 + hx1 * hx1 + hx2 * hx2;
+      if (new2 > 0) {
+        const kr = Math.sqrt(old2 / new2);
+        hx0 *= kr, hx1 *= kr, hx2 *= kr;
+      }
+    }
+    const ktt = io[7], ctt = io[8], hdt = io[6];
+    hx0 += vtx * hdt, hx1 += vty * hdt, hx2 += vtz * hdt;
+    let tfx = -ktt * hx0 - ctt * vtx, tfy = -ktt * hx1 - ctt * vty, tfz = -ktt * hx2 - ctt * vtz;
+    const f2 = tfx * tfx + tfy * tfy + tfz * tfz;
+    if (f2 > muFn * muFn) {
+      const kr = f2 > 0 ? muFn / Math.sqrt(f2) : 0;
+      tfx *= kr, tfy *= kr, tfz *= kr;
+      if (ktt > 0) {
+        hx0 = -(tfx + ctt * vtx) / ktt;
+        hx1 = -(tfy + ctt * vty) / ktt;
+        hx2 = -(tfz + ctt * vtz) / ktt;
+      } else hx0 = hx1 = hx2 = 0;
+    }
+    hx[s3] = hx0, hx[s3 + 1] = hx1, hx[s3 + 2] = hx2;
+    force[o] += fn * nx + tfx, force[o + 1] += fn * ny + tfy, force[o + 2] += fn * nz + tfz;
+    const cx = ny * tfz - nz * tfy,
+      cy = nz * tfx - nx * tfz,
+      cz = nx * tfy - ny * tfx;
     torque[o] -= c * cx, torque[o + 1] -= c * cy, torque[o + 2] -= c * cz;
     const rm = rr[m], mr = rm === boundaryRolling ? rm : Math.sqrt(rm * boundaryRolling);
     if (mr > 0 && fn > 0) {
@@ -232,8 +256,8 @@ export function planeSweep(
     cb.point[ow + 2] = pos[o + 2] - c * nz;
     cb.normal[ow] = nx, cb.normal[ow + 1] = ny, cb.normal[ow + 2] = nz;
     cb.overlap[w] = delta, cb.normalForce[w] = fn;
-    cb.tangentialForce[ow] = ft[0], cb.tangentialForce[ow + 1] = ft[1];
-    cb.tangentialForce[ow + 2] = ft[2];
+    cb.tangentialForce[ow] = tfx, cb.tangentialForce[ow + 1] = tfy;
+    cb.tangentialForce[ow + 2] = tfz;
     w++;
   }
   stats.boundaryContacts += nContacts;

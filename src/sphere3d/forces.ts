@@ -145,7 +145,9 @@ export function pairForces(
   let w = w0;
   let contactsN = 0, cohesive = 0, maxPen = stats.maxPenetration, live = 0, dropped = 0;
   for (let k = k0; k < k1; k++) {
-    const a = pa[k], b = pb[k];
+    // slots are below 2^29 (far beyond any memory): the masks let the compiler drop the
+    // overflow checks of 3·slot + 2
+    const a = pa[k] & 0x1fffffff, b = pb[k] & 0x1fffffff;
     const oa = 3 * a, ob = 3 * b;
     let dx = pos[oa] - pos[ob], dy = pos[oa + 1] - pos[ob + 1], dz = pos[oa + 2] - pos[ob + 2];
     if (px !== 0) dx -= px * Math.round(dx / px);

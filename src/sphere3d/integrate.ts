@@ -125,40 +125,40 @@ export function kickDriftReset(
   let clamps = 0, max2 = 0;
   for (let i = i0, o = 3 * i0; i < i1; i++, o += 3) {
     const free = fixed[i] === 0;
+    // the slot's velocity and spin stay in registers from the kick to the drift
+    let vx = v[o], vy = v[o + 1], vz = v[o + 2], wx = w[o], wy = w[o + 1], wz = w[o + 2];
     if (free) {
       const a = hk * im[i], b = hk * ii[i];
-      v[o] += a * f[o];
-      v[o + 1] += a * f[o + 1];
-      v[o + 2] += a * f[o + 2];
-      w[o] += b * t[o];
-      w[o + 1] += b * t[o + 1];
-      w[o + 2] += b * t[o + 2];
+      vx += a * f[o], vy += a * f[o + 1], vz += a * f[o + 2];
+      wx += b * t[o], wy += b * t[o + 1], wz += b * t[o + 2];
     }
     // the clamps apply to every slot, as in `kick`
     if (maxSpeed > 0) {
-      const s2 = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2];
+      const s2 = vx * vx + vy * vy + vz * vz;
       if (s2 > v2) {
         const k = maxSpeed / Math.sqrt(s2);
-        v[o] *= k, v[o + 1] *= k, v[o + 2] *= k;
+        vx *= k, vy *= k, vz *= k;
         clamps++;
       }
     }
     if (maxAngular > 0) {
-      const s2 = w[o] * w[o] + w[o + 1] * w[o + 1] + w[o + 2] * w[o + 2];
+      const s2 = wx * wx + wy * wy + wz * wz;
       if (s2 > w2) {
         const k = maxAngular / Math.sqrt(s2);
-        w[o] *= k, w[o + 1] *= k, w[o + 2] *= k;
+        wx *= k, wy *= k, wz *= k;
         clamps++;
       }
     }
+    v[o] = vx, v[o + 1] = vy, v[o + 2] = vz;
+    w[o] = wx, w[o + 1] = wy, w[o + 2] = wz;
     if (!free) {
       f[o] = f[o + 1] = f[o + 2] = 0;
       t[o] = t[o + 1] = t[o + 2] = 0;
       continue;
     }
-    const dx = (x[o] += h * v[o]) - ref[o];
-    const dy = (x[o + 1] += h * v[o + 1]) - ref[o + 1];
-    const dz = (x[o + 2] += h * v[o + 2]) - ref[o + 2];
+    const qx = x[o] + h * vx, qy = x[o + 1] + h * vy, qz = x[o + 2] + h * vz;
+    x[o] = qx, x[o + 1] = qy, x[o + 2] = qz;
+    const dx = qx - ref[o], dy = qy - ref[o + 1], dz = qz - ref[o + 2];
     const d2 = dx * dx + dy * dy + dz * dz;
     if (d2 > max2) max2 = d2;
     const mi = m[i];

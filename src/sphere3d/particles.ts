@@ -6,6 +6,9 @@
  * @module
  */
 
+/** Most particle slots of one store (2^29: the force loops mask slot indices to 29 bits). */
+export const MAX_SLOTS = 0x20000000;
+
 /** Internal SoA particle store of a granular system. */
 export class ParticleStore {
   /** Number of live particles. */
@@ -65,6 +68,11 @@ export class ParticleStore {
   prepare(n: number): (() => void) | null {
     if (n <= this.capacity) return null;
     const cap = this.capacityFor(n);
+    // the force loops mask slot indices to 29 bits (see `pairForces`); the systems' 8 GiB
+    // size guard stops far below
+    if (cap > MAX_SLOTS) {
+      throw new RangeError(`particles: capacity (${cap}) must be at most ${MAX_SLOTS} (2^29)`);
+    }
     const g3 = (a: Float64Array) => grow(a, cap * 3);
     const pos = g3(this.pos), vel = g3(this.vel), ang = g3(this.ang);
     const force = g3(this.force), torque = g3(this.torque), roll = g3(this.roll);
