@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
+import { coreOf } from "../src/sphere3d/granular_system.ts";
 import { ParticleStore } from "../src/sphere3d/particles.ts";
 import { PairList } from "../src/math/grid.ts";
 import { PairHistory } from "../src/sphere3d/pair_history.ts";
@@ -216,6 +217,59 @@ describe("sphere3d: the plane loop's history spring is tangentialSpring3", () =>
         expect(ps.torque[0]).toBe(-c * (0 * out[2] - 1 * out[1]));
       }
     }
+  });
+});
+
+describe("sphere3d: the pair loop's one-friction shortcut", () => {
+  it("gives the bits of the table lookup, two ids sharing one friction", () => {
+    const run = (mu: number, friction: number) => {
+      const ps = new ParticleStore();
+      ps.reserve(3);
+      ps.count = 3;
+      ps.pos.set([0, 0, 0, 0.013, 0.004, -0.009, 0.008, 0.013, 0]);
+      ps.vel.set([0.3, -0.2, 0.1, -0.4, 0.1, 0.2, 0.05, 0.3, -0.25]);
+      ps.ang.set([3, -1, 2, 0.5, 4, -2, -3, 1, 1]);
+      for (let i = 0; i < 3; i++) {
+        ps.radius[i] = 0.009, ps.id[i] = i, ps.materialId[i] = i === 1 ? 1 : 0;
+        ps.setMass(i, 2500);
+      }
+      const pairs = new PairList();
+      pairs.push(0, 1), pairs.push(0, 2), pairs.push(1, 2);
+      const ph = new PairHistory();
+      ph.ensure(3);
+      ph.xi.set([1e-5, 2e-6, -3e-6, 0, 0, 0, -4e-6, 1e-6, 2e-6]);
+      const p = emptyForceParams();
+      p.kn = 2e4, p.cn = 3, p.kt = 8e3, p.ct = 0.2, p.dt = 1e-5, p.histDt = 1e-5;
+      p.mu = mu, p.rolling = false;
+      const tables = {
+        friction: Float64Array.of(friction, friction),
+        rolling: Float64Array.of(0, 0),
+      };
+      const rec = new ContactRecord(3);
+      rec.reserve(3);
+      const st = emptyStats();
+      pairForces(ps, pairs, ph, tables, p, new ForceScratch(), contactBuffers(rec), st, 0, 3, 0);
+      expect(st.particleContacts).toBe(3);
+      return [...ps.force.subarray(0, 9), ...ps.torque.subarray(0, 9), ...ph.xi.subarray(0, 9)];
+    };
+    for (const f of [0.5, 0.3, 1e-3]) expect(run(f, f)).toEqual(run(-1, f));
+    // the step's shortcut: on for one shared friction, off for a friction whose square
+    // underflows (not its own root), off for two frictions
+    const shortcut = (friction: number, other?: number) => {
+      const w = new World({ timeStep: 1e-5, gravity: [0, 0, 0] });
+      const g = w.addGranularParticles(
+        { positions: [[0, 0, 0], [0.017, 0, 0]], radii: 0.009 },
+        { friction },
+      );
+      if (other !== undefined) g.setParticleMaterial(1, { friction: other, rollingFriction: 0 });
+      w.step();
+      expect(g.lastStepStats.particleContacts).toBe(1);
+      return coreOf.get(g)!.params.mu;
+    };
+    expect(shortcut(0.4)).toBe(0.4);
+    expect(shortcut(1e-200)).toBe(-1);
+    expect(shortcut(0.4, 0.3)).toBe(-1);
+    expect(shortcut(0.4, 0.4)).toBe(0.4);
   });
 });
 

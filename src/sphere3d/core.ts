@@ -530,6 +530,16 @@ export class GranularCore {
     p.px = per ? per[0].length : 0;
     p.py = per ? per[1].length : 0;
     p.pz = per ? per[2].length : 0;
+    // the pair loop's material shortcuts: one friction for every id in use (when its square
+    // root of its square is itself, the bits the table lookup gives for two ids), no rolling
+    const fr = this.tables.friction, rr = this.tables.rolling, n = this.tableSize;
+    let mu = n > 0 ? fr[0] : -1, rolling = false;
+    for (let k = 0; k < n && (mu >= 0 || !rolling); k++) {
+      if (fr[k] !== mu) mu = -1;
+      if (rr[k] > 0) rolling = true;
+    }
+    p.mu = mu >= 0 && Math.sqrt(mu * mu) === mu ? mu : -1;
+    p.rolling = rolling;
   }
 
   /**

@@ -57,6 +57,13 @@ export interface ForceParams {
    * reads: the forces, springs and statistics are the same either way).
    */
   record: boolean;
+  /**
+   * The sliding friction every material id in use shares (so that the pair loop reads no
+   * material ids), or −1 when they differ.
+   */
+  mu: number;
+  /** Some material id in use has rolling friction (the pair loop's rolling branch). */
+  rolling: boolean;
 }
 
 /** Force-loop scalars before the first evaluation resolves them. */
@@ -80,6 +87,8 @@ export function emptyForceParams(): ForceParams {
     py: 0,
     pz: 0,
     record: true,
+    mu: -1,
+    rolling: true,
   };
 }
 
@@ -139,6 +148,8 @@ export function pairForces(
   const dt = p.dt, px = p.px, py = p.py, pz = p.pz, record = p.record;
   const pa = pairs.a, pb = pairs.b, on = ph.on, hx = ph.xi;
   io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
+  const ktt = p.kt, hdt = p.histDt, mu0 = p.mu, rolling = p.rolling;
+  const periodic = px !== 0 || py !== 0 || pz !== 0;
   const ci = cb.i, cj = cb.j, ckind = cb.kind, cbd = cb.boundary;
   const cpt = cb.point, cnm = cb.normal, cov = cb.overlap, cfn = cb.normalForce;
   const cft = cb.tangentialForce;
@@ -150,9 +161,11 @@ export function pairForces(
     const a = pa[k] & 0x1fffffff, b = pb[k] & 0x1fffffff;
     const oa = 3 * a, ob = 3 * b;
     let dx = pos[oa] - pos[ob], dy = pos[oa + 1] - pos[ob + 1], dz = pos[oa + 2] - pos[ob + 2];
-    if (px !== 0) dx -= px * Math.round(dx / px);
-    if (py !== 0) dy -= py * Math.round(dy / py);
-    if (pz !== 0) dz -= pz * Math.round(dz / pz);
+    if (periodic) {
+      if (px !== 0) dx -= px * Math.round(dx / px);
+      if (py !== 0) dy -= py * Math.round(dy / py);
+      if (pz !== 0) dz -= pz * Math.round(dz / pz);
+    }
     const ra = rad[a], rb = rad[b];
     const rsum = ra + rb;
     const d2 = dx * dx + dy * dy + dz * dz;
@@ -208,20 +221,25 @@ export function pairForces(
     const vn = vx * nx + vy * ny + vz * nz;
     // the effective radius enters only the Hertz law and the per-contact damping laws
     const reff = hertz || law !== 0 ? (ra * rb) / rsum : 0;
-    let c = cn;
+    let c = cn, ctt = ct;
     if (law !== 0) {
       // Per-contact damping from the effective mass (a fixed partner has 1/m = 0).
       const me = 1 / (im[a] + im[b]);
       c = contactDamping(law, cn, me, reff, delta);
-      io[8] = ctScaled ? ct * me : ct;
+      ctt = ctScaled ? ct * me : ct;
     }
     // `normalForce` (src/contact/normal.ts) written out: V8 stops inlining in a loop this long
     // (tests/sphere3d_contact_test.ts checks the bits against the shared law)
     const fel = hertz ? kn * Math.sqrt(reff * delta) * delta : kn * delta;
     const fraw = fel - c * vn;
     const fn = fraw > 0 || !clamp ? fraw : 0;
-    const ma = mid[a], mb = mid[b];
-    const mu = ma === mb ? fr[ma] : Math.sqrt(fr[ma] * fr[mb]);
+    // one friction for every material id in use: no id loads (`mu0` is then the bits the
+    // table lookup would give, see `prepareParams`)
+    let mu = mu0, ma = 0, mb = 0;
+    if (mu0 < 0 || rolling) {
+      ma = mid[a], mb = mid[b];
+      mu = ma === mb ? fr[ma] : Math.sqrt(fr[ma] * fr[mb]);
+    }
     // The history spring of `tangentialSpring3` (src/contact/tangential.ts), written out here:
     // this loop is too large for V8 to inline the call, and the io round trip cost 13 % of the
     // step. tests/sphere3d_contact_test.ts checks that both give the same bits.
@@ -239,7 +257,6 @@ export function pairForces(
         hx0 *= r, hx1 *= r, hx2 *= r;
       }
     }
-    const ktt = io[7], ctt = io[8], hdt = io[6];
     hx0 += vtx * hdt, hx1 += vty * hdt, hx2 += vtz * hdt;
     let tfx = -ktt * hx0 - ctt * vtx, tfy = -ktt * hx1 - ctt * vty, tfz = -ktt * hx2 - ctt * vtz;
     const f2 = tfx * tfx + tfy * tfy + tfz * tfz;
@@ -264,7 +281,7 @@ export function pairForces(
     force[ob] -= fx, force[ob + 1] -= fy, force[ob + 2] -= fz;
     torque[oa] -= ca * cx, torque[oa + 1] -= ca * cy, torque[oa + 2] -= ca * cz;
     torque[ob] -= cb * cx, torque[ob + 1] -= cb * cy, torque[ob + 2] -= cb * cz;
-    const mra = rr[ma], mrb = rr[mb];
+    const mra = rolling ? rr[ma] : 0, mrb = rolling ? rr[mb] : 0;
     if ((mra > 0 || mrb > 0) && fn > 0) {
       let rx = wax - wbx, ry = way - wby, rz = waz - wbz;
       const rn = rx * nx + ry * ny + rz * nz;

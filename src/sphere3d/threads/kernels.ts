@@ -80,7 +80,11 @@ export const P = {
   resetForces: 31,
   /** 1: write the pairs' contacts (`ForceParams.record`). */
   record: 32,
-  size: 34,
+  /** `ForceParams.mu`. */
+  mu: 33,
+  /** 1: `ForceParams.rolling`. */
+  rolling: 34,
+  size: 35,
 } as const;
 
 /** Doubles per thread in the argument and result blocks. */
@@ -252,6 +256,7 @@ export class ThreadContext {
     p.hertz = q[P.hertz] !== 0, p.kc = q[P.kc], p.dmax = q[P.dmax], p.dt = q[P.dt];
     p.histDt = q[P.histDt], p.stamp = q[P.stamp], p.px = q[P.px], p.py = q[P.py];
     p.pz = q[P.pz], p.record = q[P.record] !== 0;
+    p.mu = q[P.mu], p.rolling = q[P.rolling] !== 0;
   }
 }
 
@@ -262,6 +267,7 @@ export function storeParams(q: Float64Array, p: ForceParams): void {
   q[P.hertz] = p.hertz ? 1 : 0, q[P.kc] = p.kc, q[P.dmax] = p.dmax, q[P.dt] = p.dt;
   q[P.histDt] = p.histDt, q[P.stamp] = p.stamp, q[P.px] = p.px, q[P.py] = p.py;
   q[P.pz] = p.pz, q[P.record] = p.record ? 1 : 0;
+  q[P.mu] = p.mu, q[P.rolling] = p.rolling ? 1 : 0;
 }
 
 /** Run job `job` as thread `t` (its range is in `args`, its results go to `res`). */
