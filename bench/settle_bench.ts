@@ -15,11 +15,14 @@
  * walls use m_eff = m, hence γn,wall = 400 s⁻¹ for the same damping coefficient).
  *
  * Both codes settle for the same simulated time (`--settle`, default "auto": 0.3 s plus the
- * free-fall time of the top layer), then time the same number of steps (`--steps`) on the same
- * (settled) state. Grainlab is timed with each thread count of `--threads` (default 1,2; the
- * bytes are the same for any count) on the same state. Prints particle-steps per second, ns
- * per particle-step, the scaling, the coordination number Z = 2·(particle contacts)/N of each
- * code, and the ratio Grainlab (one thread) / LAMMPS (one process, one core).
+ * free-fall time of the top layer), then time windows of the same length (1.5 × `--steps`
+ * steps) on the settled state. The timing runs in `--rounds` rounds (default 3): one LAMMPS
+ * window, then one Grainlab window per thread count of `--threads` (default 1,2; the bytes
+ * are the same for any count), in turn, so that the host's speed drifting during the run hits
+ * both codes alike. Prints each code's median window in particle-steps per second, ns per
+ * particle-step, the scaling, the coordination number Z = 2·(particle contacts)/N of each
+ * code, and the ratio Grainlab (one thread) / LAMMPS (one process, one core): the median of
+ * the rounds' ratios, with their range.
  *
  * With `--settled DIR`, Grainlab settles once (every thread offered) and keeps the settled bed in
  * `DIR/settle_<N>.ckpt` (positions, velocities and spins, no springs), or loads it when it is
@@ -28,11 +31,12 @@
  * `--resettle` untimed steps (default 1,000 = 0.05 s, which rebuilds the springs) and time the
  * same window. This spares LAMMPS the long settling run at 100,000 grains (33,000 steps) and
  * lets the settling run at a different time from the timed one, which needs a quiet machine.
- * Once the bed is cached, LAMMPS runs before and after Grainlab and the faster of its two runs
- * is compared (a drift of the host's speed then cannot favour Grainlab).
+ * Each LAMMPS window restarts from the settled state (data file, untimed steps, then the
+ * window); Grainlab's windows follow each other on its running bed (a settled bed costs the
+ * same from window to window).
  *
  * Run: `deno task bench` or
- * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle auto|s] [--threads 1,2] [--lammps [--lammps-procs 2]] [--settled DIR [--resettle 1000]]`
+ * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle auto|s] [--threads 1,2] [--lammps [--lammps-procs 2]] [--settled DIR [--resettle 1000]] [--rounds 3]`
  *
  * `--lammps-procs P` also runs LAMMPS on P MPI processes (`mpirun`) on the same state: the
  * peer's own scaling on this machine, beside Grainlab's threads.
@@ -55,6 +59,7 @@ const withLammps = args.includes("--lammps");
 const settledDir = arg("--settled", "");
 const resettleSteps = Number(arg("--resettle", "1000"));
 const lammpsProcs = Number(arg("--lammps-procs", "1"));
+const rounds = Number(arg("--rounds", "3"));
 
 /** The scene, shared with the LAMMPS input below. */
 export const SCENE = {
@@ -119,21 +124,6 @@ function build(n: number) {
   return { world, g };
 }
 
-interface Row {
-  n: number;
-  settleSteps: number;
-  settleSecs: number;
-  steps: number;
-  /** Seconds per timed block (median of 3), per thread count of `threadList`. */
-  secs: number[];
-  /** Particle-steps per second per thread count. */
-  pps: number[];
-  /** Coordination number 2·(particle contacts)/N. */
-  z: number;
-  maxSpeed: number;
-  maxPen: number;
-}
-
 function settledFile(n: number): string {
   return `${settledDir}/settle_${n}.ckpt`;
 }
@@ -147,7 +137,17 @@ function exists(path: string): boolean {
   }
 }
 
-function runOurs(n: number): Row & { start?: Float64Array[] } {
+/** Grainlab's bed for one size: built, settled (or loaded) and re-settled, ready to time. */
+interface Ours {
+  world: World;
+  g: ReturnType<typeof build>["g"];
+  settleSteps: number;
+  settleSecs: number;
+  /** The settled state both codes start from (with `--settled`). */
+  start?: Float64Array[];
+}
+
+function startOurs(n: number): Ours {
   const { world, g } = build(n);
   const t0 = performance.now();
   const settle = Math.round(settleTimeFor(n) / SCENE.dt);
@@ -169,34 +169,21 @@ function runOurs(n: number): Row & { start?: Float64Array[] } {
     start = [g.positions.slice(), g.velocities.slice(), g.angularVelocities.slice()];
     world.run(resettleSteps);
   }
-  const steps = timedSteps / 2, secs: number[] = [], pps: number[] = [];
-  for (const t of threadList) {
-    g.threads = t;
-    world.run(10); // warm the threads' code
-    const reps: number[] = [];
-    for (let r = 0; r < 3; r++) {
-      const t1 = performance.now();
-      world.run(steps);
-      reps.push((performance.now() - t1) / 1000);
-    }
-    reps.sort((a, b) => a - b);
-    secs.push(reps[1]);
-    pps.push((steps * g.count) / reps[1]);
-  }
-  world.close();
-  const st = g.lastStepStats;
-  return {
-    start,
-    n: g.count,
-    settleSteps: settle,
-    settleSecs,
-    steps,
-    secs,
-    pps,
-    z: (2 * st.particleContacts) / g.count,
-    maxSpeed: st.maxSpeed,
-    maxPen: st.maxPenetration,
-  };
+  return { world, g, settleSteps: settle, settleSecs, start };
+}
+
+/** Seconds of one timed window of `steps` steps on `threads` threads (after 10 untimed). */
+function timeWindow(o: Ours, threads: number, steps: number): number {
+  o.g.threads = threads;
+  o.world.run(10); // warm the threads' code
+  const t1 = performance.now();
+  o.world.run(steps);
+  return (performance.now() - t1) / 1000;
+}
+
+function median(x: number[]): number {
+  const y = x.slice().sort((a, b) => a - b), m = y.length >> 1;
+  return y.length % 2 === 1 ? y[m] : 0.5 * (y[m - 1] + y[m]);
 }
 
 function lammpsData(
@@ -327,14 +314,14 @@ if (import.meta.main) {
       `settle ${
         settleArg === "auto" ? "0.3 s + the fall time of the top layer" : settleArg + " s"
       }` +
-      `, then ${timedSteps / 2} timed steps (median of 3) per thread count; LAMMPS on one ` +
-      `process times the same window (3 × ${timedSteps / 2} steps) from the same initial bytes`,
+      `, then windows of ${3 * (timedSteps / 2)} timed steps: ${rounds} rounds of one LAMMPS ` +
+      `window (one process) and one Grainlab window per thread count, in turn; medians shown`,
   );
   if (settledDir !== "") {
     console.log(
       `both codes start from Grainlab's settled bed (${settledDir}/settle_<N>.ckpt: positions, ` +
         `velocities, spins, no springs) and run ${resettleSteps} untimed steps before timing; ` +
-        `LAMMPS runs before and after Grainlab and its faster run is shown`,
+        `each LAMMPS window restarts from that state`,
     );
   }
   const lmp = withLammps && hasLammps();
@@ -346,60 +333,75 @@ if (import.meta.main) {
     ...(threadList.length > 1 ? [`x${threadList[threadList.length - 1]}/1`.padStart(7)] : []),
     "Z".padStart(5),
     "max v".padStart(6),
-    ...(lmp ? ["LAMMPS Mps/s".padStart(12), "Z".padStart(5), "ratio(1)".padStart(8)] : []),
+    ...(lmp
+      ? [
+        "LAMMPS Mps/s".padStart(12),
+        "Z".padStart(5),
+        "ratio(1)".padStart(8),
+        "range".padStart(10),
+      ]
+      : []),
   ];
   console.log(head.join(" "));
   for (const n of sizes) {
-    // From a settled bed, LAMMPS runs before and after Grainlab (the faster run is kept), so
-    // that a drift of the host's speed during the run does not favour either code.
-    let before: Awaited<ReturnType<typeof runLammps>> | null = null;
-    if (lmp && settledDir !== "" && exists(settledFile(n))) {
-      const { world, g } = build(n);
-      g.loadGranularState(settledFile(n));
-      const start = [g.positions.slice(), g.velocities.slice(), g.angularVelocities.slice()];
-      world.close();
-      before = await runLammps(n, resettleSteps, timedSteps / 2 * 3, start);
+    // Rounds: LAMMPS's window, then Grainlab's window per thread count, `rounds` times in turn
+    // (LAMMPS restarting from the same settled state each time), so that a drift of the host's
+    // speed hits both codes alike; each code's median window is shown, and the ratio is the
+    // median of the rounds' ratios.
+    const o = startOurs(n);
+    const window = 3 * (timedSteps / 2);
+    const lRounds = lmp ? (o.start ? rounds : 1) : 0;
+    const gSecs: number[][] = threadList.map(() => []);
+    const lRuns: Awaited<ReturnType<typeof runLammps>>[] = [];
+    for (let r = 0; r < Math.max(rounds, lRounds); r++) {
+      if (r < lRounds) {
+        lRuns.push(await runLammps(n, o.start ? resettleSteps : o.settleSteps, window, o.start));
+      }
+      threadList.forEach((t, k) => gSecs[k].push(timeWindow(o, t, window)));
     }
-    const r = runOurs(n);
+    const count = o.g.count, st = o.g.lastStepStats;
+    const pps = gSecs.map((x) => (window * count) / median(x));
+    o.world.close();
     let extra = "";
     const cols = [
-      String(r.n).padStart(7),
-      (r.settleSteps * SCENE.dt).toFixed(2).padStart(8),
-      ...r.pps.map((p) => (p / 1e6).toFixed(2).padStart(12)),
-      (1e9 / r.pps[0]).toFixed(0).padStart(9),
-      ...(r.pps.length > 1 ? [(r.pps[r.pps.length - 1] / r.pps[0]).toFixed(2).padStart(7)] : []),
-      r.z.toFixed(2).padStart(5),
-      r.maxSpeed.toFixed(3).padStart(6),
+      String(count).padStart(7),
+      (o.settleSteps * SCENE.dt).toFixed(2).padStart(8),
+      ...pps.map((p) => (p / 1e6).toFixed(2).padStart(12)),
+      (1e9 / pps[0]).toFixed(0).padStart(9),
+      ...(pps.length > 1 ? [(pps[pps.length - 1] / pps[0]).toFixed(2).padStart(7)] : []),
+      ((2 * st.particleContacts) / count).toFixed(2).padStart(5),
+      st.maxSpeed.toFixed(3).padStart(6),
     ];
     if (lmp) {
-      // the same window as Grainlab: the three timed repetitions in one loop
-      let l = await runLammps(n, r.start ? resettleSteps : r.settleSteps, 3 * r.steps, r.start);
-      if (before !== null && !("error" in before) && !("error" in l) && before.pps > l.pps) {
-        l = before;
-      }
-      if (lammpsProcs > 1 && !("error" in l)) {
-        const lp = await runLammps(
-          n,
-          r.start ? resettleSteps : r.settleSteps,
-          3 * r.steps,
-          r.start,
-          lammpsProcs,
-        );
-        extra = "error" in lp
-          ? ` (LAMMPS on ${lammpsProcs} processes failed)`
-          : ` LAMMPS ${lammpsProcs} procs ${(lp.pps / 1e6).toFixed(2)} (x${
-            (lp.pps / l.pps).toFixed(2)
-          }); Grainlab ${threadList[threadList.length - 1]} thr / LAMMPS ${lammpsProcs} procs ${
-            (r.pps[r.pps.length - 1] / lp.pps).toFixed(2)
-          }`;
-      }
-      if ("error" in l) cols.push(`LAMMPS failed: ${l.error}`);
+      const bad = lRuns.find((l) => "error" in l);
+      if (bad !== undefined && "error" in bad) cols.push(`LAMMPS failed: ${bad.error}`);
       else {
+        const ok = lRuns as { secs: number; pps: number; atoms: number; z: number }[];
+        const lpps = (window * count) / median(ok.map((l) => l.secs));
+        // per round: Grainlab's one-thread window against the LAMMPS window before it
+        const ratios = ok.map((l, r) => l.secs / gSecs[0][r]);
         cols.push(
-          (l.pps / 1e6).toFixed(2).padStart(12),
-          l.z.toFixed(2).padStart(5),
-          (r.pps[0] / l.pps).toFixed(2).padStart(8),
+          (lpps / 1e6).toFixed(2).padStart(12),
+          ok[ok.length - 1].z.toFixed(2).padStart(5),
+          median(ratios).toFixed(2).padStart(8),
+          `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`.padStart(10),
         );
+        if (lammpsProcs > 1) {
+          const lp = await runLammps(
+            n,
+            o.start ? resettleSteps : o.settleSteps,
+            window,
+            o.start,
+            lammpsProcs,
+          );
+          extra = "error" in lp
+            ? ` (LAMMPS on ${lammpsProcs} processes failed)`
+            : ` LAMMPS ${lammpsProcs} procs ${(lp.pps / 1e6).toFixed(2)} (x${
+              (lp.pps / lpps).toFixed(2)
+            }); Grainlab ${threadList[threadList.length - 1]} thr / LAMMPS ${lammpsProcs} procs ${
+              (pps[pps.length - 1] / lp.pps).toFixed(2)
+            }`;
+        }
       }
     }
     console.log(cols.join(" ") + extra);
