@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { contactDamping, normalForce } from "../contact/normal.ts";
+import { contactDamping } from "../contact/normal.ts";
 import { rollingScale } from "../contact/rolling.ts";
 import {
   type ContactBuffers,
@@ -165,6 +165,8 @@ export function planeSweep(
   let nContacts = 0, maxPen = stats.maxPenetration;
   const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
   const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q], bi = planes.index[q];
+  const slots = hist.slots, hused = hist.used, hpart = hist.partner, hstamp = hist.stamp;
+  const hxi = hist.xi;
   let w = w0;
   const nx = ax === 0 ? sg : 0, ny = ax === 1 ? sg : 0, nz = ax === 2 ? sg : 0;
   // Pass 1: the few grains that touch the plane. Pass 2 then runs the contact law on every
@@ -196,7 +198,11 @@ export function planeSweep(
       cd = contactDamping(law, cn, me, r, delta);
       io[8] = ctScaled ? ct * me : ct;
     }
-    const fn = normalForce(hertz, kn, cd, r, delta, vn, clamp);
+    // `normalForce` (src/contact/normal.ts) written out, as in the pair loop (bit test in
+    // tests/sphere3d_contact_test.ts)
+    const fel = hertz ? kn * Math.sqrt(r * delta) * delta : kn * delta;
+    const fraw = fel - cd * vn;
+    const fn = fraw > 0 || !clamp ? fraw : 0;
     const m = mid[i];
     const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
     const muFn = mu * (fn > 0 ? fn : -fn);
@@ -204,8 +210,22 @@ export function planeSweep(
     // `historyForce` and its `tangentialSpring3` (src/contact/tangential.ts) written out: an
     // out-of-line call with its io round trip cost a third of this loop
     // (tests/sphere3d_contact_test.ts checks the bits against the shared law).
-    const e = hist.find(i, partner, stamp);
-    const hx = e >= 0 ? hist.xi : spare, s3 = e >= 0 ? 3 * e : 0;
+    // `HistoryTable.find` written out (the same entry, stamped, or a new one; -1 when full)
+    const base = i * slots, u = hused[i];
+    let e = base + u;
+    for (let q = base; q < e; q++) {
+      if (hpart[q] === partner) {
+        e = q;
+        break;
+      }
+    }
+    if (e < base + u) hstamp[e] = stamp;
+    else if (u === slots) e = -1, hist.overflow = true;
+    else {
+      hpart[e] = partner, hstamp[e] = stamp, hused[i] = u + 1;
+      hxi[3 * e] = hxi[3 * e + 1] = hxi[3 * e + 2] = 0;
+    }
+    const hx = e >= 0 ? hxi : spare, s3 = e >= 0 ? 3 * e : 0;
     if (e < 0) spare[0] = spare[1] = spare[2] = 0;
     let hx0 = hx[s3], hx1 = hx[s3 + 1], hx2 = hx[s3 + 2];
     const old2 = hx0 * hx0 + hx1 * hx1 + hx2 * hx2;
