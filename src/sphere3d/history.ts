@@ -139,7 +139,17 @@ export class HistoryTable {
     const S = this.slots;
     let kept = 0, removed = 0;
     const used = this.used, partner = this.partner, stamp = this.stamp;
+    // four slots' entry counts at a time: most slots have none, and they come in long runs
+    // (the slots are in cell order), so whole words are skipped with well-predicted branches
+    let quad = this.#quad;
+    if (quad === null || quad.buffer !== used.buffer || quad.length !== used.length >> 2) {
+      quad = this.#quad = new Uint32Array(used.buffer, used.byteOffset, used.length >> 2);
+    }
     for (let p = 0; p < count; p++) {
+      if ((p & 3) === 0 && quad[p >> 2] === 0) {
+        p += 3;
+        continue;
+      }
       const u = used[p];
       if (u === 0) continue;
       const base = p * S;
@@ -161,6 +171,9 @@ export class HistoryTable {
 
   /** Entries removed by the last {@link sweep}. */
   lastRemoved = 0;
+
+  /** A four-slots-per-word view of `used` for {@link sweep} (remade when `used` changes). */
+  #quad: Uint32Array | null = null;
 
   /** Move the entries of slot `from` into slot `to` (used by swap-removal). */
   moveSlot(from: number, to: number): void {
