@@ -15,7 +15,6 @@ import {
   type ContactRecord,
 } from "../contact/record.ts";
 import type { ForceParams, ForceScratch, FrictionTables } from "./forces.ts";
-import { boundaryPartner, type HistoryTable } from "./history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
 
@@ -41,11 +40,24 @@ export class PlaneSet {
   candidates: Int32Array = new Int32Array(64);
   /** Start of each plane's candidates (planes + 1 entries). */
   candidateStart: Int32Array = new Int32Array(9);
+  /**
+   * Tangential spring ξ (m) of candidate k against its plane at 3k..3k+2, zero when it has
+   * none (see `plane_history.ts`).
+   */
+  xi: Float64Array = new Float64Array(3 * 64);
+  /** 1 when candidate k touched its plane at the last force evaluation (its spring is live). */
+  on: Uint8Array = new Uint8Array(64);
+  /**
+   * The spring columns describe the current candidates; false until a rebuild fills them, and
+   * after a removal, a load or a change of the planes, when the table alone holds the springs.
+   */
+  live = false;
 
-  /** Remove every plane. */
+  /** Remove every plane (flush the springs into the table first to keep them). */
   clear(): void {
     this.count = 0;
     this.candidateStart.fill(0);
+    this.live = false;
   }
 
   /** Add one plane. */
@@ -93,7 +105,6 @@ export function planeCandidates(
 export function planeForces(
   ps: ParticleStore,
   planes: PlaneSet,
-  hist: HistoryTable,
   mat: FrictionTables,
   boundaryFriction: number,
   boundaryRolling: number,
@@ -114,7 +125,6 @@ export function planeForces(
       ps,
       planes,
       q,
-      hist,
       mat,
       boundaryFriction,
       boundaryRolling,
@@ -133,13 +143,13 @@ export function planeForces(
 /**
  * The contacts of plane `q` with its candidates c0 ≤ c < c1 (`planes.candidates`, in slot
  * order), written to the record's columns `cb` from `w0` on (room reserved by the caller);
- * returns the index after the last one written.
+ * returns the index after the last one written. The springs are the candidates' own
+ * (`planes.xi`, see `plane_history.ts`): a candidate that does not touch loses its spring.
  */
 export function planeSweep(
   ps: ParticleStore,
   planes: PlaneSet,
   q: number,
-  hist: HistoryTable,
   mat: FrictionTables,
   boundaryFriction: number,
   boundaryRolling: number,
@@ -152,7 +162,7 @@ export function planeSweep(
   w0: number,
 ): number {
   if (sc.touching.length < c1 - c0) sc.touching = new Int32Array(2 * (c1 - c0));
-  const io = sc.io, spare = sc.spare, list = sc.touching;
+  const io = sc.io, list = sc.touching;
   io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
@@ -161,13 +171,12 @@ export function planeSweep(
   const fr = mat.friction, rr = mat.rolling;
   const kn = p.kn, cn = p.cn, hertz = p.hertz;
   const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
-  const dt = p.dt, stamp = p.stamp;
+  const dt = p.dt;
   let nContacts = 0, maxPen = stats.maxPenetration;
   const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
-  const partner = boundaryPartner(planes.index[q]), kind = planes.kind[q], bi = planes.index[q];
-  const slots = hist.slots, hused = hist.used, hpart = hist.partner, hstamp = hist.stamp;
-  const hxi = hist.xi;
-  let w = w0;
+  const kind = planes.kind[q], bi = planes.index[q];
+  const hx = planes.xi, on = planes.on;
+  let w = w0, dropped = 0;
   const nx = ax === 0 ? sg : 0, ny = ax === 1 ? sg : 0, nz = ax === 2 ? sg : 0;
   // Pass 1: the few grains that touch the plane. Pass 2 then runs the contact law on every
   // entry, so that V8 sees hot call sites and inlines the scalar laws (a rarely taken branch
@@ -176,10 +185,14 @@ export function planeSweep(
   const cand = planes.candidates;
   for (let k = c0; k < c1; k++) {
     const i = cand[k];
-    if (rad[i] - sg * (pos[3 * i + ax] - off) > 0) list[nt++] = i;
+    if (rad[i] - sg * (pos[3 * i + ax] - off) > 0) list[nt++] = k;
+    else if (on[k] !== 0) {
+      on[k] = 0, hx[3 * k] = hx[3 * k + 1] = hx[3 * k + 2] = 0;
+      dropped++;
+    }
   }
-  for (let k = 0; k < nt; k++) {
-    const i = list[k];
+  for (let t = 0; t < nt; t++) {
+    const kc = list[t], i = cand[kc];
     const o = 3 * i;
     const r = rad[i];
     const delta = r - sg * (pos[o + ax] - off);
@@ -207,26 +220,10 @@ export function planeSweep(
     const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
     const muFn = mu * (fn > 0 ? fn : -fn);
     const vtx = vx - vn * nx, vty = vy - vn * ny, vtz = vz - vn * nz;
-    // `historyForce` and its `tangentialSpring3` (src/contact/tangential.ts) written out: an
+    // the spring of `tangentialSpring3` (src/contact/tangential.ts) written out: an
     // out-of-line call with its io round trip cost a third of this loop
-    // (tests/sphere3d_contact_test.ts checks the bits against the shared law).
-    // `HistoryTable.find` written out (the same entry, stamped, or a new one; -1 when full)
-    const base = i * slots, u = hused[i];
-    let e = base + u;
-    for (let q = base; q < e; q++) {
-      if (hpart[q] === partner) {
-        e = q;
-        break;
-      }
-    }
-    if (e < base + u) hstamp[e] = stamp;
-    else if (u === slots) e = -1, hist.overflow = true;
-    else {
-      hpart[e] = partner, hstamp[e] = stamp, hused[i] = u + 1;
-      hxi[3 * e] = hxi[3 * e + 1] = hxi[3 * e + 2] = 0;
-    }
-    const hx = e >= 0 ? hxi : spare, s3 = e >= 0 ? 3 * e : 0;
-    if (e < 0) spare[0] = spare[1] = spare[2] = 0;
+    // (tests/sphere3d_contact_test.ts checks the bits against the shared law)
+    const s3 = 3 * kc;
     let hx0 = hx[s3], hx1 = hx[s3 + 1], hx2 = hx[s3 + 2];
     const old2 = hx0 * hx0 + hx1 * hx1 + hx2 * hx2;
     if (old2 > 0) {
@@ -252,6 +249,7 @@ export function planeSweep(
       } else hx0 = hx1 = hx2 = 0;
     }
     hx[s3] = hx0, hx[s3 + 1] = hx1, hx[s3 + 2] = hx2;
+    on[kc] = 1;
     force[o] += fn * nx + tfx, force[o + 1] += fn * ny + tfy, force[o + 2] += fn * nz + tfz;
     const cx = ny * tfz - nz * tfy,
       cy = nz * tfx - nx * tfz,
@@ -282,6 +280,8 @@ export function planeSweep(
   }
   stats.boundaryContacts += nContacts;
   stats.maxPenetration = maxPen;
+  stats.activeContactHistories += nContacts;
+  stats.staleContactHistoriesRemoved += dropped;
   return w;
 }
 

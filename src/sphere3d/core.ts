@@ -23,6 +23,7 @@ import {
 import { buildPlanes, planeCandidates, planeForces, PlaneSet } from "./boundaries.ts";
 import { type HistoryColumns, HistoryTable } from "./history.ts";
 import { flushPairHistories, groupPairs, PairHistory, pullPairHistories } from "./pair_history.ts";
+import { flushPlaneHistories, pullPlaneHistories } from "./plane_history.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
 import {
@@ -375,7 +376,6 @@ export class GranularCore {
       planeForces(
         ps,
         this.planes,
-        this.hist,
         this.tables,
         b.friction,
         b.rollingFriction,
@@ -450,14 +450,17 @@ export class GranularCore {
     const ps = this.ps, m = this.material;
     const reach = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
     const cell = 2 * this.maxRadius + reach + skin;
-    // the springs of the old list go back into the table, then out again for the new one
+    // the springs of the old list and candidates go back into the table, then out again for
+    // the new ones (the walls' stamped one step back: the sweep drops those nobody takes back)
     flushPairHistories(this.pairHist, this.pairs, this.hist, ps.id, this.stamp >>> 0);
+    flushPlaneHistories(this.planes, this.hist, (this.stamp - 1) >>> 0);
     this.grid.build(at, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
     if (at === ps.pos && this.spatialSort && sortSlots(this)) {
       this.grid.build(at, ps.count, cell > 0 ? cell : 1, this.periodic ?? undefined);
     }
     this.grid.findPairs(at, ps.radius, reach + skin, this.pairs, this.uniformRadius);
     planeCandidates(this.planes, at, ps, skin);
+    pullPlaneHistories(this.planes, this.hist);
     if (this.sleep.sleeping > 0) this.sleep.filterPairs(this.pairs);
     pullPairHistories(this.pairHist, this.pairs, this.hist, ps.id, ps.fixed);
     groupPairs(this.pairHist, this.pairs, ps.count);
@@ -663,6 +666,8 @@ export class GranularCore {
 
   /** Rebuild the plane set after the ground or the container changed. */
   rebuildPlanes(): void {
+    // the walls' springs wait in the table for the next rebuild's candidates
+    flushPlaneHistories(this.planes, this.hist, (this.stamp - 1) >>> 0);
     buildPlanes(this.planes, this.ground, this.container);
     this.boundariesChanged();
   }

@@ -97,7 +97,7 @@ export function recomputeRadii(core: GranularCore): void {
  * @internal
  */
 export function removeSlot(core: GranularCore, i: number): void {
-  if (core.pairHist.live) detachPairHistories(core, true);
+  if (core.pairHist.live || core.planes.live) detachPairHistories(core, true);
   const ps = core.ps, last = ps.count - 1;
   core.slotOfId[ps.id[i]] = -1;
   if (core.sleep.asleep[i] === 1) core.sleep.wake(ps, i, core.material.density);

@@ -6,8 +6,9 @@
  * @module
  */
 import type { GranularCore } from "./core.ts";
-import type { HistoryColumns } from "./history.ts";
+import { boundaryPartner, type HistoryColumns } from "./history.ts";
 import { flushPairHistories } from "./pair_history.ts";
+import { flushPlaneHistories, livePlaneSprings } from "./plane_history.ts";
 
 /** Systems smaller than this are never reordered (their columns fit in a core's cache). */
 export const SORT_MIN = 1024;
@@ -44,21 +45,49 @@ export function sortSlots(core: GranularCore): boolean {
 
 /**
  * Every live spring as columns, grouped by owner slot: for each particle its table entries
- * (boundaries, bodies, sleeping pairs), then the springs the neighbour list holds for it, in
- * list order — the order a loaded table lists them in. Changes nothing.
+ * (bodies, sleeping pairs), then its springs against the walls the candidate lists hold (in
+ * plane order), then the springs the neighbour list holds for it, in list order — the order a
+ * loaded table lists them in. Changes nothing.
  * @internal
  */
 export function historyColumns(core: GranularCore): HistoryColumns {
-  const ps = core.ps, ph = core.pairHist, hist = core.hist, n = ps.count;
-  if (!ph.live || ph.active(core.pairs.count) === 0) return hist.columns(n, ps.id);
-  const pa = core.pairs.a, pb = core.pairs.b, np = core.pairs.count, id = ps.id;
-  // counting sort of the live pair springs by owner slot
+  const ps = core.ps, ph = core.pairHist, hist = core.hist, n = ps.count, id = ps.id;
+  const pl = core.planes;
+  const np = ph.live ? core.pairs.count : 0, nc = livePlaneSprings(pl);
+  const npLive = np > 0 ? ph.active(np) : 0;
+  if (npLive === 0 && nc === 0) return hist.columns(n, id);
+  // the springs held outside the table: walls (plane order), then pairs (list order)
+  const m0 = nc + npLive;
+  const eo = new Int32Array(m0), ep = new Uint32Array(m0), ex = new Float64Array(3 * m0);
+  let c = 0;
+  if (nc > 0) {
+    const cand = pl.candidates, cs = pl.candidateStart;
+    for (let q = 0; q < pl.count; q++) {
+      const partner = boundaryPartner(pl.index[q]) >>> 0;
+      for (let k = cs[q]; k < cs[q + 1]; k++) {
+        if (pl.on[k] === 0) continue;
+        eo[c] = cand[k], ep[c] = partner;
+        ex[3 * c] = pl.xi[3 * k],
+          ex[3 * c + 1] = pl.xi[3 * k + 1],
+          ex[3 * c + 2] = pl.xi[3 * k + 2];
+        c++;
+      }
+    }
+  }
+  const pa = core.pairs.a, pb = core.pairs.b;
+  for (let k = 0; k < np; k++) {
+    if (ph.on[k] === 0) continue;
+    eo[c] = pa[k], ep[c] = id[pb[k]];
+    ex[3 * c] = ph.xi[3 * k], ex[3 * c + 1] = ph.xi[3 * k + 1], ex[3 * c + 2] = ph.xi[3 * k + 2];
+    c++;
+  }
+  // counting sort of those springs by owner slot (stable)
   const start = new Int32Array(n + 1);
-  for (let k = 0; k < np; k++) if (ph.on[k] !== 0) start[pa[k] + 1]++;
+  for (let k = 0; k < m0; k++) start[eo[k] + 1]++;
   for (let p = 0; p < n; p++) start[p + 1] += start[p];
-  const order = new Int32Array(start[n]), cur = start.slice(0, n);
-  for (let k = 0; k < np; k++) if (ph.on[k] !== 0) order[cur[pa[k]]++] = k;
-  const m = hist.total(n) + start[n], S = hist.slots;
+  const order = new Int32Array(m0), cur = start.slice(0, n);
+  for (let k = 0; k < m0; k++) order[cur[eo[k]]++] = k;
+  const m = hist.total(n) + m0, S = hist.slots;
   const owner = new Uint32Array(m), partner = new Uint32Array(m), xi = new Float64Array(3 * m);
   let w = 0;
   for (let p = 0; p < n; p++) {
@@ -69,8 +98,8 @@ export function historyColumns(core: GranularCore): HistoryColumns {
     }
     for (let q = start[p]; q < start[p + 1]; q++, w++) {
       const k = order[q];
-      owner[w] = id[p], partner[w] = id[pb[k]];
-      xi[3 * w] = ph.xi[3 * k], xi[3 * w + 1] = ph.xi[3 * k + 1], xi[3 * w + 2] = ph.xi[3 * k + 2];
+      owner[w] = id[p], partner[w] = ep[k];
+      xi[3 * w] = ex[3 * k], xi[3 * w + 1] = ex[3 * k + 1], xi[3 * w + 2] = ex[3 * k + 2];
     }
   }
   return { owner, partner, displacement: xi };
@@ -85,7 +114,9 @@ export function historyColumns(core: GranularCore): HistoryColumns {
 export function detachPairHistories(core: GranularCore, keep: boolean): void {
   if (keep) {
     flushPairHistories(core.pairHist, core.pairs, core.hist, core.ps.id, core.stamp >>> 0);
+    flushPlaneHistories(core.planes, core.hist, (core.stamp - 1) >>> 0);
   }
   core.pairHist.live = false;
+  core.planes.live = false;
   core.needRebuild = true;
 }

@@ -71,8 +71,6 @@ export const P = {
   pairs: 24,
   boundaryFriction: 25,
   boundaryRolling: 26,
-  histSlots: 27,
-  histCapacity: 28,
   planes: 29,
   /** Drift time of a kick-and-drift job (s). */
   hDrift: 30,
@@ -142,6 +140,8 @@ export interface SharedBuffers {
     kind: Uint8Array;
     candidates: Int32Array;
     candidateStart: Int32Array;
+    xi: Float64Array;
+    on: Uint8Array;
   };
   /** Per plane and thread (q · MAX_THREADS + t): first scratch index and contacts written. */
   planeRanges: Int32Array;
@@ -214,6 +214,7 @@ export class ThreadContext {
     const pl = this.planes, bp = buf.planes;
     pl.axis = bp.axis, pl.sign = bp.sign, pl.offset = bp.offset, pl.index = bp.index;
     pl.kind = bp.kind, pl.candidates = bp.candidates, pl.candidateStart = bp.candidateStart;
+    pl.xi = bp.xi, pl.on = bp.on;
   }
 
   /** Zero this thread's pair statistics. */
@@ -308,8 +309,7 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
   } else if (job === Job.planes) {
     ctx.loadParams();
     ctx.resetStats();
-    const h = ctx.hist, pl = ctx.planes, st = ctx.stats, cs = pl.candidateStart;
-    h.slots = q[P.histSlots], h.capacity = q[P.histCapacity], h.overflow = false;
+    const pl = ctx.planes, st = ctx.stats, cs = pl.candidateStart;
     pl.count = q[P.planes];
     const cand = pl.candidates, pr = b.planeRanges;
     for (let k = 0; k < pl.count; k++) {
@@ -318,7 +318,6 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
         ctx.ps,
         pl,
         k,
-        h,
         ctx.mat,
         q[P.boundaryFriction],
         q[P.boundaryRolling],
@@ -333,7 +332,8 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
       const e = 2 * (k * MAX_THREADS + t);
       pr[e] = c0, pr[e + 1] = w - c0;
     }
-    r[o + 2] = st.boundaryContacts, r[o + 3] = st.maxPenetration, r[o + 6] = h.overflow ? 1 : 0;
+    r[o + 2] = st.boundaryContacts, r[o + 3] = st.maxPenetration;
+    r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;
   } else if (job === Job.body) {
     const g = ctx.g;
     g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];

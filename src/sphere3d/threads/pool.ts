@@ -175,7 +175,6 @@ export class GranularThreads extends WorkerPool {
     const buf = this.#prepare(core), q = buf.params, T = this.threads;
     q[P.boundaryFriction] = core.boundary.friction,
       q[P.boundaryRolling] = core.boundary.rollingFriction;
-    q[P.histSlots] = core.hist.slots, q[P.histCapacity] = core.hist.capacity;
     this.#scratchRecord(cs[nq]);
     q[P.planes] = nq;
     // slot cuts with about equal numbers of candidates below them
@@ -204,7 +203,8 @@ export class GranularThreads extends WorkerPool {
       const o = t * STRIDE;
       st.boundaryContacts += r[o + 2];
       if (r[o + 3] > st.maxPenetration) st.maxPenetration = r[o + 3];
-      if (r[o + 6] !== 0) core.hist.overflow = true;
+      st.activeContactHistories += r[o + 4];
+      st.staleContactHistoriesRemoved += r[o + 5];
     }
     rec.reserve(rec.count + total);
     const cb = contactBuffers(rec);
@@ -309,6 +309,7 @@ export class GranularThreads extends WorkerPool {
     pls.axis = shared(pls.axis), pls.sign = shared(pls.sign), pls.offset = shared(pls.offset);
     pls.index = shared(pls.index), pls.kind = shared(pls.kind);
     pls.candidates = shared(pls.candidates), pls.candidateStart = shared(pls.candidateStart);
+    pls.xi = shared(pls.xi), pls.on = shared(pls.on);
     let buf = this.#buf;
     if (buf === null) {
       buf = {
@@ -334,6 +335,8 @@ export class GranularThreads extends WorkerPool {
           kind: pls.kind,
           candidates: pls.candidates,
           candidateStart: pls.candidateStart,
+          xi: pls.xi,
+          on: pls.on,
         },
         planeRanges: new Int32Array(new SharedArrayBuffer(4 * 2 * 8 * MAX_THREADS)),
         groupCount: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
@@ -365,7 +368,8 @@ export class GranularThreads extends WorkerPool {
       buf.planes.sign !== pls.sign || buf.planes.offset !== pls.offset ||
       buf.planes.index !== pls.index || buf.planes.kind !== pls.kind ||
       buf.planes.candidates !== pls.candidates ||
-      buf.planes.candidateStart !== pls.candidateStart ||
+      buf.planes.candidateStart !== pls.candidateStart || buf.planes.xi !== pls.xi ||
+      buf.planes.on !== pls.on ||
       buf.groupCount.length < ph.groupStart.length
     ) {
       if (buf.groupCount.length < ph.groupStart.length) {
@@ -376,6 +380,7 @@ export class GranularThreads extends WorkerPool {
       const bp = buf.planes;
       bp.axis = pls.axis, bp.sign = pls.sign, bp.offset = pls.offset, bp.index = pls.index;
       bp.kind = pls.kind, bp.candidates = pls.candidates, bp.candidateStart = pls.candidateStart;
+      bp.xi = pls.xi, bp.on = pls.on;
       buf.a = pl.a, buf.b = pl.b, buf.on = ph.on, buf.xi = ph.xi;
       buf.friction = tb.friction, buf.rolling = tb.rolling;
       buf.refPos = core.refPos, buf.blocks = core.scanBlocks;
