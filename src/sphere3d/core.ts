@@ -483,8 +483,8 @@ export class GranularCore {
 
   /**
    * Every live spring as columns, grouped by owner slot: for each particle its table entries
-   * (boundaries, bodies, sleeping pairs), then the springs the neighbour list holds for it, in
-   * list order — the order a loaded table lists them in. Changes nothing.
+   * (bodies, sleeping pairs), then its wall springs the candidate lists hold (plane order), then
+   * the springs the neighbour list holds for it, in list order. Changes nothing.
    */
   historyColumns(): HistoryColumns {
     return historyColumns(this);

@@ -3,8 +3,9 @@
  * `fix neigh/history` uses): between two rebuilds pair k of the list keeps its spring ξ at
  * `xi[3k..3k+2]`, so the force loop reads and writes the springs in list order, with no
  * lookup. At a rebuild the springs go back into the per-particle {@link HistoryTable} (the
- * persistent store, keyed by stable ids) and come out again for the new list. Boundary and
- * body contacts keep their springs in the table.
+ * persistent store, keyed by stable ids) and come out again for the new list. Wall springs do
+ * the same beside the planes' candidate lists (`plane_history.ts`); body contacts keep their
+ * springs in the table.
  *
  * The semantics are the table's: a spring lives while its pair touches at every force
  * evaluation and is dropped (ξ = 0) at the first evaluation where it does not.
