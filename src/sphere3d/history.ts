@@ -132,6 +132,20 @@ export class HistoryTable {
   }
 
   /**
+   * Set the spring of `owner` with `partnerId` (created if absent, stamped `step`) to
+   * `src[s..s+2]`, widening the table when the owner's entries are full.
+   */
+  store(owner: number, partnerId: number, step: number, src: Float64Array, s: number): void {
+    let e = this.find(owner, partnerId, step);
+    while (e < 0) {
+      this.widen();
+      e = this.find(owner, partnerId, step);
+    }
+    const t = this.xi;
+    t[3 * e] = src[s], t[3 * e + 1] = src[s + 1], t[3 * e + 2] = src[s + 2];
+  }
+
+  /**
    * Drop every entry of the first `count` particles not stamped with `step`; returns the
    * number kept and stores the number removed in `lastRemoved`.
    */

@@ -77,14 +77,7 @@ export function flushPairHistories(
   const pa = pairs.a, pb = pairs.b, on = ph.on, xi = ph.xi;
   for (let k = 0; k < pairs.count; k++) {
     if (on[k] === 0) continue;
-    const owner = pa[k], partner = id[pb[k]] | 0;
-    let e = hist.find(owner, partner, stamp);
-    while (e < 0) {
-      hist.widen();
-      e = hist.find(owner, partner, stamp);
-    }
-    const t = hist.xi;
-    t[3 * e] = xi[3 * k], t[3 * e + 1] = xi[3 * k + 1], t[3 * e + 2] = xi[3 * k + 2];
+    hist.store(pa[k], id[pb[k]] | 0, stamp, xi, 3 * k);
   }
 }
 

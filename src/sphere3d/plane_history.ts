@@ -27,15 +27,7 @@ export function flushPlaneHistories(planes: PlaneSet, hist: HistoryTable, stamp:
   for (let q = 0; q < planes.count; q++) {
     const partner = boundaryPartner(planes.index[q]);
     for (let k = cs[q]; k < cs[q + 1]; k++) {
-      if (on[k] === 0) continue;
-      const owner = cand[k];
-      let e = hist.find(owner, partner, stamp);
-      while (e < 0) {
-        hist.widen();
-        e = hist.find(owner, partner, stamp);
-      }
-      const t = hist.xi;
-      t[3 * e] = xi[3 * k], t[3 * e + 1] = xi[3 * k + 1], t[3 * e + 2] = xi[3 * k + 2];
+      if (on[k] !== 0) hist.store(cand[k], partner, stamp, xi, 3 * k);
     }
   }
 }
