@@ -361,7 +361,6 @@ export class GranularCore {
         this.pairHist,
         this.tables,
         p,
-        this.scratch,
         contactBuffers(rec),
         st,
         0,
@@ -533,16 +532,8 @@ export class GranularCore {
     p.px = per ? per[0].length : 0;
     p.py = per ? per[1].length : 0;
     p.pz = per ? per[2].length : 0;
-    // the pair loop's material shortcuts: one friction for every id in use (when its square
-    // root of its square is itself, the bits the table lookup gives for two ids), no rolling
-    const fr = this.tables.friction, rr = this.tables.rolling, n = this.tableSize;
-    let mu = n > 0 ? fr[0] : -1, rolling = false;
-    for (let k = 0; k < n && (mu >= 0 || !rolling); k++) {
-      if (fr[k] !== mu) mu = -1;
-      if (rr[k] > 0) rolling = true;
-    }
-    p.mu = mu >= 0 && Math.sqrt(mu * mu) === mu ? mu : -1;
-    p.rolling = rolling;
+    p.mu = this.pairMu;
+    p.rolling = this.pairRolling;
   }
 
   /**
@@ -575,13 +566,27 @@ export class GranularCore {
 
   /** Whether some material id or the boundary has rolling friction (see materialsChanged). */
   hasRolling = false;
+  /** `ForceParams.mu`: the friction every material id in use shares, or −1 (materialsChanged). */
+  pairMu = -1;
+  /** `ForceParams.rolling`: some material id in use has rolling friction (materialsChanged). */
+  pairRolling = true;
 
-  /** Recompute {@link hasRolling} after the friction tables or the boundary changed. */
+  /**
+   * Recompute {@link hasRolling} and the pair loop's material shortcuts ({@link pairMu},
+   * {@link pairRolling}) after the friction tables or the boundary changed.
+   */
   materialsChanged(): void {
-    const t = this.tables.rolling;
-    let any = this.boundary.rollingFriction > 0;
-    for (let k = 0; k < this.tableSize && !any; k++) any = t[k] > 0;
-    this.hasRolling = any;
+    const fr = this.tables.friction, rr = this.tables.rolling, n = this.tableSize;
+    // one friction for every id in use when its square root of its square is itself (the bits
+    // the table lookup gives for two ids)
+    let mu = n > 0 ? fr[0] : -1, rolling = false;
+    for (let k = 0; k < n; k++) {
+      if (fr[k] !== mu) mu = -1;
+      if (rr[k] > 0) rolling = true;
+    }
+    this.pairMu = mu >= 0 && Math.sqrt(mu * mu) === mu ? mu : -1;
+    this.pairRolling = rolling;
+    this.hasRolling = rolling || this.boundary.rollingFriction > 0;
   }
 
   /** The state changed outside the step: forces, neighbour list and guard are stale. */

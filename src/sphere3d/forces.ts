@@ -131,14 +131,12 @@ export function pairForces(
   ph: PairHistory,
   mat: FrictionTables,
   p: ForceParams,
-  sc: ForceScratch,
   cb: ContactBuffers,
   stats: StepStats,
   k0: number,
   k1: number,
   w0: number,
 ): number {
-  const io = sc.io;
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, im = ps.invMass;
@@ -147,7 +145,6 @@ export function pairForces(
   const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
   const dt = p.dt, px = p.px, py = p.py, pz = p.pz, record = p.record;
   const pa = pairs.a, pb = pairs.b, on = ph.on, hx = ph.xi;
-  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
   const ktt = p.kt, hdt = p.histDt, mu0 = p.mu, rolling = p.rolling;
   const periodic = px !== 0 || py !== 0 || pz !== 0;
   const ci = cb.i, cj = cb.j, ckind = cb.kind, cbd = cb.boundary;

@@ -17,7 +17,6 @@ import {
 } from "../forces.ts";
 import { bodyForces, driftRange, kick, kickScanBlocks } from "../integrate.ts";
 import { PlaneSet, planeSweep } from "../boundaries.ts";
-import { HistoryTable } from "../history.ts";
 import { ParticleStore } from "../particles.ts";
 import { BLOCK_LOG, type PairHistory } from "../pair_history.ts";
 import { emptyStats, type StepStats } from "../stats.ts";
@@ -129,8 +128,6 @@ export interface SharedBuffers {
   groupCount: Int32Array;
   /** The next group of a pair phase. */
   counter: Int32Array;
-  /** History table columns (see `HistoryTable`). */
-  hist: { used: Uint8Array; partner: Int32Array; stamp: Uint32Array; xi: Float64Array };
   /** Plane columns (see `PlaneSet`). */
   planes: {
     axis: Uint8Array;
@@ -172,8 +169,6 @@ export class ThreadContext {
   buf: SharedBuffers;
   /** Gravity of the body-force job. */
   readonly g: Float64Array = new Float64Array(3);
-  /** The history table (the main thread's own, or views in a worker). */
-  hist: HistoryTable;
   /** The planes (the main thread's own, or views in a worker). */
   planes: PlaneSet;
 
@@ -187,7 +182,6 @@ export class ThreadContext {
     pairs: PairList | null = null,
     ph: PairHistory | null = null,
     mat: FrictionTables | null = null,
-    hist: HistoryTable | null = null,
     planes: PlaneSet | null = null,
   ) {
     this.buf = buf;
@@ -195,7 +189,6 @@ export class ThreadContext {
     this.pairs = pairs ?? ({ a: buf.a, b: buf.b, count: 0 } as PairList);
     this.ph = ph ?? ({ on: buf.on, xi: buf.xi, live: true } as PairHistory);
     this.mat = mat ?? { friction: buf.friction, rolling: buf.rolling };
-    this.hist = hist ?? new HistoryTable();
     this.planes = planes ?? new PlaneSet();
     if (ps === null) this.rebind(buf);
   }
@@ -209,8 +202,6 @@ export class ThreadContext {
     this.pairs.a = buf.a, this.pairs.b = buf.b;
     this.ph.on = buf.on, this.ph.xi = buf.xi;
     this.mat.friction = buf.friction, this.mat.rolling = buf.rolling;
-    const h = this.hist, bh = buf.hist;
-    h.used = bh.used, h.partner = bh.partner, h.stamp = bh.stamp, h.xi = bh.xi;
     const pl = this.planes, bp = buf.planes;
     pl.axis = bp.axis, pl.sign = bp.sign, pl.offset = bp.offset, pl.index = bp.index;
     pl.kind = bp.kind, pl.candidates = bp.candidates, pl.candidateStart = bp.candidateStart;
@@ -239,7 +230,6 @@ export class ThreadContext {
       this.ph,
       this.mat,
       this.p,
-      this.sc,
       this.buf.sb,
       this.stats,
       k0,

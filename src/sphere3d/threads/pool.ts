@@ -303,9 +303,7 @@ export class GranularThreads extends WorkerPool {
     core.refPos = shared(core.refPos);
     core.scanBlocks = shared(core.scanBlocks);
     ph.groupStart = shared(ph.groupStart);
-    const hs = core.hist, pls = core.planes;
-    hs.used = shared(hs.used), hs.partner = shared(hs.partner), hs.stamp = shared(hs.stamp);
-    hs.xi = shared(hs.xi);
+    const pls = core.planes;
     pls.axis = shared(pls.axis), pls.sign = shared(pls.sign), pls.offset = shared(pls.offset);
     pls.index = shared(pls.index), pls.kind = shared(pls.kind);
     pls.candidates = shared(pls.candidates), pls.candidateStart = shared(pls.candidateStart);
@@ -326,7 +324,6 @@ export class GranularThreads extends WorkerPool {
         sb: sharedRecord(1024),
         groupDest: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         groupStart: ph.groupStart,
-        hist: { used: hs.used, partner: hs.partner, stamp: hs.stamp, xi: hs.xi },
         planes: {
           axis: pls.axis,
           sign: pls.sign,
@@ -363,8 +360,7 @@ export class GranularThreads extends WorkerPool {
       buf.a !== pl.a || buf.b !== pl.b || buf.on !== ph.on || buf.xi !== ph.xi ||
       buf.friction !== tb.friction || buf.rolling !== tb.rolling || buf.refPos !== core.refPos ||
       buf.blocks !== core.scanBlocks || buf.groupStart !== ph.groupStart ||
-      buf.hist.used !== hs.used || buf.hist.partner !== hs.partner ||
-      buf.hist.stamp !== hs.stamp || buf.hist.xi !== hs.xi || buf.planes.axis !== pls.axis ||
+      buf.planes.axis !== pls.axis ||
       buf.planes.sign !== pls.sign || buf.planes.offset !== pls.offset ||
       buf.planes.index !== pls.index || buf.planes.kind !== pls.kind ||
       buf.planes.candidates !== pls.candidates ||
@@ -376,7 +372,6 @@ export class GranularThreads extends WorkerPool {
         buf.groupCount = new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length));
       }
       buf.groupStart = ph.groupStart;
-      buf.hist = { used: hs.used, partner: hs.partner, stamp: hs.stamp, xi: hs.xi };
       const bp = buf.planes;
       bp.axis = pls.axis, bp.sign = pls.sign, bp.offset = pls.offset, bp.index = pls.index;
       bp.kind = pls.kind, bp.candidates = pls.candidates, bp.candidateStart = pls.candidateStart;
@@ -389,7 +384,7 @@ export class GranularThreads extends WorkerPool {
     if (changed) {
       this.#buf = buf;
       if (ctx === null) {
-        this.#ctx = new ThreadContext(buf, core.ps, pl, ph, tb, core.hist, core.planes);
+        this.#ctx = new ThreadContext(buf, core.ps, pl, ph, tb, core.planes);
       } else ctx.rebind(buf, false);
       this.send(buf);
     }
