@@ -45,6 +45,7 @@
  */
 import { World } from "../src/sphere3d/mod.ts";
 import { lowbias32 } from "../src/math/rng.ts";
+import { median } from "./median.ts";
 
 const args = Deno.args;
 const arg = (name: string, dflt: string) => {
@@ -179,11 +180,6 @@ function timeWindow(o: Ours, threads: number, steps: number): number {
   const t1 = performance.now();
   o.world.run(steps);
   return (performance.now() - t1) / 1000;
-}
-
-function median(x: number[]): number {
-  const y = x.slice().sort((a, b) => a - b), m = y.length >> 1;
-  return y.length % 2 === 1 ? y[m] : 0.5 * (y[m - 1] + y[m]);
 }
 
 function lammpsData(

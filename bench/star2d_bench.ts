@@ -48,6 +48,7 @@ import {
 } from "../src/star2d/mod.ts";
 import type { GrainSystem2 } from "../src/star2d/body.ts";
 import { Rng } from "../src/math/rng.ts";
+import { median } from "./median.ts";
 
 const quick = Deno.args.includes("--quick");
 const N = 3154;
@@ -109,11 +110,6 @@ interface Row {
   contacts: number;
   perPair: number;
   maxOverlap: number;
-}
-
-function median(a: number[]): number {
-  const s = a.slice().sort((x, y) => x - y);
-  return s[Math.floor(s.length / 2)];
 }
 
 /** CPU ms of one step; the wall-clock profile gives the collision share. */

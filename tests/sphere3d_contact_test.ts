@@ -131,24 +131,33 @@ describe("sphere3d: normal contact against analytic solutions", () => {
   });
 });
 
+/**
+ * Two grains of radius `r` (2500 kg/m³), the second `d` below the first, the first moving at
+ * `v`; their one pair, oriented, with an empty spring.
+ */
+function twoGrains(r: number, d: number, v: number[]) {
+  const ps = new ParticleStore();
+  ps.reserve(2);
+  ps.count = 2;
+  ps.pos.set([0, 0, 0, 0, 0, -d]);
+  ps.vel.set([...v, 0, 0, 0]);
+  for (let i = 0; i < 2; i++) {
+    ps.radius[i] = r, ps.id[i] = i, ps.materialId[i] = 0;
+    ps.setMass(i, 2500);
+  }
+  const pairs = new PairList();
+  pairs.push(0, 1);
+  const ph = new PairHistory();
+  ph.ensure(1);
+  return { ps, pairs, ph };
+}
+
 describe("sphere3d: the pair loop's history spring is tangentialSpring3", () => {
   it("gives the same bits, sticking and sliding, with a tilted stored spring", () => {
     for (const mu of [0.5, 0.01]) {
-      const ps = new ParticleStore();
-      ps.reserve(2);
-      ps.count = 2;
       // d a power of two: the computed normal is exactly (0, 0, 1)
       const r = 0.008, d = 0.015625, vx = 0.37, dt = 1e-5;
-      ps.pos.set([0, 0, 0, 0, 0, -d]);
-      ps.vel.set([vx, 0, 0, 0, 0, 0]);
-      for (let i = 0; i < 2; i++) {
-        ps.radius[i] = r, ps.id[i] = i, ps.materialId[i] = 0;
-        ps.setMass(i, 2500);
-      }
-      const pairs = new PairList();
-      pairs.push(0, 1);
-      const ph = new PairHistory();
-      ph.ensure(1);
+      const { ps, pairs, ph } = twoGrains(r, d, [vx, 0, 0]);
       ph.on[0] = 1;
       ph.xi.set([2e-5, -1e-5, 4e-6]); // a component along the normal: the rotation acts
       const p = emptyForceParams();
@@ -156,9 +165,8 @@ describe("sphere3d: the pair loop's history spring is tangentialSpring3", () => 
       const tables = { friction: Float64Array.of(mu), rolling: Float64Array.of(0) };
       const rec = new ContactRecord(3);
       rec.reserve(1);
-      const sc = new ForceScratch();
       const st = emptyStats();
-      pairForces(ps, pairs, ph, tables, p, sc, contactBuffers(rec), st, 0, 1, 0);
+      pairForces(ps, pairs, ph, tables, p, contactBuffers(rec), st, 0, 1, 0);
       // the same inputs through the shared law
       const delta = 2 * r - Math.sqrt(d * d), fn = p.kn * delta;
       const xi = Float64Array.of(2e-5, -1e-5, 4e-6), out = new Float64Array(3);
@@ -250,7 +258,7 @@ describe("sphere3d: the pair loop's one-friction shortcut", () => {
       const rec = new ContactRecord(3);
       rec.reserve(3);
       const st = emptyStats();
-      pairForces(ps, pairs, ph, tables, p, new ForceScratch(), contactBuffers(rec), st, 0, 3, 0);
+      pairForces(ps, pairs, ph, tables, p, contactBuffers(rec), st, 0, 3, 0);
       expect(st.particleContacts).toBe(3);
       return [...ps.force.subarray(0, 9), ...ps.torque.subarray(0, 9), ...ph.xi.subarray(0, 9)];
     };
@@ -280,20 +288,8 @@ describe("sphere3d: the pair loop's normal force is normalForce", () => {
     for (const hertz of [false, true]) {
       for (const clamp of [true, false]) {
         for (const vz of [-0.3, 0.02, 2.5]) {
-          const ps = new ParticleStore();
-          ps.reserve(2);
-          ps.count = 2;
           const r = 0.008, d = 0.0157;
-          ps.pos.set([0, 0, 0, 0, 0, -d]);
-          ps.vel.set([0, 0, vz, 0, 0, 0]);
-          for (let i = 0; i < 2; i++) {
-            ps.radius[i] = r, ps.id[i] = i, ps.materialId[i] = 0;
-            ps.setMass(i, 2500);
-          }
-          const pairs = new PairList();
-          pairs.push(0, 1);
-          const ph = new PairHistory();
-          ph.ensure(1);
+          const { ps, pairs, ph } = twoGrains(r, d, [0, 0, vz]);
           const p = emptyForceParams();
           p.kn = hertz ? 3e8 : 2e4, p.cn = 4, p.kt = 8e3, p.dt = 1e-5, p.histDt = 1e-5;
           p.lever = 0.5, p.hertz = hertz, p.clamp = clamp;
@@ -306,7 +302,6 @@ describe("sphere3d: the pair loop's normal force is normalForce", () => {
             ph,
             tables,
             p,
-            new ForceScratch(),
             contactBuffers(rec),
             emptyStats(),
             0,
