@@ -61,6 +61,9 @@ const settledDir = arg("--settled", "");
 const resettleSteps = Number(arg("--resettle", "1000"));
 const lammpsProcs = Number(arg("--lammps-procs", "1"));
 const rounds = Number(arg("--rounds", "3"));
+if (!Number.isInteger(rounds) || rounds < 1) {
+  throw new RangeError(`settle bench: --rounds (${arg("--rounds", "3")}) must be an integer ≥ 1`);
+}
 
 /** The scene, shared with the LAMMPS input below. */
 export const SCENE = {
