@@ -7,7 +7,8 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
 import type { GranularSystem } from "../src/sphere3d/mod.ts";
-import { disorderedBed, emptyBed } from "./sphere3d_helpers.ts";
+import { BED_BOX, disorderedBed, emptyBed } from "./sphere3d_helpers.ts";
+import { jitteredGrid, SCENE } from "../bench/settle_bench.ts";
 
 /** Everything a step produces that a user can read, as bytes. */
 function snapshot(g: GranularSystem) {
@@ -101,6 +102,28 @@ describe("sphere3d threads: the same bytes for any thread count", () => {
     expect(snapshot(g)).toEqual(snapshot(straight.g));
     w.close();
     mixed.world.close();
+  });
+
+  it("two threaded systems in one world, one of five slot blocks: the same bytes", () => {
+    // the threads own contiguous runs of 2,048-slot blocks, cut by pair counts; with two
+    // threaded systems each parks its workers after its turn
+    const run = (threads: number) => {
+      const { world, g } = disorderedBed({ n: 9000, threads, cohesion: true });
+      const h = world.addGranularParticles({
+        positions: jitteredGrid(2500),
+        radii: SCENE.radius,
+      }, { density: SCENE.density, normalStiffness: SCENE.kn, friction: 0.3 });
+      h.setContainerBox(...BED_BOX);
+      world.run(150);
+      world.step();
+      const out = [snapshot(g), snapshot(h), g.neighborRebuilds];
+      world.close();
+      return out;
+    };
+    const one = run(1);
+    expect((one[0] as ReturnType<typeof snapshot>).stats[0]).toBeGreaterThan(0);
+    expect(run(2)).toEqual(one);
+    expect(run(3)).toEqual(one);
   });
 
   it("validates the thread count", () => {

@@ -3,8 +3,13 @@
  * thread and `threads − 1` workers (`node:worker_threads`, unref'd so that they never keep a
  * finished program alive) meet at each phase through one control word pair per worker in a
  * SharedArrayBuffer — `[job, done]` — and `Atomics.wait`, so a threaded step is as synchronous
- * as a single-threaded one. Both sides spin briefly before they sleep: the next phase usually
- * comes within microseconds, and a futex wake costs more than that on a virtual machine.
+ * as a single-threaded one. Within a run both sides spin for up to 5 ms ({@link spinFor}) before they
+ * sleep: the next phase usually comes within microseconds, while waking a sleeping thread costs
+ * far more on a virtual machine (measured on the project machine, a 2-vCPU KVM guest: a
+ * spinning round trip 0.5 µs, a sleeping one 60–270 µs on average and up to 9 ms — the vCPU
+ * halts and the host must schedule it again). When control goes back to the caller (the end of
+ * a run, or another system's turn) the owner {@link WorkerPool.park}s the pool: its workers
+ * sleep at once instead of spinning beside other work.
  *
  * A worker module calls {@link serveJobs}; the main side extends {@link WorkerPool}.
  *
@@ -18,8 +23,46 @@ export const MAX_POOL_THREADS = 64;
 /** The job code that sends a worker back to its event loop for new buffers. */
 export const REBIND = 9;
 
-/** Loads of a control word before sleeping on it (about a hundred microseconds). */
-const SPIN = 1 << 11;
+/** See {@link spinFor}. */
+const SPIN_MS = 5;
+
+/** The spin of a pool with more threads than cores (ms). */
+const SPIN_SHORT_MS = 0.05;
+
+/**
+ * How long a thread of a pool of `threads` threads on a machine of `cores` cores spins on a
+ * control word before it sleeps on it (ms): 5 ms — longer than the serial work between two
+ * phases of a step (a neighbour rebuild of 100,000 grains takes a few ms), short enough that
+ * idle workers between a notebook's cells cost nothing noticeable — or 0.05 ms when the pool has
+ * more threads than cores: there a spinning thread would take the core of one that works.
+ *
+ * @example
+ * ```ts
+ * import { spinFor } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * expect(spinFor(2, 2)).toBe(5);
+ * expect(spinFor(3, 2)).toBe(0.05);
+ * ```
+ */
+export function spinFor(threads: number, cores: number): number {
+  return threads <= cores ? SPIN_MS : SPIN_SHORT_MS;
+}
+
+/** The control word that tells idle workers to sleep at once (`WorkerPool.park`). */
+const PARKED = 0;
+
+/**
+ * Spin until `ctl[i]` is no longer `v`, `ms` have passed or (`parkable`) the pool was parked.
+ */
+function spin(ctl: Int32Array, i: number, v: number, ms: number, parkable: boolean): void {
+  const t0 = performance.now();
+  for (;;) {
+    // a clock read costs about as much as a few dozen loads: read it every 64
+    for (let k = 0; k < 64; k++) if (Atomics.load(ctl, i) !== v) return;
+    if (parkable && Atomics.load(ctl, PARKED) !== 0) return;
+    if (performance.now() - t0 > ms) return;
+  }
+}
 
 /** How long the main thread waits for a worker before it reports it lost (ms). */
 const WAIT_MS = 120_000;
@@ -43,8 +86,13 @@ const WAIT_MS = 120_000;
 export class WorkerPool {
   /** Threads, the main one included. */
   readonly threads: number;
-  /** Per worker t: `[2t]` the job, `[2t + 1]` done (1 finished, 2 failed). */
+  /**
+   * Per worker t: `[2t]` the job, `[2t + 1]` done (1 finished, 2 failed); `[0]` is 1 while the
+   * pool is parked.
+   */
   readonly ctl: Int32Array;
+  /** How long each side spins before it sleeps (ms, {@link spinFor}). */
+  readonly spinMs: number;
   readonly #workers: Worker[] = [];
   #closed = false;
 
@@ -52,8 +100,9 @@ export class WorkerPool {
   constructor(threads: number, url: URL) {
     this.threads = threads;
     this.ctl = new Int32Array(new SharedArrayBuffer(8 * MAX_POOL_THREADS));
+    this.spinMs = spinFor(threads, navigator.hardwareConcurrency ?? 1);
     for (let t = 1; t < threads; t++) {
-      const w = new Worker(url, { workerData: { t, ctl: this.ctl } });
+      const w = new Worker(url, { workerData: { t, ctl: this.ctl, spinMs: this.spinMs } });
       w.unref();
       w.on("error", () => Atomics.store(this.ctl, 2 * t + 1, 2));
       this.#workers.push(w);
@@ -73,10 +122,20 @@ export class WorkerPool {
     this.#workers.length = 0;
   }
 
+  /**
+   * Let the idle workers sleep at once rather than spin for their next job: call it when the
+   * pool's owner hands control back (the end of a run, another system's turn). The next
+   * {@link WorkerPool.start} unparks it.
+   */
+  park(): void {
+    Atomics.store(this.ctl, PARKED, 1);
+  }
+
   /** Hand `job` to every worker (the caller then does its own share and {@link wait}s). */
   start(job: number): void {
     if (this.#closed) throw new Error("threads: the worker threads were closed");
     const ctl = this.ctl;
+    Atomics.store(ctl, PARKED, 0);
     for (let t = 1; t < this.threads; t++) {
       Atomics.store(ctl, 2 * t + 1, 0);
       Atomics.store(ctl, 2 * t, job);
@@ -89,7 +148,7 @@ export class WorkerPool {
     const ctl = this.ctl;
     for (let t = 1; t < this.threads; t++) {
       // spin first: a phase's last worker usually finishes within microseconds
-      for (let i = 0; i < SPIN && Atomics.load(ctl, 2 * t + 1) === 0; i++);
+      spin(ctl, 2 * t + 1, 0, this.spinMs, false);
       while (Atomics.load(ctl, 2 * t + 1) === 0) {
         if (Atomics.wait(ctl, 2 * t + 1, 0, WAIT_MS) === "timed-out") {
           throw new Error(`threads: worker ${t} did not answer within ${WAIT_MS / 1000} s`);
@@ -120,7 +179,7 @@ export class WorkerPool {
 /**
  * The worker side: on each message (new buffers) call `bind`, then run jobs with `run` until
  * told to come back for new buffers. `port` and `data` are `parentPort` and `workerData` of
- * `node:worker_threads` (`data` holds `t` and `ctl`).
+ * `node:worker_threads` (`data` holds `t`, `ctl` and `spinMs`).
  *
  * @example
  * ```ts
@@ -132,14 +191,14 @@ export class WorkerPool {
  */
 export function serveJobs<B>(
   port: { on(event: "message", f: (buf: B) => void): unknown },
-  data: { t: number; ctl: Int32Array },
+  data: { t: number; ctl: Int32Array; spinMs?: number },
   bind: (buffers: B) => void,
   run: (job: number) => void,
 ): void {
-  const t = data.t, ctl = data.ctl;
+  const t = data.t, ctl = data.ctl, ms = data.spinMs ?? SPIN_SHORT_MS;
   const loop = () => {
     for (;;) {
-      for (let i = 0; i < SPIN && Atomics.load(ctl, 2 * t) === 0; i++);
+      spin(ctl, 2 * t, 0, ms, true);
       Atomics.wait(ctl, 2 * t, 0);
       const job = Atomics.load(ctl, 2 * t);
       Atomics.store(ctl, 2 * t, 0);

@@ -558,7 +558,11 @@ export class World {
     const systems = this.#systems, m = this.#bodies;
     if (m !== null && m.count > 0) this.#stepWithBodies(m);
     else {
-      for (let k = 0; k < systems.length; k++) systems[k].step(this.#dt, this.#gravity);
+      const park = this.#threadedSystems() > 1;
+      for (let k = 0; k < systems.length; k++) {
+        systems[k].step(this.#dt, this.#gravity);
+        if (park) coreOf.get(systems[k])!.pool?.park();
+      }
     }
     this.#steps++;
     this.#time = this.#steps * this.#dt;
@@ -578,7 +582,11 @@ export class World {
     }
     m.changed = false;
     m.beginStep(dt);
-    for (let k = 0; k < systems.length; k++) systems[k].step(dt, this.#gravity);
+    const park = this.#threadedSystems() > 1;
+    for (let k = 0; k < systems.length; k++) {
+      systems[k].step(dt, this.#gravity);
+      if (park) coreOf.get(systems[k])!.pool?.park();
+    }
     loads.length = systems.length;
     m.endStep(dt, loads);
   }
@@ -611,7 +619,20 @@ export class World {
       });
     } finally {
       this.#recordPairs(true);
+      // back to the caller: idle workers sleep rather than spin (`WorkerPool.park`)
+      for (const sys of this.#systems) coreOf.get(sys)!.pool?.park();
     }
+  }
+
+  /**
+   * Systems with worker threads. With more than one, each parks its workers after its turn
+   * (they would otherwise spin beside the next system's threads).
+   */
+  #threadedSystems(): number {
+    const systems = this.#systems;
+    let n = 0;
+    for (let k = 0; k < systems.length; k++) if (coreOf.get(systems[k])!.pool !== null) n++;
+    return n;
   }
 
   #recordPairs(on: boolean): void {

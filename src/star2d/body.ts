@@ -515,7 +515,12 @@ export abstract class GrainSystem2 {
    * notebook bar or a terminal line — the same run loop as sphere3d's `World.run`.
    */
   run(steps: number, options?: RunOptions<this>): void {
-    runSteps(`${this.#name}.run`, this, steps, options, () => this.step());
+    try {
+      runSteps(`${this.#name}.run`, this, steps, options, () => this.step());
+    } finally {
+      // back to the caller: idle workers sleep rather than spin (`WorkerPool.park`)
+      this._pool?.park();
+    }
   }
 
   /** One explicit step, a table of contents of the stages. */

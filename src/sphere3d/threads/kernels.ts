@@ -81,7 +81,9 @@ export const P = {
   mu: 33,
   /** 1: `ForceParams.rolling`. */
   rolling: 34,
-  size: 35,
+  /** The last slot block: its body-force reset runs to the particle count. */
+  lastBlock: 35,
+  size: 36,
 } as const;
 
 /** Doubles per thread in the argument and result blocks. */
@@ -268,22 +270,20 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
   ctx.ps.count = q[P.count];
   ctx.pairs.count = q[P.pairs];
   if (job === Job.pairs) {
-    // groups g0 ≤ g < g1 of one phase share no grain: threads take them in any order from a
-    // shared counter (so a slow thread takes fewer); each writes its contacts from
-    // base + groupStart[g] and their number to groupCount[g]
-    // In the first phase (group g = block g) the block's body forces are reset first: no
-    // pair of another group touches its grains before this one.
+    // groups lo ≤ g < hi of one phase share no grain with each other nor with another
+    // thread's; each writes its contacts from base + groupStart[g] and their number to
+    // groupCount[g]. In the first phase (group g = block g) the block's body forces are reset
+    // first: no pair of another group touches its grains before this one.
     ctx.loadParams();
-    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, g0 = a[0], g1 = a[1];
+    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount;
     const reset = q[P.resetForces] !== 0, n = q[P.count], gv = ctx.g;
     if (reset) gv[0] = q[P.gx], gv[1] = q[P.gy], gv[2] = q[P.gz];
     ctx.resetStats();
-    for (;;) {
-      const g = g0 + Atomics.add(b.counter, 0, 1);
-      if (g >= g1) break;
+    const last = q[P.lastBlock];
+    for (let g = lo; g < hi; g++) {
       if (reset) {
         const i0 = g << BLOCK_LOG, e = (g + 1) << BLOCK_LOG;
-        bodyForces(ctx.ps, gv, i0 < n ? i0 : n, g === g1 - 1 || e > n ? n : e);
+        bodyForces(ctx.ps, gv, i0 < n ? i0 : n, g === last || e > n ? n : e);
       }
       cnt[g] = ctx.pairRange(start[g], start[g + 1], start[g]);
     }

@@ -13,11 +13,18 @@
  * remaining pairs run on the main thread. Integration is per particle and the kinetic energy
  * is summed over fixed blocks of particles. One thread and several give the same bytes.
  *
+ * Each thread owns one contiguous run of blocks (cut by pair counts at every step) and does
+ * their groups and their grains' integration, so the same grains stay in the same core's cache
+ * step after step. (Handing groups out from a shared counter balanced better on paper but
+ * moved every block between the cores each step: the worker's half of a kick took twice the
+ * main thread's on the project machine.)
+ *
  * @module
  */
 import { WorkerPool } from "../../math/worker_pool.ts";
 import { type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import type { GranularCore } from "../core.ts";
+import { BLOCK_LOG } from "../pair_history.ts";
 import {
   copyContacts,
   Job,
@@ -100,17 +107,18 @@ export class GranularThreads extends WorkerPool {
     const ph = core.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
     const even = Math.ceil((B - 1) / 2), base = rec.count;
     this.#scratchRecord(n);
+    this.#cutBlocks(start, B);
     // three parallel phases over whole groups, then the far pairs here; the first (one group
     // per block) also resets each block's body forces before its pairs
     if (B === 0) {
       this.#split(core.ps.count);
       this.#run(Job.body);
     }
-    q[P.resetForces] = 1;
-    this.#phase(0, B, core);
+    q[P.resetForces] = 1, q[P.lastBlock] = B - 1;
+    this.#phase(0, B, 1, 0, core);
     q[P.resetForces] = 0;
-    this.#phase(B, B + even, core);
-    this.#phase(B + even, G - 1, core);
+    this.#phase(B, B + even, 2, 0, core);
+    this.#phase(B + even, G - 1, 2, 1, core);
     const k0 = start[G - 1];
     buf.groupCount[G - 1] = 0;
     if (n > k0) {
@@ -139,12 +147,20 @@ export class GranularThreads extends WorkerPool {
     rec.count = w;
   }
 
-  /** Pair groups g0 ≤ g < g1 (no two share a grain) on every thread, taken from a counter. */
-  #phase(g0: number, g1: number, core: GranularCore): void {
+  /**
+   * Pair groups g0 ≤ g < g1 (no two share a grain) on every thread: group g0 + i joins the
+   * blocks from `step`·i + `parity` on, and goes to the thread that owns that block (see
+   * {@link GranularThreads.#cutBlocks}), so that each thread works on the grains it
+   * integrates, step after step, in its own cache.
+   */
+  #phase(g0: number, g1: number, step: number, parity: number, core: GranularCore): void {
     if (g1 <= g0) return;
-    const buf = this.#buf!, a = buf.args;
-    for (let t = 0; t < this.threads; t++) a[t * STRIDE] = g0, a[t * STRIDE + 1] = g1;
-    Atomics.store(buf.counter, 0, 0);
+    const buf = this.#buf!, a = buf.args, cut = this.#cut, T = this.threads;
+    for (let t = 0; t < T; t++) {
+      const lo = Math.ceil((cut[t] - parity) / step), hi = Math.ceil((cut[t + 1] - parity) / step);
+      a[t * STRIDE] = Math.min(g1, g0 + Math.max(0, lo));
+      a[t * STRIDE + 1] = t === T - 1 ? g1 : Math.min(g1, g0 + Math.max(0, hi));
+    }
     this.#run(Job.pairs);
     const r = buf.res;
     for (let t = 0; t < this.threads; t++) {
@@ -223,7 +239,7 @@ export class GranularThreads extends WorkerPool {
   kick(core: GranularCore, h: number): number {
     const buf = this.#prepare(core), q = buf.params, m = core.material;
     q[P.h] = h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
-    this.#split(core.ps.count);
+    this.#splitBlocks(core.ps.count, BLOCK_LOG);
     this.#run(Job.kick);
     let c = 0;
     for (let t = 0; t < this.threads; t++) c += buf.res[t * STRIDE];
@@ -237,7 +253,7 @@ export class GranularThreads extends WorkerPool {
   kickDrift(core: GranularCore, hk: number, h: number): number {
     const buf = this.#prepare(core), q = buf.params, m = core.material;
     q[P.h] = hk, q[P.hDrift] = h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
-    this.#split(core.ps.count);
+    this.#splitBlocks(core.ps.count, BLOCK_LOG);
     this.#run(Job.kickDrift);
     let c = 0, max2 = 0;
     for (let t = 0; t < this.threads; t++) {
@@ -260,7 +276,7 @@ export class GranularThreads extends WorkerPool {
   kickScan(core: GranularCore, hk: number, nb: number): number {
     const buf = this.#prepare(core), q = buf.params, m = core.material, out = core.scan;
     q[P.h] = hk, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
-    this.#split(nb);
+    this.#splitBlocks(nb, -1);
     this.#run(Job.kickScan);
     let c = 0;
     out[0] = out[2] = 0;
@@ -271,6 +287,44 @@ export class GranularThreads extends WorkerPool {
       c += buf.res[o + 1];
     }
     return c;
+  }
+
+  /** Block cuts: thread t owns the slot blocks cut[t] ≤ b < cut[t + 1]. */
+  #cut: Int32Array = new Int32Array(MAX_THREADS + 1);
+
+  /**
+   * Cut the `B` slot blocks into one contiguous run per thread with about equal numbers of
+   * intra-block pairs (`start`: the group starts of the list). The cut changes only which
+   * thread does a block's work, never the order of any sum.
+   */
+  #cutBlocks(start: Int32Array, B: number): void {
+    const cut = this.#cut, T = this.threads, total = start[B] - start[0];
+    cut[0] = 0;
+    let b = 0;
+    for (let t = 1; t < T; t++) {
+      const target = start[0] + (total * t) / T;
+      while (b < B && start[b + 1] <= target) b++;
+      // the block that straddles the target goes to the side it leaves less work on
+      if (b < B && start[b + 1] - target < target - start[b]) b++;
+      cut[t] = b;
+    }
+    cut[T] = B;
+  }
+
+  /**
+   * Ranges of [0, n) per thread in `args` along the block cuts: slots (`log` =
+   * `BLOCK_LOG`) or energy-scan blocks of two slot blocks (`log` = −1). An even split before
+   * the first cut.
+   */
+  #splitBlocks(n: number, log: number): void {
+    const a = this.#buf!.args, T = this.threads, cut = this.#cut;
+    if (cut[T] === 0) return this.#split(n);
+    for (let t = 0; t < T; t++) {
+      const c0 = log < 0 ? (cut[t] + 1) >> 1 : cut[t] << log;
+      const c1 = log < 0 ? (cut[t + 1] + 1) >> 1 : cut[t + 1] << log;
+      a[t * STRIDE] = Math.min(n, c0);
+      a[t * STRIDE + 1] = t === T - 1 ? n : Math.min(n, c1);
+    }
   }
 
   /** Ranges of [0, n) per thread in `args`. */
