@@ -375,6 +375,10 @@ export class CellGrid2 {
   items: Int32Array = new Int32Array(1);
   /** Cell index of each particle. */
   cellOf: Int32Array = new Int32Array(1);
+  /** Centres in `items` order (stride 2): the pair search reads them contiguously. */
+  sorted: Float64Array = new Float64Array(2);
+  /** Radii in `items` order (filled by `findPairs`). */
+  sortedRadii: Float64Array = new Float64Array(1);
 
   /**
    * Sort `count` particles (centres with stride 2) into cells of at least `cellSize`.
@@ -388,6 +392,8 @@ export class CellGrid2 {
     if (this.cellOf.length < count) {
       this.cellOf = new Int32Array(growTo(this.cellOf.length, count));
       this.items = new Int32Array(this.cellOf.length);
+      this.sorted = new Float64Array(2 * this.cellOf.length);
+      this.sortedRadii = new Float64Array(this.cellOf.length);
     }
     let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
     for (let i = 0, o = 0; i < count; i++, o += 2) {
@@ -433,16 +439,29 @@ export class CellGrid2 {
       start[c + 1]++;
     }
     for (let c = 0; c < ncell; c++) start[c + 1] += start[c];
-    for (let i = 0; i < count; i++) items[start[cellOf[i]]++] = i;
+    const sorted = this.sorted;
+    for (let i = 0; i < count; i++) {
+      const s = start[cellOf[i]]++;
+      items[s] = i;
+      sorted[2 * s] = positions[2 * i];
+      sorted[2 * s + 1] = positions[2 * i + 1];
+    }
     for (let c = ncell; c > 0; c--) start[c] = start[c - 1];
     start[0] = 0;
+    this.count = count;
   }
 
+  /** Particles sorted by the last `build`. */
+  count = 0;
+
   /**
-   * Append every pair closer than `r_i + r_j + margin` to `out` (cleared first), each once.
+   * Append every pair closer than `r_i + r_j + margin` to `out` (cleared first), each once:
+   * cell by cell, for each of the five half-shell cells, every grain of the cell against every
+   * grain of that cell. `positions` must be the centres of the last `build` (the search reads
+   * the copy `build` made in cell order).
    */
   findPairs(
-    positions: Float64Array,
+    _positions: Float64Array,
     radii: Float64Array,
     margin: number,
     out: PairList,
@@ -450,7 +469,12 @@ export class CellGrid2 {
     out.count = 0;
     let tested = 0;
     const nx = this.nx, ny = this.ny, px = this.px, py = this.py;
-    const start = this.cellStart, items = this.items;
+    const start = this.cellStart, items = this.items, p = this.sorted;
+    const n = this.count;
+    if (this.sortedRadii.length < n) this.sortedRadii = new Float64Array(this.items.length);
+    const rs = this.sortedRadii;
+    for (let s = 0; s < n; s++) rs[s] = radii[items[s]];
+    const periodic = px !== 0 || py !== 0;
     for (let cy = 0; cy < ny; cy++) {
       for (let cx = 0; cx < nx; cx++) {
         const c = cy * nx + cx;
@@ -468,18 +492,26 @@ export class CellGrid2 {
           }
           const d = jy * nx + jx;
           const same = k === 0;
-          const t1 = start[d + 1];
+          const t0 = start[d], t1 = start[d + 1];
+          if (t0 === t1) continue;
           for (let s = s0; s < s1; s++) {
-            const i = items[s];
-            const xi = positions[2 * i], yi = positions[2 * i + 1], ri = radii[i];
-            for (let t = same ? s + 1 : start[d]; t < t1; t++) {
-              const j = items[t];
-              let dx = positions[2 * j] - xi, dy = positions[2 * j + 1] - yi;
-              if (px !== 0) dx -= px * Math.round(dx / px);
-              if (py !== 0) dy -= py * Math.round(dy / py);
-              tested++;
-              const cut = ri + radii[j] + margin;
-              if (dx * dx + dy * dy < cut * cut) out.push(i, j);
+            const xi = p[2 * s], yi = p[2 * s + 1], ri = rs[s];
+            const ts = same ? s + 1 : t0;
+            tested += t1 - ts;
+            if (periodic) {
+              for (let t = ts; t < t1; t++) {
+                let dx = p[2 * t] - xi, dy = p[2 * t + 1] - yi;
+                if (px !== 0) dx -= px * Math.round(dx / px);
+                if (py !== 0) dy -= py * Math.round(dy / py);
+                const cut = ri + rs[t] + margin;
+                if (dx * dx + dy * dy < cut * cut) out.push(items[s], items[t]);
+              }
+            } else {
+              for (let t = ts; t < t1; t++) {
+                const dx = p[2 * t] - xi, dy = p[2 * t + 1] - yi;
+                const cut = ri + rs[t] + margin;
+                if (dx * dx + dy * dy < cut * cut) out.push(items[s], items[t]);
+              }
             }
           }
         }

@@ -192,6 +192,7 @@ export class ClumpSystem extends GrainSystem2 {
       sprites: [],
       settings: { firstOrder: true, symmetric: true, allNodes: false },
       sampling: "lut",
+      centroids: new Float64Array(0),
     };
   }
 

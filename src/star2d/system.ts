@@ -302,14 +302,18 @@ export class StarSystem extends GrainSystem2 {
   protected prepare(): void {
     const n = this.count, pos = this._pos, ang = this._ang, sid = this._shape;
     const C = this._cos, S = this._sin, ce = this._centre, shapes = this.starShapes;
-    for (let i = 0; i < n; i++) {
-      const a = ang[i], c = Math.cos(a), s = Math.sin(a);
-      C[i] = c;
-      S[i] = s;
-      const sh = shapes[sid[i]];
-      const gx = sh.centroidX, gy = sh.centroidY;
-      ce[2 * i] = pos[2 * i] - (c * gx - s * gy);
-      ce[2 * i + 1] = pos[2 * i + 1] - (s * gx + c * gy);
+    // with threads, each takes a share (the same arithmetic, the same bytes)
+    if (this._pool !== null) this._pool.prepareStars(this, ce);
+    else {
+      for (let i = 0; i < n; i++) {
+        const a = ang[i], c = Math.cos(a), s = Math.sin(a);
+        C[i] = c;
+        S[i] = s;
+        const sh = shapes[sid[i]];
+        const gx = sh.centroidX, gy = sh.centroidY;
+        ce[2 * i] = pos[2 * i] - (c * gx - s * gy);
+        ce[2 * i + 1] = pos[2 * i + 1] - (s * gx + c * gy);
+      }
     }
     const d = this._det;
     d.shapeId = this._shape;
@@ -369,6 +373,7 @@ export class StarSystem extends GrainSystem2 {
       sprites: this._sprites.map((sp) => plainSprite(sp, withFields)),
       settings: { ...d.settings },
       sampling: d.sampling,
+      centroids: new Float64Array(this.starShapes.flatMap((sh) => [sh.centroidX, sh.centroidY])),
     };
   }
   /** @internal The wall contacts into `sink` (detection's view). */

@@ -46,6 +46,8 @@ export const enum Job {
   rebind = 9,
   /** Detect chunks of pairs. */
   detect = 2,
+  /** Trig of the angles and detection centres of a range of star grains. */
+  prepare = 3,
 }
 
 /** `info` words. */
@@ -58,7 +60,14 @@ export const enum Info {
   chunks = 2,
   /** The next chunk to take (Atomics.add). */
   counter = 3,
+  /** Grains this step (the prepare job). */
+  grains = 4,
+  /** Threads of the pool (the prepare job's split). */
+  threads = 5,
 }
+
+/** Words of `info`. */
+export const INFO_WORDS = 8;
 
 /** The buffers the threads share (sent to every worker at each rebind). */
 export interface StarShared {
@@ -80,6 +89,10 @@ export interface StarShared {
   ids: Uint32Array;
   /** Shape id per grain. */
   shapeId: Uint16Array;
+  /** Centres of mass (stride 2; read by the prepare job of star grains). */
+  pos: Float64Array;
+  /** Per shape id: the centroid of the shape about its polar centre (x, y), for stars. */
+  centroids: Float64Array;
   /** Oriented pairs (ids[a] < ids[b]). */
   pa: Int32Array;
   /** Oriented pairs, second grain. */
@@ -238,6 +251,25 @@ export function detectChunks(det: PairDetector, b: StarShared, sink: RowSink, t:
   det.out = out;
 }
 
+/**
+ * Thread `t`: the cos and sin of the angles and the detection (polar) centres of its share of
+ * the star grains, into the shared columns — `StarSystem.prepare`'s arithmetic.
+ */
+export function prepareStars(b: StarShared, t: number): void {
+  const n = b.info[Info.grains], T = b.info[Info.threads];
+  const lo = Math.floor((n * t) / T), hi = Math.floor((n * (t + 1)) / T);
+  const pos = b.pos, ang = b.ang, sid = b.shapeId, g = b.centroids;
+  const C = b.cos, S = b.sin, ce = b.centre;
+  for (let i = lo; i < hi; i++) {
+    const a = ang[i], c = Math.cos(a), s = Math.sin(a);
+    C[i] = c;
+    S[i] = s;
+    const k = 2 * sid[i], gx = g[k], gy = g[k + 1];
+    ce[2 * i] = pos[2 * i] - (c * gx - s * gy);
+    ce[2 * i + 1] = pos[2 * i + 1] - (s * gx + c * gy);
+  }
+}
+
 /** A worker's view: a detector bound to the shared buffers and its row sink. */
 export class WorkerContext {
   readonly star: StarDetector = new StarDetector();
@@ -272,5 +304,6 @@ export class WorkerContext {
   /** Run one job. */
   run(job: number): void {
     if (job === Job.detect) detectChunks(this.det, this.buf, this.sink, this.t);
+    else if (job === Job.prepare) prepareStars(this.buf, this.t);
   }
 }

@@ -21,8 +21,10 @@ import type { StarContacts } from "../contacts.ts";
 import {
   detectChunks,
   Info,
+  INFO_WORDS,
   Job,
   type PairDetector,
+  prepareStars,
   ROW,
   RowSink,
   type StarShared,
@@ -32,7 +34,7 @@ import type { ContactSink } from "../detect.ts";
 /** What the worker threads read besides the columns: shapes, sprites and settings, or templates. */
 export type ThreadModel = Pick<
   StarShared,
-  "kind" | "templates" | "shapes" | "sprites" | "settings" | "sampling"
+  "kind" | "templates" | "shapes" | "sprites" | "settings" | "sampling" | "centroids"
 >;
 
 /** What a system gives its threads (`StarSystem`, `ClumpSystem`). @internal */
@@ -51,6 +53,8 @@ export interface ThreadedGrains {
   _rmax: Float64Array;
   /** Shape or template id per grain. */
   _shape: Uint16Array;
+  /** Centres of mass, stride 2. */
+  _pos: Float64Array;
   /** cos of the angles. */
   _cos: Float64Array;
   /** sin of the angles. */
@@ -102,6 +106,30 @@ export class StarThreads extends WorkerPool {
     super(threads, new URL("./worker.ts", import.meta.url));
   }
 
+  /** The buffers this step's angles, trig, shape ids and centres were left in, or null. */
+  #prepared: StarShared | null = null;
+
+  /**
+   * The trig of the angles and the detection centres of star grains (`StarSystem.prepare`),
+   * shared among the threads, into the system's `_cos`, `_sin` and `centres` (stride 2) — and
+   * left in the shared columns for this step's detection.
+   */
+  prepareStars(sys: ThreadedGrains, centres: Float64Array): void {
+    const n = sys.count, buf = this.#prepare(sys, sys._pairs.count), info = buf.info;
+    buf.pos.set(sys._pos.subarray(0, 2 * n));
+    buf.ang.set(sys._ang.subarray(0, n));
+    buf.shapeId.set(sys._shape.subarray(0, n));
+    info[Info.grains] = n;
+    info[Info.threads] = this.threads;
+    this.start(Job.prepare);
+    prepareStars(buf, 0);
+    this.wait();
+    sys._cos.set(buf.cos.subarray(0, n));
+    sys._sin.set(buf.sin.subarray(0, n));
+    centres.set(buf.centre.subarray(0, 2 * n));
+    this.#prepared = buf;
+  }
+
   /**
    * Detect the pair contacts and then the wall contacts of `sys` into `sys.contacts` (empty on
    * entry), as the single-threaded detection does. Returns false, with nothing written, when a
@@ -112,14 +140,18 @@ export class StarThreads extends WorkerPool {
     const det = sys._threadDetector(), p = sys._pairs, P = p.count, n = sys.count;
     const T = this.threads;
     const buf = this.#prepare(sys, P);
-    // the columns detection reads, copied for the workers
-    buf.centre.set(sys._threadCentres().subarray(0, 2 * n));
-    buf.cos.set(sys._cos.subarray(0, n));
-    buf.sin.set(sys._sin.subarray(0, n));
-    buf.ang.set(sys._ang.subarray(0, n));
+    // the columns detection reads, copied for the workers (the prepare job left the angles,
+    // their trig, the shape ids and the centres there already)
+    if (this.#prepared !== buf) {
+      buf.centre.set(sys._threadCentres().subarray(0, 2 * n));
+      buf.cos.set(sys._cos.subarray(0, n));
+      buf.sin.set(sys._sin.subarray(0, n));
+      buf.ang.set(sys._ang.subarray(0, n));
+      buf.shapeId.set(sys._shape.subarray(0, n));
+    }
+    this.#prepared = null;
     buf.rmax.set(sys._rmax.subarray(0, n));
     buf.ids.set(sys._ids.subarray(0, n));
-    buf.shapeId.set(sys._shape.subarray(0, n));
     const A = p.a, B = p.b, ids = sys._ids, pa = buf.pa, pb = buf.pb;
     for (let k = 0; k < P; k++) {
       const a = A[k], b = B[k];
@@ -191,7 +223,8 @@ export class StarThreads extends WorkerPool {
       chunks: sharedI32(4 * (Math.ceil(pcap / 16) + 1)),
       rows: Array.from({ length: this.threads }, () => sharedF64(ROW * rowCap)),
       tally: sharedF64(2 * this.threads),
-      info: sharedI32(4),
+      info: sharedI32(INFO_WORDS),
+      pos: sharedF64(2 * cap),
     };
     this.#keys = keys.slice(0, nk);
     this.#send(buf);
