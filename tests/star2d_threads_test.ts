@@ -2,7 +2,7 @@
  * Threaded star2d detection: the same bytes with one thread and several, for each detection
  * variant (symmetric and one-sided, first-order and radial, deepest node and all nodes, table
  * and sprite sampling), spinning walls, growth of the columns, new shapes, checkpoints and the
- * overflow of a thread's rows.
+ * overflow of a thread's contact rows or candidate pairs.
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
@@ -162,6 +162,23 @@ describe("star2d threads: the same bytes for any thread count", () => {
     });
     expect(runs[0].contacts[0].length).toBeGreaterThan(20_000);
     expect(runs[1]).toEqual(runs[0]);
+  });
+
+  it("a crowd's candidate pairs overflow a thread's pair buffer: it grows, the same bytes", () => {
+    // 80 circles on one spot: 3,160 candidate pairs in one or two grid rows, beyond the first
+    // pair buffer of a thread (1,024); threads search runs of grid rows
+    const runs = [1, 2, 3].map((t) => {
+      using s = new StarSystem({ gravity: [0, 0], threads: t });
+      const sh = StarShape.preset("circle", { rMax: 0.005, nodes: 40 });
+      const pos: [number, number][] = [];
+      for (let k = 0; k < 80; k++) pos.push([2e-4 * Math.cos(k), 2e-4 * Math.sin(k)]);
+      s.addGrains({ shape: sh, positions: pos });
+      s.run(3);
+      return { snap: snapshot(s), pairs: s.lastStepStats.boundingHits };
+    });
+    expect(runs[0].pairs).toBe(3160);
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2]).toEqual(runs[0]);
   });
 
   it("clumps of 9 and 17 disks: 1, 2 and 3 threads, templates added mid-run", () => {

@@ -32,6 +32,11 @@ export class PairList {
     this.count++;
   }
 
+  /** Room for `n` pairs (grows by doubling; the pairs listed stay). */
+  reserve(n: number): void {
+    while (this.a.length < n) this.#grow();
+  }
+
   #grow(): void {
     const n = this.a.length * 2;
     const a = new Int32Array(n), b = new Int32Array(n);
@@ -457,8 +462,8 @@ export class CellGrid2 {
   /**
    * Append every pair closer than `r_i + r_j + margin` to `out` (cleared first), each once:
    * cell by cell, for each of the five half-shell cells, every grain of the cell against every
-   * grain of that cell. `positions` must be the centres of the last `build` (the search reads
-   * the copy `build` made in cell order).
+   * grain of that cell (see {@link findPairRows2}). `positions` must be the centres of the last
+   * `build` (the search reads the copy `build` made in cell order).
    */
   findPairs(
     _positions: Float64Array,
@@ -466,59 +471,136 @@ export class CellGrid2 {
     margin: number,
     out: PairList,
   ): void {
-    out.count = 0;
-    let tested = 0;
-    const nx = this.nx, ny = this.ny, px = this.px, py = this.py;
-    const start = this.cellStart, items = this.items, p = this.sorted;
-    const n = this.count;
+    this.sortRadii(radii);
+    const res = this.#res;
+    for (;;) {
+      findPairRows2(this, margin, out.a, out.b, 0, this.ny, res);
+      if (res[0] <= out.a.length) break;
+      out.reserve(res[0]);
+    }
+    out.count = res[0];
+    out.tested = res[1];
+  }
+
+  readonly #res: Float64Array = new Float64Array(2);
+
+  /** Copy `radii` into {@link CellGrid2.sortedRadii} in cell order (before a row search). */
+  sortRadii(radii: Float64Array): void {
+    const n = this.count, items = this.items;
     if (this.sortedRadii.length < n) this.sortedRadii = new Float64Array(this.items.length);
     const rs = this.sortedRadii;
     for (let s = 0; s < n; s++) rs[s] = radii[items[s]];
-    const periodic = px !== 0 || py !== 0;
-    for (let cy = 0; cy < ny; cy++) {
-      for (let cx = 0; cx < nx; cx++) {
-        const c = cy * nx + cx;
-        const s0 = start[c], s1 = start[c + 1];
-        if (s0 === s1) continue;
-        for (let k = 0; k < 5; k++) {
-          let jx = cx + HALF_SHELL_2D[2 * k], jy = cy + HALF_SHELL_2D[2 * k + 1];
-          if (jx < 0 || jx >= nx) {
-            if (px === 0) continue;
-            jx = jx < 0 ? jx + nx : jx - nx;
-          }
-          if (jy < 0 || jy >= ny) {
-            if (py === 0) continue;
-            jy = jy < 0 ? jy + ny : jy - ny;
-          }
-          const d = jy * nx + jx;
-          const same = k === 0;
-          const t0 = start[d], t1 = start[d + 1];
-          if (t0 === t1) continue;
-          for (let s = s0; s < s1; s++) {
-            const xi = p[2 * s], yi = p[2 * s + 1], ri = rs[s];
-            const ts = same ? s + 1 : t0;
-            tested += t1 - ts;
-            if (periodic) {
-              for (let t = ts; t < t1; t++) {
-                let dx = p[2 * t] - xi, dy = p[2 * t + 1] - yi;
-                if (px !== 0) dx -= px * Math.round(dx / px);
-                if (py !== 0) dy -= py * Math.round(dy / py);
-                const cut = ri + rs[t] + margin;
-                if (dx * dx + dy * dy < cut * cut) out.push(items[s], items[t]);
+  }
+}
+
+/** What {@link findPairRows2} reads of a 2D grid (a `CellGrid2`, or shared copies of it). */
+export interface Grid2View {
+  /** Cells along x. */
+  nx: number;
+  /** Cells along y. */
+  ny: number;
+  /** Periodic length along x (0 = open). */
+  px: number;
+  /** Periodic length along y (0 = open). */
+  py: number;
+  /** Cell starts in `items`. */
+  cellStart: Int32Array;
+  /** Particles in cell order. */
+  items: Int32Array;
+  /** Centres in cell order (stride 2). */
+  sorted: Float64Array;
+  /** Radii in cell order. */
+  sortedRadii: Float64Array;
+}
+
+/**
+ * The pairs closer than `r_i + r_j + margin` whose first grain lies in a cell of rows
+ * y0 ≤ y < y1, in cell order (row by row, x within a row), then half-shell order, into
+ * `a`, `b` from index 0 — as many as fit; `res` gets the number found (which may exceed the
+ * room: then search again with more) and the number of distances tested. The rows of a grid cut
+ * into consecutive ranges give, one after another, the pairs of the whole grid in its order.
+ *
+ * @example
+ * ```ts
+ * import { CellGrid2, findPairRows2 } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * const pos = new Float64Array([0, 0, 0.015, 0, 1, 1]), r = new Float64Array([0.01, 0.01, 0.01]);
+ * const g = new CellGrid2();
+ * g.build(pos, 3, 0.02);
+ * g.sortRadii(r);
+ * const a = new Int32Array(4), b = new Int32Array(4), res = new Float64Array(2);
+ * findPairRows2(g, 0, a, b, 0, g.ny, res);
+ * expect(res[0]).toBe(1);
+ * expect([a[0], b[0]].sort()).toEqual([0, 1]);
+ * ```
+ */
+export function findPairRows2(
+  g: Grid2View,
+  margin: number,
+  a: Int32Array,
+  b: Int32Array,
+  y0: number,
+  y1: number,
+  res: Float64Array,
+): void {
+  let tested = 0, w = 0;
+  const nx = g.nx,
+    ny = g.ny,
+    px = g.px,
+    py = g.py,
+    room = a.length < b.length ? a.length : b.length;
+  const start = g.cellStart, items = g.items, p = g.sorted, rs = g.sortedRadii;
+  const periodic = px !== 0 || py !== 0;
+  for (let cy = y0; cy < y1; cy++) {
+    for (let cx = 0; cx < nx; cx++) {
+      const c = cy * nx + cx;
+      const s0 = start[c], s1 = start[c + 1];
+      if (s0 === s1) continue;
+      for (let k = 0; k < 5; k++) {
+        let jx = cx + HALF_SHELL_2D[2 * k], jy = cy + HALF_SHELL_2D[2 * k + 1];
+        if (jx < 0 || jx >= nx) {
+          if (px === 0) continue;
+          jx = jx < 0 ? jx + nx : jx - nx;
+        }
+        if (jy < 0 || jy >= ny) {
+          if (py === 0) continue;
+          jy = jy < 0 ? jy + ny : jy - ny;
+        }
+        const d = jy * nx + jx;
+        const same = k === 0;
+        const t0 = start[d], t1 = start[d + 1];
+        if (t0 === t1) continue;
+        for (let s = s0; s < s1; s++) {
+          const xi = p[2 * s], yi = p[2 * s + 1], ri = rs[s];
+          const ts = same ? s + 1 : t0;
+          tested += t1 - ts;
+          if (periodic) {
+            for (let t = ts; t < t1; t++) {
+              let dx = p[2 * t] - xi, dy = p[2 * t + 1] - yi;
+              if (px !== 0) dx -= px * Math.round(dx / px);
+              if (py !== 0) dy -= py * Math.round(dy / py);
+              const cut = ri + rs[t] + margin;
+              if (dx * dx + dy * dy < cut * cut) {
+                if (w < room) a[w] = items[s], b[w] = items[t];
+                w++;
               }
-            } else {
-              for (let t = ts; t < t1; t++) {
-                const dx = p[2 * t] - xi, dy = p[2 * t + 1] - yi;
-                const cut = ri + rs[t] + margin;
-                if (dx * dx + dy * dy < cut * cut) out.push(items[s], items[t]);
+            }
+          } else {
+            for (let t = ts; t < t1; t++) {
+              const dx = p[2 * t] - xi, dy = p[2 * t + 1] - yi;
+              const cut = ri + rs[t] + margin;
+              if (dx * dx + dy * dy < cut * cut) {
+                if (w < room) a[w] = items[s], b[w] = items[t];
+                w++;
               }
             }
           }
         }
       }
     }
-    out.tested = tested;
   }
+  res[0] = w;
+  res[1] = tested;
 }
 
 // Own cell first, then the 13 forward neighbours (every offset whose first non-zero

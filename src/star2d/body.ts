@@ -20,7 +20,7 @@ import {
   options as checkOptions,
   positive,
 } from "../math/validate.ts";
-import { MAX_THREADS, StarThreads } from "./threads/pool.ts";
+import { MAX_THREADS, StarThreads, type ThreadedGrains } from "./threads/pool.ts";
 export { GRAIN_INIT_KEYS, GRAIN_SYSTEM_KEYS } from "./options.ts";
 import {
   flatten,
@@ -562,6 +562,11 @@ export abstract class GrainSystem2 {
 
   /** Grid pairs whose bounding circles intersect. */
   protected findCandidates(): void {
+    // with threads, each searches a run of grid rows (the same pairs in the same order)
+    const p = this._pool;
+    // (only the systems with threads, stars and clumps, have a pool: both are ThreadedGrains)
+    const sys = this as unknown as ThreadedGrains;
+    if (p !== null && p.findPairs(sys, this._grid, this._rmax, 0, this._pairs)) return;
     this._grid.findPairs(this.detectionCentres(), this._rmax, 0, this._pairs);
   }
   /** Grain–grain contacts into `contacts`, pairs oriented so that ids[i] < ids[j]. */

@@ -15,6 +15,7 @@ import {
   type StarSampling,
 } from "../detect.ts";
 import { ClumpDetector, type ClumpDisks } from "../clump_detect.ts";
+import { findPairRows2, type Grid2View } from "../../math/grid.ts";
 
 /** Kinds of detection the threads run. */
 export const enum Kind {
@@ -48,7 +49,12 @@ export const enum Job {
   detect = 2,
   /** Trig of the angles and detection centres of a range of star grains. */
   prepare = 3,
+  /** The candidate pairs of a range of grid rows. */
+  pairs = 4,
 }
+
+/** Words of `gridInfo`: nx, ny, px, py, margin, then the row cuts from {@link GRID_CUTS} on. */
+export const GRID_CUTS = 8;
 
 /** `info` words. */
 export const enum Info {
@@ -91,6 +97,22 @@ export interface StarShared {
   shapeId: Uint16Array;
   /** Centres of mass (stride 2; read by the prepare job of star grains). */
   pos: Float64Array;
+  /** The grid of this step: cell starts (room for the most cells a grid of `cap` grains has). */
+  cellStart: Int32Array;
+  /** The grid's grains in cell order. */
+  items: Int32Array;
+  /** The grid's centres in cell order (stride 2). */
+  sorted: Float64Array;
+  /** The grid's bounding radii in cell order. */
+  sortedRadii: Float64Array;
+  /** The grid's scalars and the threads' row cuts (see {@link GRID_CUTS}). */
+  gridInfo: Float64Array;
+  /** Per thread: the candidate pairs found in its rows (first grains). */
+  outA: Int32Array[];
+  /** Per thread: the candidate pairs found in its rows (second grains). */
+  outB: Int32Array[];
+  /** Per thread: pairs found (may exceed the room: overflow), distances tested. */
+  outRes: Float64Array;
   /** Per shape id: the centroid of the shape about its polar centre (x, y), for stars. */
   centroids: Float64Array;
   /** Oriented pairs (ids[a] < ids[b]). */
@@ -291,6 +313,7 @@ export class WorkerContext {
   /** New buffers after a rebind. */
   rebind(buf: StarShared): void {
     this.buf = buf;
+    this.res = buf.outRes.subarray(2 * this.t, 2 * this.t + 2);
     this.sink = new RowSink(buf.rows[this.t]);
     if (buf.kind === Kind.clump) {
       bindClumpDetector(this.clump, buf);
@@ -301,9 +324,38 @@ export class WorkerContext {
     }
   }
 
+  /** The shared grid as `findPairRows2` reads it. */
+  readonly grid: Grid2View = {
+    nx: 0,
+    ny: 0,
+    px: 0,
+    py: 0,
+    cellStart: new Int32Array(0),
+    items: new Int32Array(0),
+    sorted: new Float64Array(0),
+    sortedRadii: new Float64Array(0),
+  };
+  /** This thread's two words of `outRes`. */
+  res: Float64Array = new Float64Array(2);
+
   /** Run one job. */
   run(job: number): void {
     if (job === Job.detect) detectChunks(this.det, this.buf, this.sink, this.t);
     else if (job === Job.prepare) prepareStars(this.buf, this.t);
+    else if (job === Job.pairs) {
+      const b = this.buf, gi = b.gridInfo, g = this.grid, t = this.t;
+      g.nx = gi[0], g.ny = gi[1], g.px = gi[2], g.py = gi[3];
+      g.cellStart = b.cellStart, g.items = b.items, g.sorted = b.sorted;
+      g.sortedRadii = b.sortedRadii;
+      findPairRows2(
+        g,
+        gi[4],
+        b.outA[t],
+        b.outB[t],
+        gi[GRID_CUTS + t],
+        gi[GRID_CUTS + t + 1],
+        this.res,
+      );
+    }
   }
 }

@@ -16,13 +16,15 @@
  * @module
  */
 import { WorkerPool } from "../../math/worker_pool.ts";
-import type { PairList } from "../../math/grid.ts";
+import { type CellGrid2, findPairRows2, type PairList } from "../../math/grid.ts";
 import type { StarContacts } from "../contacts.ts";
 import {
   detectChunks,
+  GRID_CUTS,
   Info,
   INFO_WORDS,
   Job,
+  MAX_THREADS,
   type PairDetector,
   prepareStars,
   ROW,
@@ -208,6 +210,7 @@ export class StarThreads extends WorkerPool {
     let pcap = Math.max(1024, buf?.pa.length ?? 0);
     while (pcap < P) pcap *= 2;
     const rowCap = Math.max(4096, pcap, buf === null ? 0 : buf.rows[0].length / ROW);
+    const outCap = Math.max(1024, Math.ceil((4 * cap) / this.threads));
     buf = {
       ...sys._threadModel(),
       cap,
@@ -225,11 +228,90 @@ export class StarThreads extends WorkerPool {
       tally: sharedF64(2 * this.threads),
       info: sharedI32(INFO_WORDS),
       pos: sharedF64(2 * cap),
+      // a grid of n grains has at most max(64, 4n) cells (`CellGrid2.build`)
+      cellStart: sharedI32(Math.max(64, 4 * cap) + 1),
+      items: sharedI32(cap),
+      sorted: sharedF64(2 * cap),
+      sortedRadii: sharedF64(cap),
+      gridInfo: sharedF64(GRID_CUTS + MAX_THREADS + 1),
+      outA: Array.from({ length: this.threads }, (_, t) => buf?.outA[t] ?? sharedI32(outCap)),
+      outB: Array.from({ length: this.threads }, (_, t) => buf?.outB[t] ?? sharedI32(outCap)),
+      outRes: sharedF64(2 * this.threads),
     };
     this.#keys = keys.slice(0, nk);
     this.#send(buf);
     return buf;
   }
+
+  /**
+   * The candidate pairs of `grid` (built this step; `radii` the bounding radii) into `out`,
+   * each thread searching a run of grid rows with about equal numbers of grains; the runs are
+   * appended in row order — the order of `CellGrid2.findPairs`. Returns false, with nothing
+   * written, when a thread's pairs overflowed its buffers (they have grown: search this step on
+   * one thread).
+   */
+  findPairs(
+    sys: ThreadedGrains,
+    grid: CellGrid2,
+    radii: Float64Array,
+    margin: number,
+    out: PairList,
+  ): boolean {
+    const buf = this.#prepare(sys, sys._pairs.count), T = this.threads;
+    const nx = grid.nx, ny = grid.ny, n = grid.count, start = grid.cellStart;
+    if (ny * nx + 1 > buf.cellStart.length || n > buf.items.length) return false;
+    grid.sortRadii(radii);
+    buf.cellStart.set(start.subarray(0, nx * ny + 1));
+    buf.items.set(grid.items.subarray(0, n));
+    buf.sorted.set(grid.sorted.subarray(0, 2 * n));
+    buf.sortedRadii.set(grid.sortedRadii.subarray(0, n));
+    const gi = buf.gridInfo;
+    gi[0] = nx, gi[1] = ny, gi[2] = grid.px, gi[3] = grid.py, gi[4] = margin;
+    // row cuts with about n/T grains below each
+    gi[GRID_CUTS] = 0;
+    let y = 0;
+    for (let t = 1; t < T; t++) {
+      const target = (n * t) / T;
+      while (y < ny && start[y * nx] < target) y++;
+      gi[GRID_CUTS + t] = y;
+    }
+    gi[GRID_CUTS + T] = ny;
+    this.start(Job.pairs);
+    const r0 = this.#res0;
+    findPairRows2(grid, margin, buf.outA[0], buf.outB[0], 0, gi[GRID_CUTS + 1], r0);
+    this.wait();
+    const res = buf.outRes;
+    res[0] = r0[0], res[1] = r0[1];
+    let total = 0, tested = 0, over = false;
+    for (let t = 0; t < T; t++) {
+      const c = res[2 * t];
+      if (c > buf.outA[t].length) {
+        let cap = buf.outA[t].length;
+        while (cap < c) cap *= 2;
+        buf.outA[t] = sharedI32(cap), buf.outB[t] = sharedI32(cap);
+        over = true;
+      }
+      total += c, tested += res[2 * t + 1];
+    }
+    if (over) {
+      this.#send(buf);
+      return false;
+    }
+    out.reserve(total);
+    let w = 0;
+    for (let t = 0; t < T; t++) {
+      const c = res[2 * t];
+      out.a.set(buf.outA[t].subarray(0, c), w);
+      out.b.set(buf.outB[t].subarray(0, c), w);
+      w += c;
+    }
+    out.count = total;
+    out.tested = tested;
+    return true;
+  }
+
+  /** The main thread's search result (its words of `outRes` are written after the wait). */
+  readonly #res0: Float64Array = new Float64Array(2);
 
   /** Room for `rows` rows per thread; sent at once. */
   #grow(buf: StarShared, rows: number): void {
