@@ -1,0 +1,251 @@
+/**
+ * The sphere3d pair loop against the same loop compiled by clang: is the hot loop bound by
+ * V8's code or by the work itself? On the settle bench's settled disordered bed (from
+ * `.bench-cache/`, which `deno task bench` fills), the pair list and springs of one step are
+ * evaluated over and over by Grainlab's `pairForces` (TypeScript on V8), by
+ * `bench/native/pair_forces.c` compiled with `clang -O3` to native code (called through
+ * `Deno.dlopen`) and to WebAssembly — the same operations in the same order, so the three give
+ * the same bits (checked). Skipped when clang (Debian's `clang-14` and `lld-14`) is missing.
+ *
+ * Run: deno run -A bench/native_pair_bench.ts [--sizes 5000,20000] [--reps 30]
+ *
+ * @module
+ */
+import { World } from "../src/sphere3d/mod.ts";
+import { coreOf } from "../src/sphere3d/granular_system.ts";
+import { contactBuffers } from "../src/contact/record.ts";
+import { pairForces } from "../src/sphere3d/forces.ts";
+import { jitteredGrid, SCENE } from "./settle_bench.ts";
+import { median } from "./median.ts";
+
+const arg = (name: string, fallback: string) => {
+  const k = Deno.args.indexOf(name);
+  return k >= 0 ? Deno.args[k + 1] : fallback;
+};
+const sizes = arg("--sizes", "5000,20000").split(",").map(Number);
+for (const n of sizes) {
+  if (!(Number.isInteger(n) && n >= 1)) {
+    throw new RangeError(`--sizes (${arg("--sizes", "")}) must be integers ≥ 1, comma-separated`);
+  }
+}
+const reps = Number(arg("--reps", "30"));
+if (!(Number.isInteger(reps) && reps >= 1)) {
+  throw new RangeError(`--reps (${arg("--reps", "")}) must be an integer ≥ 1`);
+}
+
+/** The path of the first of `names` on the PATH, or null. */
+function which(names: string[]): string | null {
+  for (const n of names) {
+    const out = new Deno.Command("sh", { args: ["-c", `command -v ${n}`], stdout: "piped" })
+      .outputSync();
+    const path = new TextDecoder().decode(out.stdout).trim();
+    if (out.success && path !== "") return path;
+  }
+  return null;
+}
+
+const clang = which(["clang-14", "clang"]), wasmLd = which(["wasm-ld-14", "wasm-ld"]);
+if (clang === null) {
+  console.log("native pair bench: skipped (no clang; Debian: apt install clang-14 lld-14)");
+  Deno.exit(0);
+}
+const dir = await Deno.makeTempDir({ prefix: "grainlab_native_" });
+const src = new URL("./native/pair_forces.c", import.meta.url).pathname;
+const cc = (args: string[]) => {
+  const out = new Deno.Command(clang, { args, stderr: "piped" }).outputSync();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+};
+// -ffp-contract=off: no fused multiply-adds, which V8 never emits (the same bits)
+cc(["-O3", "-ffp-contract=off", "-shared", "-fPIC", "-o", `${dir}/pair.so`, src]);
+let wasmBytes: Uint8Array<ArrayBuffer> | null = null;
+if (wasmLd !== null) {
+  cc([
+    "--target=wasm32",
+    "-O3",
+    "-ffp-contract=off",
+    "-nostdlib",
+    `-fuse-ld=${wasmLd}`,
+    "-Wl,--no-entry",
+    "-Wl,--export=pair_forces",
+    "-Wl,--import-memory",
+    "-o",
+    `${dir}/pair.wasm`,
+    src,
+  ]);
+  wasmBytes = new Uint8Array(Deno.readFileSync(`${dir}/pair.wasm`));
+}
+const lib = Deno.dlopen(`${dir}/pair.so`, {
+  pair_forces: {
+    parameters: [
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "i32",
+      "i32",
+      "buffer",
+    ],
+    result: "i32",
+  },
+});
+
+console.log(
+  `pair loop on the settled disordered bed: ns per candidate pair (median of ${reps} rounds, ` +
+    `5 passes each; TypeScript on V8, C with ${clang} -O3 natively and to WebAssembly)`,
+);
+console.log(
+  "      N    pairs  contacts   V8 ns   native ns   wasm ns   V8/native   V8/wasm   same bits",
+);
+for (const n of sizes) {
+  const file = `.bench-cache/settle_${n}.ckpt`;
+  try {
+    Deno.statSync(file);
+  } catch {
+    console.log(
+      `${String(n).padStart(7)}  (no ${file}: run bench/settle_bench.ts --settled first)`,
+    );
+    continue;
+  }
+  const mass = SCENE.density * (4 / 3) * Math.PI * SCENE.radius ** 3;
+  const world = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81] });
+  const [bx, by] = SCENE.box;
+  const h = (Math.ceil(n / (SCENE.nx * SCENE.ny)) + 0.5) * SCENE.spacing;
+  const g = world.addGranularParticles({ positions: jitteredGrid(n), radii: SCENE.radius }, {
+    density: SCENE.density,
+    normalStiffness: SCENE.kn,
+    tangentialStiffness: SCENE.kt,
+    normalDamping: SCENE.gammaN * mass / 2,
+    friction: SCENE.friction,
+  });
+  g.setContainerBox([-bx / 2, -by / 2, 0], [bx / 2, by / 2, h + 1]);
+  await g.loadGranularState(file);
+  world.run(300);
+  const c = coreOf.get(g)!;
+  const ps = c.ps, pl = c.pairs, ph = c.pairHist, rec = c.contacts;
+  const p = { ...c.params, record: false };
+  if (p.damping !== 0 || p.hertz || p.kc > 0 || p.rolling || p.mu < 0 || p.px || p.py || p.pz) {
+    throw new Error("native pair bench: the C loop covers the settle bench's contact law only");
+  }
+  const N = ps.count, M = pl.count, on0 = ph.on.slice(0, M), xi0 = ph.xi.slice(0, 3 * M);
+  const cb = contactBuffers(rec);
+  const js = () => {
+    ph.on.set(on0), ph.xi.set(xi0), ps.force.fill(0), ps.torque.fill(0);
+    const st = { ...c.stats };
+    for (let r = 0; r < 5; r++) pairForces(ps, pl, ph, c.tables, p, cb, st, 0, M, 0);
+  };
+  // the native and wasm copies of the same state
+  const P = new Float64Array([p.kn, p.cn, p.kt, p.ct, p.mu, p.lever, p.histDt]);
+  const col = (a: Float64Array, len: number) => a.slice(0, len);
+  const nat = {
+    pos: col(ps.pos, 3 * N),
+    vel: col(ps.vel, 3 * N),
+    ang: col(ps.ang, 3 * N),
+    rad: col(ps.radius, N),
+    f: new Float64Array(3 * N),
+    t: new Float64Array(3 * N),
+    a: pl.a.slice(0, M),
+    b: pl.b.slice(0, M),
+    on: new Uint8Array(M),
+    hx: new Float64Array(3 * M),
+    stats: new Int32Array(2),
+  };
+  const native = () => {
+    nat.on.set(on0), nat.hx.set(xi0), nat.f.fill(0), nat.t.fill(0);
+    for (let r = 0; r < 5; r++) {
+      lib.symbols.pair_forces(
+        nat.pos,
+        nat.vel,
+        nat.ang,
+        nat.rad,
+        nat.f,
+        nat.t,
+        nat.a,
+        nat.b,
+        nat.on,
+        nat.hx,
+        P,
+        0,
+        M,
+        nat.stats,
+      );
+    }
+  };
+  let wasm: (() => void) | null = null;
+  let wf: Float64Array = nat.f, wt: Float64Array = nat.t, wh: Float64Array = nat.hx;
+  if (wasmBytes !== null) {
+    const bytes = (1 << 16) + 136 * N + 40 * M + 64 * 16; // the columns below, 64-byte aligned
+    const mem = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) + 1 });
+    const module = await WebAssembly.compile(wasmBytes);
+    const instance = await WebAssembly.instantiate(module, { env: { memory: mem } });
+    const fn = instance.exports.pair_forces as (...a: number[]) => number;
+    let off = 1 << 16;
+    const at = (len: number) => {
+      const o = off;
+      off += (len + 63) & ~63;
+      return o;
+    };
+    const o = {
+      pos: at(24 * N),
+      vel: at(24 * N),
+      ang: at(24 * N),
+      rad: at(8 * N),
+      f: at(24 * N),
+      t: at(24 * N),
+      a: at(4 * M),
+      b: at(4 * M),
+      on: at(M),
+      hx: at(24 * M),
+      P: at(64),
+      stats: at(16),
+    };
+    const B = mem.buffer, F = (at: number, len: number) => new Float64Array(B, at, len);
+    F(o.pos, 3 * N).set(nat.pos), F(o.vel, 3 * N).set(nat.vel), F(o.ang, 3 * N).set(nat.ang);
+    F(o.rad, N).set(nat.rad), F(o.P, 7).set(P);
+    new Int32Array(B, o.a, M).set(nat.a), new Int32Array(B, o.b, M).set(nat.b);
+    const won = new Uint8Array(B, o.on, M);
+    wf = F(o.f, 3 * N), wt = F(o.t, 3 * N), wh = F(o.hx, 3 * M);
+    wasm = () => {
+      won.set(on0), wh.set(xi0), wf.fill(0), wt.fill(0);
+      for (let r = 0; r < 5; r++) {
+        fn(o.pos, o.vel, o.ang, o.rad, o.f, o.t, o.a, o.b, o.on, o.hx, o.P, 0, M, o.stats);
+      }
+    };
+  }
+  const time = (f: () => void) => {
+    const t = performance.now();
+    f();
+    return (performance.now() - t) / 5;
+  };
+  const tj: number[] = [], tn: number[] = [], tw: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    tj.push(time(js)), tn.push(time(native));
+    if (wasm) tw.push(time(wasm));
+  }
+  // the same five passes from the same state: the same bits?
+  const same = (x: Float64Array, y: Float64Array, len: number) => {
+    for (let i = 0; i < len; i++) if (!Object.is(x[i], y[i])) return false;
+    return true;
+  };
+  let bits = same(ps.force, nat.f, 3 * N) && same(ps.torque, nat.t, 3 * N) &&
+    same(ph.xi, nat.hx, 3 * M);
+  if (wasm) bits = bits && same(ps.force, wf, 3 * N) && same(ph.xi, wh, 3 * M);
+  const ns = (x: number[]) => (1e6 * median(x)) / M;
+  const cts = g.lastStepStats.particleContacts;
+  console.log(
+    `${String(N).padStart(7)} ${String(M).padStart(8)} ${String(cts).padStart(9)} ${
+      ns(tj).toFixed(1).padStart(7)
+    } ${ns(tn).toFixed(1).padStart(11)} ${(wasm ? ns(tw).toFixed(1) : "—").padStart(9)} ${
+      (median(tj) / median(tn)).toFixed(2).padStart(11)
+    } ${(wasm ? (median(tj) / median(tw)).toFixed(2) : "—").padStart(9)}   ${bits ? "yes" : "NO"}`,
+  );
+  world.close();
+}
+lib.close();
+await Deno.remove(dir, { recursive: true });
