@@ -25,6 +25,7 @@ import { WorkerPool } from "../../math/worker_pool.ts";
 import { type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import type { GranularCore } from "../core.ts";
 import { BLOCK_LOG } from "../pair_history.ts";
+import { SCAN_BLOCK } from "../integrate.ts";
 import {
   copyContacts,
   Job,
@@ -38,6 +39,13 @@ import {
 } from "./kernels.ts";
 
 export { MAX_THREADS } from "./kernels.ts";
+
+// the block cuts serve the energy scan too, one scan block per two slot blocks
+if (SCAN_BLOCK !== 2 << BLOCK_LOG) {
+  throw new Error(
+    `threads: SCAN_BLOCK (${SCAN_BLOCK}) must be two slot blocks (${2 << BLOCK_LOG})`,
+  );
+}
 
 /** A SharedArrayBuffer-backed copy of `a` (or `a` itself when it already is one). */
 export function shared<
