@@ -555,15 +555,9 @@ export class World {
 
   /** Advance every system by one time step (and the rigid bodies, when there are any). */
   step(): void {
-    const systems = this.#systems, m = this.#bodies;
+    const m = this.#bodies;
     if (m !== null && m.count > 0) this.#stepWithBodies(m);
-    else {
-      const park = this.#threadedSystems() > 1;
-      for (let k = 0; k < systems.length; k++) {
-        systems[k].step(this.#dt, this.#gravity);
-        if (park) coreOf.get(systems[k])!.pool?.park();
-      }
-    }
+    else this.#stepSystems();
     this.#steps++;
     this.#time = this.#steps * this.#dt;
   }
@@ -582,11 +576,7 @@ export class World {
     }
     m.changed = false;
     m.beginStep(dt);
-    const park = this.#threadedSystems() > 1;
-    for (let k = 0; k < systems.length; k++) {
-      systems[k].step(dt, this.#gravity);
-      if (park) coreOf.get(systems[k])!.pool?.park();
-    }
+    this.#stepSystems();
     loads.length = systems.length;
     m.endStep(dt, loads);
   }
@@ -625,14 +615,17 @@ export class World {
   }
 
   /**
-   * Systems with worker threads. With more than one, each parks its workers after its turn
-   * (they would otherwise spin beside the next system's threads).
+   * One step of every system, in order. With more than one system on worker threads, each parks
+   * its workers after its turn (they would otherwise spin beside the next system's threads).
    */
-  #threadedSystems(): number {
+  #stepSystems(): void {
     const systems = this.#systems;
-    let n = 0;
-    for (let k = 0; k < systems.length; k++) if (coreOf.get(systems[k])!.pool !== null) n++;
-    return n;
+    let threaded = 0;
+    for (let k = 0; k < systems.length; k++) if (coreOf.get(systems[k])!.pool !== null) threaded++;
+    for (let k = 0; k < systems.length; k++) {
+      systems[k].step(this.#dt, this.#gravity);
+      if (threaded > 1) coreOf.get(systems[k])!.pool?.park();
+    }
   }
 
   #recordPairs(on: boolean): void {

@@ -22,7 +22,7 @@ import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 import { DEFAULT_CPU_SPRITE_RESOLUTION, ShapeSprite } from "./sprite.ts";
 import type { ThreadModel } from "./threads/pool.ts";
-import { Kind, plainShape, plainSprite } from "./threads/kernel.ts";
+import { Kind, plainShape, plainSprite, polarCentres } from "./threads/kernel.ts";
 
 /** Options of {@linkcode StarSystem}. */
 export interface StarSystemOptions extends GrainSystemOptions {
@@ -298,23 +298,25 @@ export class StarSystem extends GrainSystem2 {
     this._sin = new Float64Array(cap);
   }
 
+  /** The shapes `#centroids` was made from. */
+  #centroidShapes: StarShape[] = [];
+  /** Per shape id the centroid g about the polar centre (x, y). */
+  #centroids: Float64Array = new Float64Array(0);
+
   /** Trig of the angles and polar centres c = x_G − R(θ)·g. */
   protected prepare(): void {
-    const n = this.count, pos = this._pos, ang = this._ang, sid = this._shape;
-    const C = this._cos, S = this._sin, ce = this._centre, shapes = this.starShapes;
+    const n = this.count, ang = this._ang, C = this._cos, S = this._sin, ce = this._centre;
+    const shapes = this.starShapes, g = this.#centroidShapes;
+    // the shapes' centroids by shape id, refreshed when the shapes change (adds, loadState)
+    let same = g.length === shapes.length;
+    for (let k = 0; same && k < shapes.length; k++) same = g[k] === shapes[k];
+    if (!same) {
+      this.#centroidShapes = shapes.slice();
+      this.#centroids = new Float64Array(shapes.flatMap((sh) => [sh.centroidX, sh.centroidY]));
+    }
     // with threads, each takes a share (the same arithmetic, the same bytes)
     if (this._pool !== null) this._pool.prepareStars(this, ce);
-    else {
-      for (let i = 0; i < n; i++) {
-        const a = ang[i], c = Math.cos(a), s = Math.sin(a);
-        C[i] = c;
-        S[i] = s;
-        const sh = shapes[sid[i]];
-        const gx = sh.centroidX, gy = sh.centroidY;
-        ce[2 * i] = pos[2 * i] - (c * gx - s * gy);
-        ce[2 * i + 1] = pos[2 * i + 1] - (s * gx + c * gy);
-      }
-    }
+    else polarCentres(this._pos, ang, this._shape, this.#centroids, C, S, ce, 0, n);
     const d = this._det;
     d.shapeId = this._shape;
     d.centre = ce;
@@ -373,7 +375,7 @@ export class StarSystem extends GrainSystem2 {
       sprites: this._sprites.map((sp) => plainSprite(sp, withFields)),
       settings: { ...d.settings },
       sampling: d.sampling,
-      centroids: new Float64Array(this.starShapes.flatMap((sh) => [sh.centroidX, sh.centroidY])),
+      centroids: this.#centroids.slice(),
     };
   }
   /** @internal The wall contacts into `sink` (detection's view). */

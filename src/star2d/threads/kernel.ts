@@ -274,22 +274,37 @@ export function detectChunks(det: PairDetector, b: StarShared, sink: RowSink, t:
 }
 
 /**
- * Thread `t`: the cos and sin of the angles and the detection (polar) centres of its share of
- * the star grains, into the shared columns — `StarSystem.prepare`'s arithmetic.
+ * The cos `C` and sin `S` of the angles and the polar centres `ce` = x_G − R(θ)·g (stride 2) of
+ * star grains lo ≤ i < hi, g the centroid of grain i's shape about its polar centre
+ * (`centroids`, stride 2 by shape id): `StarSystem.prepare` on one thread, each thread's share
+ * with threads — one arithmetic, the same bytes.
  */
-export function prepareStars(b: StarShared, t: number): void {
-  const n = b.info[Info.grains], T = b.info[Info.threads];
-  const lo = Math.floor((n * t) / T), hi = Math.floor((n * (t + 1)) / T);
-  const pos = b.pos, ang = b.ang, sid = b.shapeId, g = b.centroids;
-  const C = b.cos, S = b.sin, ce = b.centre;
+export function polarCentres(
+  pos: Float64Array,
+  ang: Float64Array,
+  sid: Uint16Array,
+  centroids: Float64Array,
+  C: Float64Array,
+  S: Float64Array,
+  ce: Float64Array,
+  lo: number,
+  hi: number,
+): void {
   for (let i = lo; i < hi; i++) {
     const a = ang[i], c = Math.cos(a), s = Math.sin(a);
     C[i] = c;
     S[i] = s;
-    const k = 2 * sid[i], gx = g[k], gy = g[k + 1];
+    const k = 2 * sid[i], gx = centroids[k], gy = centroids[k + 1];
     ce[2 * i] = pos[2 * i] - (c * gx - s * gy);
     ce[2 * i + 1] = pos[2 * i + 1] - (s * gx + c * gy);
   }
+}
+
+/** Thread `t`'s share of {@link polarCentres}, into the shared columns. */
+export function prepareStars(b: StarShared, t: number): void {
+  const n = b.info[Info.grains], T = b.info[Info.threads];
+  const lo = Math.floor((n * t) / T), hi = Math.floor((n * (t + 1)) / T);
+  polarCentres(b.pos, b.ang, b.shapeId, b.centroids, b.cos, b.sin, b.centre, lo, hi);
 }
 
 /** A worker's view: a detector bound to the shared buffers and its row sink. */
