@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { integerIn, nonNegative } from "./validate.ts";
 
 /**
  * Candidate pairs found by a grid search: `count` pairs `(a[k], b[k])` of particle indices,
@@ -34,6 +35,7 @@ export class PairList {
 
   /** Room for `n` pairs (grows by doubling; the pairs listed stay). */
   reserve(n: number): void {
+    integerIn("PairList.reserve", "n", n, 0, 2 ** 30);
     while (this.a.length < n) this.#grow();
   }
 
@@ -543,6 +545,15 @@ export function findPairRows2(
   y1: number,
   res: Float64Array,
 ): void {
+  // checked without allocating (one call per thread and step); the helpers build the error
+  nonNegative("findPairRows2", "margin", margin);
+  integerIn("findPairRows2", "y0", y0, 0, g.ny);
+  integerIn("findPairRows2", "y1", y1, y0, g.ny);
+  if (!(res instanceof Float64Array && res.length >= 2)) {
+    throw new TypeError(
+      `findPairRows2: res (${String(res)}) must be a Float64Array of length >= 2`,
+    );
+  }
   let tested = 0, w = 0;
   const nx = g.nx,
     ny = g.ny,

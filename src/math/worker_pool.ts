@@ -16,6 +16,7 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
+import { integerIn } from "./validate.ts";
 
 /** Most threads of one pool (the main one included). */
 export const MAX_POOL_THREADS = 64;
@@ -45,6 +46,8 @@ const SPIN_SHORT_MS = 0.05;
  * ```
  */
 export function spinFor(threads: number, cores: number): number {
+  integerIn("spinFor", "threads", threads, 1, MAX_POOL_THREADS);
+  integerIn("spinFor", "cores", cores, 1, 2 ** 20);
   return threads <= cores ? SPIN_MS : SPIN_SHORT_MS;
 }
 
