@@ -579,6 +579,9 @@ export abstract class GrainSystem2 {
    * normal n points from j (or the wall) towards i; the tangent is t = (n_y, −n_x).
    */
   protected computeForces(): void {
+    // with threads, when they detected this step's contacts: the pair forces on the threads
+    const p = this._pool;
+    if (p !== null && p.forces(this as unknown as ThreadedGrains & GrainSystem2)) return;
     contactForces2(this);
   }
 

@@ -124,6 +124,8 @@ export class ContactHistory {
   #hm = new Int32Array(1024);
   #mask = 1023;
   #stamp = 0;
+  /** The lookups' cursor into the previous springs (see {@link findPrevious}). */
+  readonly #cursor: Int32Array = new Int32Array(CURSOR_WORDS);
 
   /** Number of contacts recorded in the previous step. */
   get previousCount(): number {
@@ -147,6 +149,7 @@ export class ContactHistory {
     this.#cx = f;
     this.#pn = this.#cn;
     this.#cn = 0;
+    this.#cursor.fill(0);
     // Rebuild the hash of pair -> [start, count) over the previous contacts.
     const n = this.#pn;
     if (this.#ha.length < 2 * n) {
@@ -181,6 +184,7 @@ export class ContactHistory {
       this.#hc[h] = e - s;
       s = e;
     }
+    this.#refreshView();
   }
 
   /**
@@ -210,32 +214,40 @@ export class ContactHistory {
   }
 
   #find(a: number, b: number, key: number, tol: number): number {
-    const st = this.#stamp, mask = this.#mask;
-    let h = hash(a, b) & mask;
-    while (this.#hm[h] === st) {
-      if (this.#ha[h] === a && this.#hb[h] === b) {
-        const s = this.#hs[h], e = s + this.#hc[h];
-        const pk = this.#pk;
-        let best = -1, bd = Infinity;
-        for (let k = s; k < e; k++) {
-          let d = key - pk[k];
-          if (tol === 0) {
-            if (d === 0) return k;
-            continue;
-          }
-          d -= 6.283185307179586 * Math.round(d / 6.283185307179586);
-          if (d < 0) d = -d;
-          if (d <= tol && d < bd) {
-            bd = d;
-            best = k;
-          }
-        }
-        return best;
-      }
-      h = (h + 1) & mask;
-    }
-    return -1;
+    return findPrevious(this.#view, this.#cursor, a, b, key, tol);
   }
+
+  /**
+   * The previous step's springs and their hash as `findPrevious` reads them (views of the live
+   * buffers, valid until the next `begin`), for the force threads. @internal
+   */
+  _previous(): PreviousSprings {
+    return this.#view;
+  }
+
+  /** Point the view at the live buffers (after `begin` and `importRecorded`). */
+  #refreshView(): void {
+    const v = this.#view;
+    v.count = this.#pn, v.a = this.#pa, v.b = this.#pb, v.keys = this.#pk, v.xi = this.#px;
+    v.ha = this.#ha, v.hb = this.#hb, v.hs = this.#hs, v.hc = this.#hc, v.hm = this.#hm;
+    v.stamp = this.#stamp, v.mask = this.#mask;
+  }
+
+  /** The view `_previous` fills (one object, no allocation per lookup). */
+  readonly #view: PreviousSprings = {
+    count: this.#pn,
+    a: this.#pa,
+    b: this.#pb,
+    keys: this.#pk,
+    xi: this.#px,
+    ha: this.#ha,
+    hb: this.#hb,
+    hs: this.#hs,
+    hc: this.#hc,
+    hm: this.#hm,
+    stamp: this.#stamp,
+    mask: this.#mask,
+  };
 
   /**
    * The springs recorded since the last `begin` — what the next step looks up — copied out in
@@ -286,29 +298,152 @@ export class ContactHistory {
     this.#cn = n;
     this.#pn = 0;
     this.#stamp++;
+    this.#cursor.fill(0);
+    this.#refreshView();
+  }
+
+  /**
+   * `record` of contacts 0 ≤ k < n in order: the ids of grains `ci[k]`, `cj[k]`, the key and ξ.
+   * @internal
+   */
+  _recordContacts(
+    ids: Uint32Array,
+    ci: Int32Array,
+    cj: Int32Array,
+    keys: Float64Array,
+    xi: Float64Array,
+    n: number,
+  ): void {
+    while (this.#cn + n > this.#ca.length) this.#widen();
+    const c0 = this.#cn, ca = this.#ca, cb = this.#cb;
+    for (let k = 0; k < n; k++) {
+      ca[c0 + k] = ids[ci[k]];
+      cb[c0 + k] = ids[cj[k]];
+    }
+    this.#ck.set(keys.subarray(0, n), c0);
+    this.#cx.set(xi.subarray(0, n), c0);
+    this.#cn = c0 + n;
+  }
+
+  /** Double the room of the springs being recorded. */
+  #widen(): void {
+    const n = 2 * this.#ca.length;
+    const ia = new Int32Array(n), ib = new Int32Array(n);
+    const fk = new Float64Array(n), fx = new Float64Array(n);
+    ia.set(this.#ca);
+    ib.set(this.#cb);
+    fk.set(this.#ck);
+    fx.set(this.#cx);
+    this.#ca = ia;
+    this.#cb = ib;
+    this.#ck = fk;
+    this.#cx = fx;
   }
 
   /** Record this step's ξ of a contact of pair (a, b). Contacts of a pair must be contiguous. */
   record(a: number, b: number, key: number, xi: number): void {
-    if (this.#cn === this.#ca.length) {
-      const n = 2 * this.#cn;
-      const ia = new Int32Array(n), ib = new Int32Array(n);
-      const fk = new Float64Array(n), fx = new Float64Array(n);
-      ia.set(this.#ca);
-      ib.set(this.#cb);
-      fk.set(this.#ck);
-      fx.set(this.#cx);
-      this.#ca = ia;
-      this.#cb = ib;
-      this.#ck = fk;
-      this.#cx = fx;
-    }
+    if (this.#cn === this.#ca.length) this.#widen();
     const c = this.#cn++;
     this.#ca[c] = a;
     this.#cb[c] = b;
     this.#ck[c] = key;
     this.#cx[c] = xi;
   }
+}
+
+/**
+ * The previous step's springs of a {@link ContactHistory} and the open-addressing hash of
+ * (idA, idB) over them (slots of `hm === stamp` are used; `hs`/`hc` the first spring and count
+ * of the pair). @internal
+ */
+export interface PreviousSprings {
+  /** Springs recorded in the previous step. */
+  count: number;
+  /** Their first ids. */
+  a: Int32Array;
+  /** Their second ids. */
+  b: Int32Array;
+  /** Their keys. */
+  keys: Float64Array;
+  /** Their ξ (m). */
+  xi: Float64Array;
+  /** Hash slots: first id. */
+  ha: Int32Array;
+  /** Hash slots: second id. */
+  hb: Int32Array;
+  /** Hash slots: first spring of the pair. */
+  hs: Int32Array;
+  /** Hash slots: springs of the pair. */
+  hc: Int32Array;
+  /** Hash slots: the stamp of the step that used the slot. */
+  hm: Int32Array;
+  /** This step's stamp. */
+  stamp: number;
+  /** Hash size − 1 (a power of two minus one). */
+  mask: number;
+}
+
+/** Words of a lookup cursor (zeros: nothing looked up yet this step). @internal */
+export const CURSOR_WORDS = 6;
+
+/**
+ * Index of the previous spring of pair (a, b) whose key is nearest `key` (angles within `tol`
+ * rad modulo 2π, or exactly equal when `tol` is 0), or −1: the lookup of
+ * {@link ContactHistory}, also run by the force threads on shared copies of its table.
+ *
+ * A pair's springs are one contiguous run, and contacts come in much the same order from step
+ * to step, so the run is looked for first where the last one found ended (`cursor`: a flag, the
+ * last pair's ids, its run, the end of the last run found; zeros at the start of a step), then
+ * through the hash: the same run either way.
+ * @internal
+ */
+export function findPrevious(
+  t: PreviousSprings,
+  cursor: Int32Array,
+  a: number,
+  b: number,
+  key: number,
+  tol: number,
+): number {
+  let s = cursor[3], e = cursor[4];
+  if (cursor[0] === 0 || cursor[1] !== a || cursor[2] !== b) {
+    const pa = t.a, pb = t.b, n = t.count, g = cursor[5];
+    if (
+      g < n && pa[g] === a && pb[g] === b && (g === 0 || pa[g - 1] !== a || pb[g - 1] !== b)
+    ) {
+      s = g, e = g + 1;
+      while (e < n && pa[e] === a && pb[e] === b) e++;
+    } else {
+      const ha = t.ha, hb = t.hb, hm = t.hm, st = t.stamp, mask = t.mask;
+      let h = hash(a, b) & mask;
+      s = e = 0;
+      while (hm[h] === st) {
+        if (ha[h] === a && hb[h] === b) {
+          s = t.hs[h], e = s + t.hc[h];
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    }
+    cursor[0] = 1, cursor[1] = a, cursor[2] = b, cursor[3] = s, cursor[4] = e;
+    if (e > s) cursor[5] = e;
+  }
+  const pk = t.keys;
+  let best = -1, bd = Infinity;
+  for (let k = s; k < e; k++) {
+    let d = key - pk[k];
+    if (tol === 0) {
+      if (d === 0) return k;
+      continue;
+    }
+    d -= 6.283185307179586 * Math.round(d / 6.283185307179586);
+    if (d < 0) d = -d;
+    if (d <= tol && d < bd) {
+      bd = d;
+      best = k;
+    }
+  }
+  return best;
 }
 
 function hash(a: number, b: number): number {

@@ -1,8 +1,10 @@
 /**
  * What the threads of a star2d step share (see `pool.ts`): the detection columns copied from
  * the system, the oriented candidate pairs, one row buffer of contacts per thread and the
- * chunk table that puts the rows back in pair order. Both the main thread and the workers run
- * {@link detectChunks}, which takes chunks of pairs from a shared counter.
+ * chunk table that puts the rows back in pair order, the system's contact record, forces and
+ * torques (made shared), and a copy of the previous springs. Both the main thread and the
+ * workers run the jobs: {@link detectChunks} (chunks of pairs from a shared counter),
+ * {@link mergeRows}, {@link forceRange} and {@link scatterForces} (fixed shares).
  *
  * @module
  */
@@ -16,6 +18,9 @@ import {
 } from "../detect.ts";
 import { ClumpDetector, type ClumpDisks } from "../clump_detect.ts";
 import { findPairRows2, type Grid2View } from "../../math/grid.ts";
+import { ContactKind } from "../../contact/record.ts";
+import { PAIR_OUT, pairContact2 } from "../body_forces.ts";
+import { CURSOR_WORDS, findPrevious, type PreviousSprings } from "../contacts.ts";
 
 /** Kinds of detection the threads run. */
 export const enum Kind {
@@ -51,7 +56,16 @@ export const enum Job {
   prepare = 3,
   /** The candidate pairs of a range of grid rows. */
   pairs = 4,
+  /** The forces of a run of the pair contacts (`forceRange`). */
+  forces = 5,
+  /** The contact rows of a run of the pair contacts into the record's columns (`mergeRows`). */
+  merge = 6,
+  /** The pair forces added to a range of grains (`scatterForces`). */
+  scatter = 7,
 }
+
+/** Word of `law` after the contact-law scalars: the history key tolerance (rad; 0 exact). */
+export const LAW_TOL = 6;
 
 /** Words of `gridInfo`: nx, ny, px, py, margin, then the row cuts from {@link GRID_CUTS} on. */
 export const GRID_CUTS = 8;
@@ -70,10 +84,18 @@ export const enum Info {
   grains = 4,
   /** Threads of the pool (the prepare job's split). */
   threads = 5,
+  /** The stamp of the previous springs' hash (`hist`). */
+  histStamp = 6,
+  /** Hash size − 1 of `hist`. */
+  histMask = 7,
+  /** Pair contacts this step (the force job's split). */
+  pairContacts = 8,
+  /** Springs of the previous step (`histKeys`). */
+  histCount = 9,
 }
 
 /** Words of `info`. */
-export const INFO_WORDS = 8;
+export const INFO_WORDS = 10;
 
 /** The buffers the threads share (sent to every worker at each rebind). */
 export interface StarShared {
@@ -137,6 +159,181 @@ export interface StarShared {
   settings: DetectorSettings;
   /** Node-test sampling. */
   sampling: StarSampling;
+  /** Velocities (stride 2; the force job). */
+  vel: Float64Array;
+  /** Angular velocities (the force job). */
+  omega: Float64Array;
+  /** Per chunk: the index of its first row among this step's contacts. */
+  chunkOff: Int32Array;
+  /** Per pair contact: the {@link PAIR_OUT} words of `pairContact2`. */
+  fout: Float64Array;
+  /** The system's contact record (its columns made shared; see `StarThreads`). */
+  con: SharedContacts;
+  /** The system's forces (stride 2; made shared). */
+  force: Float64Array;
+  /** The system's torques (made shared). */
+  torque: Float64Array;
+  /** The contact-law scalars (`Law` of `body_forces.ts`) and {@link LAW_TOL}. */
+  law: Float64Array;
+  /** The previous step's springs' first ids (a copy of the system's `ContactHistory`). */
+  histA: Int32Array;
+  /** Their second ids. */
+  histB: Int32Array;
+  /** Their keys. */
+  histKeys: Float64Array;
+  /** The previous step's ξ. */
+  histXi: Float64Array;
+  /** Their hash: ha, hb, hs, hc, hm of `PreviousSprings`, each a fifth of the array. */
+  hist: Int32Array;
+}
+
+/** The columns of a star2d contact record the threads write (shared, see `StarThreads`). */
+export interface SharedContacts {
+  /** First grains. */
+  i: Int32Array;
+  /** Second grains. */
+  j: Int32Array;
+  /** Kind codes. */
+  kind: Uint8Array;
+  /** Boundary indices. */
+  boundary: Int32Array;
+  /** Points, stride 2. */
+  point: Float64Array;
+  /** Normals from j towards i, stride 2. */
+  normal: Float64Array;
+  /** Overlaps. */
+  overlap: Float64Array;
+  /** Normal forces. */
+  normalForce: Float64Array;
+  /** Tangential forces, stride 2. */
+  tangentialForce: Float64Array;
+  /** History keys. */
+  key: Float64Array;
+  /** Springs ξ. */
+  xi: Float64Array;
+  /** Signed tangential forces. */
+  ft: Float64Array;
+}
+
+/** Thread `t`'s equal run lo ≤ k < hi of the step's pair contacts into `run`. */
+function contactRun(info: Int32Array, t: number, run: Int32Array): void {
+  const P = info[Info.pairContacts], T = info[Info.threads];
+  run[0] = Math.floor((P * t) / T), run[1] = Math.floor((P * (t + 1)) / T);
+}
+
+/**
+ * Thread `t`'s run of the pair contacts, from whichever thread's rows hold them, into the
+ * record's columns at their index — what `StarContacts.push` writes for each row.
+ */
+export function mergeRows(b: StarShared, t: number, run: Int32Array): void {
+  const ch = b.chunks, off = b.chunkOff, info = b.info, chunks = info[Info.chunks], c = b.con;
+  const ci = c.i, cj = c.j, kind = c.kind, bd = c.boundary, pt = c.point, nr = c.normal;
+  const ov = c.overlap, key = c.key;
+  contactRun(info, t, run);
+  const lo = run[0], hi = run[1];
+  for (let q = 0; q < chunks; q++) {
+    const k0 = off[q], cnt = ch[4 * q + 2];
+    if (k0 + cnt <= lo) continue;
+    if (k0 >= hi) break;
+    const rows = b.rows[ch[4 * q]], first = ch[4 * q + 1];
+    const r0 = lo > k0 ? lo - k0 : 0, r1 = hi < k0 + cnt ? hi - k0 : cnt;
+    for (let r = r0, o = ROW * (first + r0), k = k0 + r0; r < r1; r++, o += ROW, k++) {
+      // a pair row (kind 0): the record keeps the normal from j towards i
+      ci[k] = rows[o];
+      cj[k] = rows[o + 1];
+      kind[k] = ContactKind.particle;
+      bd[k] = -1;
+      pt[2 * k] = rows[o + 3];
+      pt[2 * k + 1] = rows[o + 4];
+      nr[2 * k] = -rows[o + 5];
+      nr[2 * k + 1] = -rows[o + 6];
+      ov[k] = rows[o + 7];
+      key[k] = rows[o + 8];
+    }
+  }
+}
+
+/**
+ * The forces of thread `t`'s run of the pair contacts (`mergeRows` wrote them): ξ looked up in
+ * the previous springs, then `pairContact2` — the arithmetic of one thread — with the
+ * contact's ξ, normal and tangential forces written to the record and the rest to `fout`. The
+ * caller records the springs and adds the forces in contact order.
+ */
+export function forceRange(
+  b: StarShared,
+  t: number,
+  prev: PreviousSprings,
+  cursor: Int32Array,
+  run: Int32Array,
+): void {
+  const info = b.info, c = b.con;
+  const pos = b.pos, vel = b.vel, om = b.omega, ids = b.ids, law = b.law, out = b.fout;
+  const ci = c.i, cj = c.j, pt = c.point, nr = c.normal, ov = c.overlap, key = c.key;
+  const xi = c.xi, fnA = c.normalForce, ftA = c.ft, ftV = c.tangentialForce;
+  const tol = law[LAW_TOL];
+  prev.count = info[Info.histCount], prev.stamp = info[Info.histStamp];
+  prev.mask = info[Info.histMask];
+  const hx = prev.xi;
+  cursor.fill(0);
+  contactRun(info, t, run);
+  for (let k = run[0], w = PAIR_OUT * k; k < run[1]; k++, w += PAIR_OUT) {
+    const i = ci[k], j = cj[k];
+    const e = findPrevious(prev, cursor, ids[i], ids[j], key[k], tol);
+    xi[k] = e >= 0 ? hx[e] : 0;
+    const nx = nr[2 * k], ny = nr[2 * k + 1];
+    pairContact2(pos, vel, om, i, j, pt[2 * k], pt[2 * k + 1], nx, ny, ov[k], law, xi, k, out, w);
+    const ft = out[w + 1];
+    fnA[k] = out[w];
+    ftA[k] = ft;
+    ftV[2 * k] = ft * ny;
+    ftV[2 * k + 1] = ft * -nx;
+  }
+}
+
+/**
+ * The forces and torques of thread `t`'s range of grains: zeroed, then the pair contacts'
+ * (`fout`) added in contact order — each grain's sum in the order of one thread, so the bytes
+ * do not depend on how the grains are shared out.
+ */
+export function scatterForces(b: StarShared, t: number): void {
+  const info = b.info, n = info[Info.grains], T = info[Info.threads];
+  const P = info[Info.pairContacts], g0 = Math.floor((n * t) / T);
+  const g1 = Math.floor((n * (t + 1)) / T);
+  const F = b.force, Q = b.torque, ci = b.con.i, cj = b.con.j, out = b.fout;
+  F.fill(0, 2 * g0, 2 * g1);
+  Q.fill(0, g0, g1);
+  for (let k = 0, w = 0; k < P; k++, w += PAIR_OUT) {
+    const i = ci[k], j = cj[k];
+    if (i >= g0 && i < g1) {
+      F[2 * i] += out[w + 2];
+      F[2 * i + 1] += out[w + 3];
+      Q[i] += out[w + 4];
+    }
+    if (j >= g0 && j < g1) {
+      F[2 * j] -= out[w + 2];
+      F[2 * j + 1] -= out[w + 3];
+      Q[j] -= out[w + 5];
+    }
+  }
+}
+
+/** A view of the shared copies of the previous springs for {@link forceRange}. */
+export function sharedSprings(b: StarShared): PreviousSprings {
+  const hh = b.hist, q5 = hh.length / 5;
+  return {
+    count: 0,
+    a: b.histA,
+    b: b.histB,
+    keys: b.histKeys,
+    xi: b.histXi,
+    ha: hh.subarray(0, q5),
+    hb: hh.subarray(q5, 2 * q5),
+    hs: hh.subarray(2 * q5, 3 * q5),
+    hc: hh.subarray(3 * q5, 4 * q5),
+    hm: hh.subarray(4 * q5),
+    stamp: 0,
+    mask: 0,
+  };
 }
 
 /**
@@ -322,12 +519,21 @@ export class WorkerContext {
     this.buf = buf;
     this.sink = new RowSink(buf.rows[t]);
     this.det = this.star;
+    this.springs = sharedSprings(buf);
     this.rebind(buf);
   }
+
+  /** The shared copies of the previous springs. */
+  springs: PreviousSprings;
+  /** The force job's lookup cursor. */
+  readonly cursor: Int32Array = new Int32Array(CURSOR_WORDS);
+  /** This thread's run of the pair contacts. */
+  readonly run2: Int32Array = new Int32Array(2);
 
   /** New buffers after a rebind. */
   rebind(buf: StarShared): void {
     this.buf = buf;
+    this.springs = sharedSprings(buf);
     this.res = buf.outRes.subarray(2 * this.t, 2 * this.t + 2);
     this.sink = new RowSink(buf.rows[this.t]);
     if (buf.kind === Kind.clump) {
@@ -356,6 +562,10 @@ export class WorkerContext {
   /** Run one job. */
   run(job: number): void {
     if (job === Job.detect) detectChunks(this.det, this.buf, this.sink, this.t);
+    else if (job === Job.forces) {
+      forceRange(this.buf, this.t, this.springs, this.cursor, this.run2);
+    } else if (job === Job.merge) mergeRows(this.buf, this.t, this.run2);
+    else if (job === Job.scatter) scatterForces(this.buf, this.t);
     else if (job === Job.prepare) prepareStars(this.buf, this.t);
     else if (job === Job.pairs) {
       const b = this.buf, gi = b.gridInfo, g = this.grid, t = this.t;

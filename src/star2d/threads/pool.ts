@@ -1,34 +1,55 @@
 /**
- * Worker threads for the star2d detection (`threads` of `StarSystem` and `ClumpSystem`): the
- * main thread and `threads − 1` workers (`node:worker_threads`, unref'd so that they never keep
- * a finished program alive) run the nodes-to-surface (or disk–disk) tests of the candidate
- * pairs, which are most of a step, and meet through `Atomics.wait` — stepping stays
- * synchronous. `DiskSystem` has no threads: a disk pair is one distance, less than the cost of
- * sharing it.
+ * Worker threads for a star2d step (`threads` of `StarSystem` and `ClumpSystem`): the main
+ * thread and `threads − 1` workers (`node:worker_threads`, unref'd so that they never keep a
+ * finished program alive) share the trig and polar centres, the candidate-pair search, the
+ * nodes-to-surface (or disk–disk) tests of the candidate pairs — most of a step — and the pair
+ * contacts' forces, and meet through `Atomics.wait`: stepping stays synchronous. `DiskSystem`
+ * has no threads: a disk pair is one distance, less than the cost of sharing it.
  *
- * The result does not depend on the thread count: the pairs are cut into chunks that threads
- * take from a shared counter, each thread writes the contacts of its chunks into its own rows,
- * and the main thread then appends the chunks' rows in pair order — the order one thread
- * writes them in — followed by the wall contacts, which it detects itself while the workers
- * start on the pairs. Forces, histories and integration then run on the main thread as before
- * (a few per cent of a packing step). One thread and several give the same bytes.
+ * The result does not depend on the thread count:
+ * - detection: the pairs are cut into chunks that threads take from a shared counter; each
+ *   thread writes the contacts of its chunks into its own rows, and the chunks' places among
+ *   the contacts (pair order, the order one thread writes them in) are then known; the threads
+ *   copy equal runs of contacts from the rows into the record's columns (made shared), and the
+ *   wall contacts, which the main thread detects while the workers start on the pairs, follow;
+ * - forces: each thread computes an equal run of the pair contacts (`pairContact2`, with ξ
+ *   looked up in a shared copy of the previous springs, which the main thread hashes during
+ *   detection); the forces are then added on the threads, each a range of grains taking every
+ *   contact in order, so each grain's sum is one thread's; the springs are recorded and the wall
+ *   contacts computed on the main thread, in contact order, as on one thread.
+ * Integration stays on the main thread (a few per cent of a step). One thread and several give
+ * the same bytes.
  *
  * @module
  */
 import { WorkerPool } from "../../math/worker_pool.ts";
 import { type CellGrid2, findPairRows2, type PairList } from "../../math/grid.ts";
-import type { StarContacts } from "../contacts.ts";
+import {
+  type ContactHistory,
+  CURSOR_WORDS,
+  type PreviousSprings,
+  type StarContacts,
+} from "../contacts.ts";
+import type { GrainSystem2 } from "../body.ts";
+import { contactBuffers } from "../../contact/record.ts";
+import { contactRange2, lawScalars, PAIR_OUT } from "../body_forces.ts";
 import {
   detectChunks,
+  forceRange,
   GRID_CUTS,
   Info,
   INFO_WORDS,
   Job,
+  LAW_TOL,
   MAX_THREADS,
+  mergeRows,
   type PairDetector,
   prepareStars,
   ROW,
   RowSink,
+  scatterForces,
+  type SharedContacts,
+  sharedSprings,
   type StarShared,
 } from "./kernel.ts";
 import type { ContactSink } from "../detect.ts";
@@ -80,9 +101,61 @@ export interface ThreadedGrains {
   _threadKeys(keys: unknown[]): number;
   /** The model the workers receive. */
   _threadModel(): ThreadModel;
+  /** Velocities (stride 2). */
+  _vel: Float64Array;
+  /** Angular velocities. */
+  _omega: Float64Array;
+  /** Forces (stride 2). */
+  _force: Float64Array;
+  /** Torques. */
+  _torque: Float64Array;
+  /** The tangential springs. */
+  _history: ContactHistory;
+  /** History key tolerance (rad; 0 exact keys). */
+  _keyTol: number;
 }
 
 export { MAX_THREADS } from "./kernel.ts";
+
+/** The shared columns of a contact record (see `StarThreads.#shareColumns`). */
+const RECORD_FIELDS = [
+  "i",
+  "j",
+  "kind",
+  "boundary",
+  "point",
+  "normal",
+  "overlap",
+  "normalForce",
+  "tangentialForce",
+] as const;
+
+/** `a` itself when it is backed by a SharedArrayBuffer, else a shared copy. */
+function sharedCopy<T extends Float64Array | Int32Array | Uint8Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const C = a.constructor as new (b: SharedArrayBuffer) => T;
+  const c = new C(new SharedArrayBuffer(Math.max(a.byteLength, 8)));
+  c.set(a as never);
+  return c;
+}
+
+/** Placeholder columns until `#shareColumns` sets them. */
+function emptyContacts(): SharedContacts {
+  return {
+    i: sharedI32(0),
+    j: sharedI32(0),
+    kind: new Uint8Array(new SharedArrayBuffer(8)),
+    boundary: sharedI32(0),
+    point: sharedF64(0),
+    normal: sharedF64(0),
+    overlap: sharedF64(0),
+    normalForce: sharedF64(0),
+    tangentialForce: sharedF64(0),
+    key: sharedF64(0),
+    xi: sharedF64(0),
+    ft: sharedF64(0),
+  };
+}
 
 function sharedF64(n: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(8 * Math.max(n, 1)));
@@ -172,24 +245,43 @@ export class StarThreads extends WorkerPool {
     const ws = this.#walls;
     ws.count = 0;
     sys._wallsInto(ws);
+    // the springs' hash for this step (`ContactHistory.begin`, which the force pass would
+    // otherwise start with) and its copy for the force threads
+    const h = sys._history;
+    h.tolerance = sys._keyTol;
+    h.begin();
+    this.#begun = true;
+    this.#histShared = this.#shareHistory(buf, h);
     detectChunks(det, buf, this.#sink, 0);
     this.wait();
     const rows = buf.rows, tally = buf.tally;
     let most = 0;
     for (let t = 0; t < T; t++) if (tally[2 * t] > most) most = tally[2 * t];
     if (ROW * most > rows[0].length) {
+      this.#rowsValid = false;
       this.#grow(buf, most);
       det.nodeTests = 0; // the caller counts this step's tests again
       return false;
     }
-    const c = sys.contacts, ch = buf.chunks;
-    let inContact = 0;
+    // each chunk's place among the contacts, then the rows into the record's columns on the
+    // threads (each an equal run of contacts), then the walls' rows after them
+    const c = sys.contacts, ch = buf.chunks, off = buf.chunkOff, wr = ws.rows;
+    let inContact = 0, pc = 0;
     for (let q = 0; q < chunks; q++) {
-      const r = rows[ch[4 * q]], first = ch[4 * q + 1], cnt = ch[4 * q + 2];
+      off[q] = pc;
+      pc += ch[4 * q + 2];
       inContact += ch[4 * q + 3];
-      for (let k = first; k < first + cnt; k++) pushRow(c, r, k);
     }
-    const wr = ws.rows;
+    c.reserve(pc + ws.count);
+    this.#shareColumns(sys, buf);
+    info[Info.pairContacts] = pc;
+    info[Info.threads] = T;
+    this.start(Job.merge);
+    mergeRows(buf, 0, this.#run);
+    this.wait();
+    c.count = pc;
+    this.#pairContacts = pc;
+    this.#rowsValid = true;
     for (let k = 0; k < ws.count; k++) pushRow(c, wr, k);
     let tests = det.nodeTests;
     for (let t = 1; t < T; t++) tests += tally[2 * t + 1];
@@ -197,6 +289,122 @@ export class StarThreads extends WorkerPool {
     sys._pairsInContact = inContact;
     sys._nodeTests = tests;
     return true;
+  }
+
+  /** This thread's run of the pair contacts (merge and force jobs). */
+  readonly #run: Int32Array = new Int32Array(2);
+
+  /**
+   * Make the contact record's columns and the forces and torques shared (they are replaced
+   * when they grow) and send them to the workers when they changed.
+   */
+  #shareColumns(sys: ThreadedGrains, buf: StarShared): void {
+    const c = sys.contacts;
+    const cb = contactBuffers(c) as unknown as Record<string, Float64Array>;
+    const con = buf.con as unknown as Record<string, Float64Array>;
+    let changed = false;
+    for (let f = 0; f < RECORD_FIELDS.length; f++) {
+      const name = RECORD_FIELDS[f];
+      const a = cb[name] = sharedCopy(cb[name]);
+      if (con[name] !== a) con[name] = a, changed = true;
+    }
+    c._key = sharedCopy(c._key), c._xi = sharedCopy(c._xi), c._ft = sharedCopy(c._ft);
+    if (con.key !== c._key || con.xi !== c._xi || con.ft !== c._ft) {
+      con.key = c._key, con.xi = c._xi, con.ft = c._ft;
+      changed = true;
+    }
+    sys._force = sharedCopy(sys._force), sys._torque = sharedCopy(sys._torque);
+    if (buf.force !== sys._force || buf.torque !== sys._torque) {
+      buf.force = sys._force, buf.torque = sys._torque;
+      changed = true;
+    }
+    if (changed) this.#send(buf);
+  }
+
+  /** `detect` began this step's springs (`ContactHistory.begin`): the force pass must not. */
+  #begun = false;
+  /** The previous springs fitted the shared copies (`#shareHistory`). */
+  #histShared = false;
+  /** The threads' rows hold this step's pair contacts (`detect` succeeded). */
+  #rowsValid = false;
+  /** Pair contacts of this step (the first contacts of the record). */
+  #pairContacts = 0;
+  /** Springs and hash slots the shared copies need (when they did not fit). */
+  readonly #histNeed: number[] = [0, 0];
+
+  /** Copy the previous springs and their hash for the force threads; false when too small. */
+  #shareHistory(buf: StarShared, h: ContactHistory): boolean {
+    const prev = h._previous(), n = prev.count, cap = prev.mask + 1, hh = buf.hist;
+    const q5 = hh.length / 5;
+    if (n > buf.histKeys.length || cap > q5) {
+      this.#histNeed[0] = n, this.#histNeed[1] = cap;
+      return false;
+    }
+    buf.histA.set(prev.a.subarray(0, n));
+    buf.histB.set(prev.b.subarray(0, n));
+    buf.histKeys.set(prev.keys.subarray(0, n));
+    buf.histXi.set(prev.xi.subarray(0, n));
+    hh.set(prev.ha.subarray(0, cap), 0);
+    hh.set(prev.hb.subarray(0, cap), q5);
+    hh.set(prev.hs.subarray(0, cap), 2 * q5);
+    hh.set(prev.hc.subarray(0, cap), 3 * q5);
+    hh.set(prev.hm.subarray(0, cap), 4 * q5);
+    buf.info[Info.histCount] = n;
+    buf.info[Info.histStamp] = prev.stamp;
+    buf.info[Info.histMask] = prev.mask;
+    return true;
+  }
+
+  /**
+   * The contact forces of `sys` when `detect` ran this step (it began the springs): the pair
+   * contacts' forces and springs on the threads (`forceChunks`, each thread its own rows), then
+   * on this thread the springs recorded, the columns written and the forces added in contact
+   * order, and the wall contacts — the same bytes as `contactForces2`. Returns false when
+   * `detect` did not run (the caller runs `contactForces2`).
+   */
+  forces(sys: ThreadedGrains & GrainSystem2): boolean {
+    if (!this.#begun) return false;
+    this.#begun = false;
+    const n = sys.count, buf = this.#buf!;
+    if (!this.#rowsValid || !this.#histShared) {
+      // the rows overflowed (detection ran on one thread) or the springs outgrew their copies
+      if (!this.#histShared) this.#growHistory(buf);
+      sys._force.fill(0, 0, 2 * n);
+      sys._torque.fill(0, 0, n);
+      contactRange2(sys, 0);
+      return true;
+    }
+    this.#rowsValid = false;
+    buf.pos.set(sys._pos.subarray(0, 2 * n));
+    buf.vel.set(sys._vel.subarray(0, 2 * n));
+    buf.omega.set(sys._omega.subarray(0, n));
+    lawScalars(sys, buf.law)[LAW_TOL] = sys._keyTol;
+    this.start(Job.forces);
+    forceRange(buf, 0, this.#springs!, this.#cursor, this.#run);
+    this.wait();
+    // the forces added on the threads, each a range of grains, while this thread also
+    // records the springs (in contact order), then the wall contacts after them
+    const c = sys.contacts, b = contactBuffers(c), P = this.#pairContacts;
+    buf.info[Info.grains] = n;
+    this.start(Job.scatter);
+    sys._history._recordContacts(sys._ids, b.i, b.j, c._key, c._xi, P);
+    scatterForces(buf, 0);
+    this.wait();
+    contactRange2(sys, P);
+    return true;
+  }
+
+  /** Shared copies with room for the springs `#shareHistory` found no room for; sent. */
+  #growHistory(buf: StarShared): void {
+    let n = buf.histKeys.length, q5 = buf.hist.length / 5;
+    while (n < this.#histNeed[0]) n *= 2;
+    while (q5 < this.#histNeed[1]) q5 *= 2;
+    buf.histA = sharedI32(n);
+    buf.histB = sharedI32(n);
+    buf.histKeys = sharedF64(n);
+    buf.histXi = sharedF64(n);
+    buf.hist = sharedI32(5 * q5);
+    this.#send(buf);
   }
 
   /** The shared buffers, (re)made and sent when the system outgrew them or changed shapes. */
@@ -237,6 +445,19 @@ export class StarThreads extends WorkerPool {
       outA: Array.from({ length: this.threads }, (_, t) => buf?.outA[t] ?? sharedI32(outCap)),
       outB: Array.from({ length: this.threads }, (_, t) => buf?.outB[t] ?? sharedI32(outCap)),
       outRes: sharedF64(2 * this.threads),
+      vel: sharedF64(2 * cap),
+      omega: sharedF64(cap),
+      chunkOff: sharedI32(Math.ceil(pcap / 16) + 1),
+      fout: sharedF64(PAIR_OUT * this.threads * rowCap),
+      con: buf?.con ?? emptyContacts(),
+      force: buf?.force ?? sharedF64(0),
+      torque: buf?.torque ?? sharedF64(0),
+      law: sharedF64(8),
+      histA: buf?.histA ?? sharedI32(1024),
+      histB: buf?.histB ?? sharedI32(1024),
+      histKeys: buf?.histKeys ?? sharedF64(1024),
+      histXi: buf?.histXi ?? sharedF64(1024),
+      hist: buf?.hist ?? sharedI32(5 * 1024),
     };
     this.#keys = keys.slice(0, nk);
     this.#send(buf);
@@ -318,12 +539,19 @@ export class StarThreads extends WorkerPool {
     let cap = buf.rows[0].length / ROW;
     while (cap < rows) cap *= 2;
     buf.rows = Array.from({ length: this.threads }, () => sharedF64(ROW * cap));
+    buf.fout = sharedF64(PAIR_OUT * this.threads * cap);
     this.#send(buf);
   }
+
+  /** The shared copies of the previous springs (this thread's view). */
+  #springs: PreviousSprings | null = null;
+  /** This thread's lookup cursor in the force job. */
+  readonly #cursor: Int32Array = new Int32Array(CURSOR_WORDS);
 
   /** Send the buffers to every worker and wait until each has them. */
   #send(buf: StarShared): void {
     this.#buf = buf;
+    this.#springs = sharedSprings(buf);
     this.#sink = new RowSink(buf.rows[0]);
     this.send(buf);
   }
