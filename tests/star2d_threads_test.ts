@@ -125,6 +125,21 @@ describe("star2d threads: the same bytes for any thread count", () => {
     expect(snapshot(s2)).toEqual(snapshot(s1));
   });
 
+  it("a packed bed loaded into fresh systems: the first step on threads is one thread's", () => {
+    // the workers' model (the shapes' centroids) must be the loaded shapes' from the first step
+    using s0 = column(1, 120);
+    s0.run(500);
+    const bytes = s0.stateBytes();
+    const steps = [1, 2].map((t) => {
+      using s = new StarSystem({ threads: t });
+      s.loadStateBytes(bytes);
+      s.step();
+      return snapshot(s);
+    });
+    expect(steps[0].stats[0]).toBeGreaterThan(50);
+    expect(steps[1]).toEqual(steps[0]);
+  });
+
   it("a spinning drum wall", () => {
     const runs = [1, 2].map((t) => {
       using s = new StarSystem({ friction: 0.5, threads: t });

@@ -148,6 +148,8 @@ export class ClumpSystem extends GrainSystem2 {
 
   /** World positions of every disk (stored per clump at offsets from a prefix sum). */
   protected prepare(): void {
+    // with threads, the columns are shared with them in place (replaced when they grew)
+    this._pool?.adopt(this);
     const n = this.count, ang = this._ang, C = this._cos, S = this._sin;
     for (let i = 0; i < n; i++) {
       C[i] = Math.cos(ang[i]);
@@ -170,6 +172,10 @@ export class ClumpSystem extends GrainSystem2 {
   /** @internal The detection centres, for the threads. */
   _threadCentres(): Float64Array {
     return this._pos;
+  }
+  /** @internal Replace the detection centres' column (the centres of mass). */
+  _setThreadCentres(centres: Float64Array): void {
+    this._pos = centres;
   }
   /** @internal This thread's detector. */
   _threadDetector(): ClumpDetector {

@@ -305,7 +305,6 @@ export class StarSystem extends GrainSystem2 {
 
   /** Trig of the angles and polar centres c = x_G − R(θ)·g. */
   protected prepare(): void {
-    const n = this.count, ang = this._ang, C = this._cos, S = this._sin, ce = this._centre;
     const shapes = this.starShapes, g = this.#centroidShapes;
     // the shapes' centroids by shape id, refreshed when the shapes change (adds, loadState)
     let same = g.length === shapes.length;
@@ -314,8 +313,12 @@ export class StarSystem extends GrainSystem2 {
       this.#centroidShapes = shapes.slice();
       this.#centroids = new Float64Array(shapes.flatMap((sh) => [sh.centroidX, sh.centroidY]));
     }
+    // with threads, the columns are shared with them in place (replaced when they grew) and
+    // the workers' model (the centroids above among it) is refreshed
+    this._pool?.adopt(this);
+    const n = this.count, ang = this._ang, C = this._cos, S = this._sin, ce = this._centre;
     // with threads, each takes a share (the same arithmetic, the same bytes)
-    if (this._pool !== null) this._pool.prepareStars(this, ce);
+    if (this._pool !== null) this._pool.prepareStars(this);
     else polarCentres(this._pos, ang, this._shape, this.#centroids, C, S, ce, 0, n);
     const d = this._det;
     d.shapeId = this._shape;
@@ -347,6 +350,10 @@ export class StarSystem extends GrainSystem2 {
   /** @internal The detection centres, for the threads. */
   _threadCentres(): Float64Array {
     return this._centre;
+  }
+  /** @internal Replace the detection centres' column (its shared copy). */
+  _setThreadCentres(centres: Float64Array): void {
+    this._centre = centres;
   }
   /** @internal This thread's detector. */
   _threadDetector(): StarDetector {

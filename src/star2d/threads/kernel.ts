@@ -1,8 +1,8 @@
 /**
- * What the threads of a star2d step share (see `pool.ts`): the detection columns copied from
- * the system, the oriented candidate pairs, one row buffer of contacts per thread and the
- * chunk table that puts the rows back in pair order, the system's contact record, forces and
- * torques (made shared), and a copy of the previous springs. Both the main thread and the
+ * What the threads of a star2d step share (see `pool.ts`): the system's own columns, grid and
+ * candidate pairs (made shared in place, `StarThreads.adopt`), one row buffer of contacts per
+ * thread and the chunk table that puts the rows back in pair order, the system's contact
+ * record (shared in place) and a copy of the previous springs. Both the main thread and the
  * workers run the jobs: {@link detectChunks} (chunks of pairs from a shared counter),
  * {@link mergeRows}, {@link forceRange} and {@link scatterForces} (fixed shares).
  *
@@ -97,7 +97,12 @@ export const enum Info {
 /** Words of `info`. */
 export const INFO_WORDS = 10;
 
-/** The buffers the threads share (sent to every worker at each rebind). */
+/**
+ * The buffers the threads share (sent to every worker at each rebind): the system's columns
+ * (positions, velocities, angles and their trig, centres, radii, ids, shape ids, forces,
+ * torques), the grid's arrays, the candidate pairs and the contact record are the system's own,
+ * made shared in place; the rest belongs to the threads.
+ */
 export interface StarShared {
   /** What the workers detect ({@link Kind}). */
   kind: number;
@@ -137,10 +142,12 @@ export interface StarShared {
   outRes: Float64Array;
   /** Per shape id: the centroid of the shape about its polar centre (x, y), for stars. */
   centroids: Float64Array;
-  /** Oriented pairs (ids[a] < ids[b]). */
-  pa: Int32Array;
-  /** Oriented pairs, second grain. */
-  pb: Int32Array;
+  /** The candidate pairs' first grains (the system's `PairList`, shared in place). */
+  pairA: Int32Array;
+  /** The candidate pairs' second grains. */
+  pairB: Int32Array;
+  /** Room for candidate pairs of the chunk tables. */
+  pairCap: number;
   /** Per chunk: thread, first row, rows, pairs in contact. */
   chunks: Int32Array;
   /** Per thread: its contact rows, {@link ROW} doubles each. */
@@ -447,7 +454,7 @@ export function bindDetector(det: StarDetector, b: StarShared): void {
  * chunk's rows in the chunk table. `det` must read the same geometry as the shared columns.
  */
 export function detectChunks(det: PairDetector, b: StarShared, sink: RowSink, t: number): void {
-  const info = b.info, pa = b.pa, pb = b.pb, ch = b.chunks;
+  const info = b.info, A = b.pairA, B = b.pairB, ids = b.ids, ch = b.chunks;
   const pairs = info[Info.pairs], size = info[Info.chunkSize], chunks = info[Info.chunks];
   const out = det.out;
   det.out = sink;
@@ -459,7 +466,11 @@ export function detectChunks(det: PairDetector, b: StarShared, sink: RowSink, t:
     const k0 = c * size, k1 = k0 + size < pairs ? k0 + size : pairs;
     const first = sink.count;
     let inContact = 0;
-    for (let k = k0; k < k1; k++) if (det.pair(pa[k], pb[k]) > 0) inContact++;
+    for (let k = k0; k < k1; k++) {
+      // each pair oriented so that ids[a] < ids[b], as on one thread
+      const a = A[k], c = B[k];
+      if ((ids[a] > ids[c] ? det.pair(c, a) : det.pair(a, c)) > 0) inContact++;
+    }
     ch[4 * c] = t;
     ch[4 * c + 1] = first;
     ch[4 * c + 2] = sink.count - first;

@@ -17,8 +17,9 @@
  *   detection); the forces are then added on the threads, each a range of grains taking every
  *   contact in order, so each grain's sum is one thread's; the springs are recorded and the wall
  *   contacts computed on the main thread, in contact order, as on one thread.
- * Integration stays on the main thread (a few per cent of a step). One thread and several give
- * the same bytes.
+ * Integration stays on the main thread (a few per cent of a step). The threads work on the
+ * system's own columns, grid and pair list, made shared in place (`adopt`; re-sent when they
+ * grow), so a step copies nothing to them. One thread and several give the same bytes.
  *
  * @module
  */
@@ -90,6 +91,8 @@ export interface ThreadedGrains {
   _nodeTests: number;
   /** Detection centres, stride 2. */
   _threadCentres(): Float64Array;
+  /** Replace the detection centres' column (with its shared copy). */
+  _setThreadCentres(centres: Float64Array): void;
   /** This thread's detector, bound to the system's columns; its `nodeTests` count the step. */
   _threadDetector(): PairDetector;
   /** The wall contacts of this step into `sink`, in detection's view. */
@@ -117,7 +120,7 @@ export interface ThreadedGrains {
 
 export { MAX_THREADS } from "./kernel.ts";
 
-/** The shared columns of a contact record (see `StarThreads.#shareColumns`). */
+/** The shared columns of a contact record (see `StarThreads.#shareContacts`). */
 const RECORD_FIELDS = [
   "i",
   "j",
@@ -131,7 +134,9 @@ const RECORD_FIELDS = [
 ] as const;
 
 /** `a` itself when it is backed by a SharedArrayBuffer, else a shared copy. */
-function sharedCopy<T extends Float64Array | Int32Array | Uint8Array>(a: T): T {
+function sharedCopy<
+  T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array,
+>(a: T): T {
   if (a.buffer instanceof SharedArrayBuffer) return a;
   const C = a.constructor as new (b: SharedArrayBuffer) => T;
   const c = new C(new SharedArrayBuffer(Math.max(a.byteLength, 8)));
@@ -139,7 +144,7 @@ function sharedCopy<T extends Float64Array | Int32Array | Uint8Array>(a: T): T {
   return c;
 }
 
-/** Placeholder columns until `#shareColumns` sets them. */
+/** Placeholder columns until `#shareContacts` sets them. */
 function emptyContacts(): SharedContacts {
   return {
     i: sharedI32(0),
@@ -181,28 +186,45 @@ export class StarThreads extends WorkerPool {
     super(threads, new URL("./worker.ts", import.meta.url));
   }
 
-  /** The buffers this step's angles, trig, shape ids and centres were left in, or null. */
-  #prepared: StarShared | null = null;
+  /**
+   * Make the system's columns shared in place — the threads read the positions, velocities,
+   * angles, radii, ids and shape ids and write the trig, the centres, the forces and torques
+   * of the system itself — and send them to the workers when some were replaced (they grew).
+   * The systems call it at the start of each step.
+   */
+  adopt(sys: ThreadedGrains): void {
+    const buf = this.#prepare(sys, sys._pairs.count);
+    sys._pos = sharedCopy(sys._pos), sys._vel = sharedCopy(sys._vel);
+    sys._ang = sharedCopy(sys._ang), sys._omega = sharedCopy(sys._omega);
+    sys._rmax = sharedCopy(sys._rmax), sys._ids = sharedCopy(sys._ids);
+    sys._shape = sharedCopy(sys._shape), sys._cos = sharedCopy(sys._cos);
+    sys._sin = sharedCopy(sys._sin);
+    sys._force = sharedCopy(sys._force), sys._torque = sharedCopy(sys._torque);
+    const ce = sys._threadCentres(), sce = sharedCopy(ce);
+    if (sce !== ce) sys._setThreadCentres(sce);
+    let changed = buf.pos !== sys._pos || buf.vel !== sys._vel || buf.ang !== sys._ang;
+    changed ||= buf.omega !== sys._omega || buf.rmax !== sys._rmax || buf.ids !== sys._ids;
+    changed ||= buf.shapeId !== sys._shape || buf.cos !== sys._cos || buf.sin !== sys._sin;
+    changed ||= buf.force !== sys._force || buf.torque !== sys._torque || buf.centre !== sce;
+    if (!changed) return;
+    buf.pos = sys._pos, buf.vel = sys._vel, buf.ang = sys._ang, buf.omega = sys._omega;
+    buf.rmax = sys._rmax, buf.ids = sys._ids, buf.shapeId = sys._shape;
+    buf.cos = sys._cos, buf.sin = sys._sin, buf.force = sys._force, buf.torque = sys._torque;
+    buf.centre = sce;
+    this.#send(buf);
+  }
 
   /**
    * The trig of the angles and the detection centres of star grains (`StarSystem.prepare`),
-   * shared among the threads, into the system's `_cos`, `_sin` and `centres` (stride 2) — and
-   * left in the shared columns for this step's detection.
+   * shared among the threads, into the system's `_cos`, `_sin` and centres (adopted).
    */
-  prepareStars(sys: ThreadedGrains, centres: Float64Array): void {
-    const n = sys.count, buf = this.#prepare(sys, sys._pairs.count), info = buf.info;
-    buf.pos.set(sys._pos.subarray(0, 2 * n));
-    buf.ang.set(sys._ang.subarray(0, n));
-    buf.shapeId.set(sys._shape.subarray(0, n));
-    info[Info.grains] = n;
+  prepareStars(sys: ThreadedGrains): void {
+    const buf = this.#prepare(sys, sys._pairs.count), info = buf.info;
+    info[Info.grains] = sys.count;
     info[Info.threads] = this.threads;
     this.start(Job.prepare);
     prepareStars(buf, 0);
     this.wait();
-    sys._cos.set(buf.cos.subarray(0, n));
-    sys._sin.set(buf.sin.subarray(0, n));
-    centres.set(buf.centre.subarray(0, 2 * n));
-    this.#prepared = buf;
   }
 
   /**
@@ -212,26 +234,14 @@ export class StarThreads extends WorkerPool {
    * thread.
    */
   detect(sys: ThreadedGrains): boolean {
-    const det = sys._threadDetector(), p = sys._pairs, P = p.count, n = sys.count;
+    const det = sys._threadDetector(), p = sys._pairs, P = p.count;
     const T = this.threads;
     const buf = this.#prepare(sys, P);
-    // the columns detection reads, copied for the workers (the prepare job left the angles,
-    // their trig, the shape ids and the centres there already)
-    if (this.#prepared !== buf) {
-      buf.centre.set(sys._threadCentres().subarray(0, 2 * n));
-      buf.cos.set(sys._cos.subarray(0, n));
-      buf.sin.set(sys._sin.subarray(0, n));
-      buf.ang.set(sys._ang.subarray(0, n));
-      buf.shapeId.set(sys._shape.subarray(0, n));
-    }
-    this.#prepared = null;
-    buf.rmax.set(sys._rmax.subarray(0, n));
-    buf.ids.set(sys._ids.subarray(0, n));
-    const A = p.a, B = p.b, ids = sys._ids, pa = buf.pa, pb = buf.pb;
-    for (let k = 0; k < P; k++) {
-      const a = A[k], b = B[k];
-      if (ids[a] > ids[b]) pa[k] = b, pb[k] = a;
-      else pa[k] = a, pb[k] = b;
+    // the candidate pairs, shared in place (each chunk orients its pairs by id)
+    p.a = sharedCopy(p.a), p.b = sharedCopy(p.b);
+    if (buf.pairA !== p.a || buf.pairB !== p.b) {
+      buf.pairA = p.a, buf.pairB = p.b;
+      this.#send(buf);
     }
     let size = Math.ceil(P / (16 * T));
     size = size < 16 ? 16 : size > 1024 ? 1024 : size;
@@ -273,7 +283,7 @@ export class StarThreads extends WorkerPool {
       inContact += ch[4 * q + 3];
     }
     c.reserve(pc + ws.count);
-    this.#shareColumns(sys, buf);
+    this.#shareContacts(sys, buf);
     info[Info.pairContacts] = pc;
     info[Info.threads] = T;
     this.start(Job.merge);
@@ -295,10 +305,10 @@ export class StarThreads extends WorkerPool {
   readonly #run: Int32Array = new Int32Array(2);
 
   /**
-   * Make the contact record's columns and the forces and torques shared (they are replaced
-   * when they grow) and send them to the workers when they changed.
+   * Make the contact record's columns shared (they are replaced when the record grows) and
+   * send them to the workers when they changed.
    */
-  #shareColumns(sys: ThreadedGrains, buf: StarShared): void {
+  #shareContacts(sys: ThreadedGrains, buf: StarShared): void {
     const c = sys.contacts;
     const cb = contactBuffers(c) as unknown as Record<string, Float64Array>;
     const con = buf.con as unknown as Record<string, Float64Array>;
@@ -311,11 +321,6 @@ export class StarThreads extends WorkerPool {
     c._key = sharedCopy(c._key), c._xi = sharedCopy(c._xi), c._ft = sharedCopy(c._ft);
     if (con.key !== c._key || con.xi !== c._xi || con.ft !== c._ft) {
       con.key = c._key, con.xi = c._xi, con.ft = c._ft;
-      changed = true;
-    }
-    sys._force = sharedCopy(sys._force), sys._torque = sharedCopy(sys._torque);
-    if (buf.force !== sys._force || buf.torque !== sys._torque) {
-      buf.force = sys._force, buf.torque = sys._torque;
       changed = true;
     }
     if (changed) this.#send(buf);
@@ -375,9 +380,6 @@ export class StarThreads extends WorkerPool {
       return true;
     }
     this.#rowsValid = false;
-    buf.pos.set(sys._pos.subarray(0, 2 * n));
-    buf.vel.set(sys._vel.subarray(0, 2 * n));
-    buf.omega.set(sys._omega.subarray(0, n));
     lawScalars(sys, buf.law)[LAW_TOL] = sys._keyTol;
     this.start(Job.forces);
     forceRange(buf, 0, this.#springs!, this.#cursor, this.#run);
@@ -411,42 +413,43 @@ export class StarThreads extends WorkerPool {
   #prepare(sys: ThreadedGrains, P: number): StarShared {
     let buf = this.#buf;
     const keys = this.#keysNow, nk = sys._threadKeys(keys), seen = this.#keys;
-    let same = buf !== null && buf.cap >= sys._cap && buf.pa.length >= P && nk === seen.length;
+    let same = buf !== null && buf.cap >= sys._cap && buf.pairCap >= P && nk === seen.length;
     for (let k = 0; same && k < nk; k++) same = keys[k] === seen[k];
     if (same) return buf!;
     const cap = Math.max(sys._cap, buf?.cap ?? 0);
-    let pcap = Math.max(1024, buf?.pa.length ?? 0);
+    let pcap = Math.max(1024, buf?.pairCap ?? 0);
     while (pcap < P) pcap *= 2;
     const rowCap = Math.max(4096, pcap, buf === null ? 0 : buf.rows[0].length / ROW);
     const outCap = Math.max(1024, Math.ceil((4 * cap) / this.threads));
     buf = {
       ...sys._threadModel(),
       cap,
-      centre: sharedF64(2 * cap),
-      cos: sharedF64(cap),
-      sin: sharedF64(cap),
-      ang: sharedF64(cap),
-      rmax: sharedF64(cap),
-      ids: new Uint32Array(new SharedArrayBuffer(4 * cap)),
-      shapeId: new Uint16Array(new SharedArrayBuffer(2 * cap)),
-      pa: sharedI32(pcap),
-      pb: sharedI32(pcap),
+      // the system's columns, the grid's and the pair list's arrays: set when adopted
+      centre: buf?.centre ?? sharedF64(0),
+      cos: buf?.cos ?? sharedF64(0),
+      sin: buf?.sin ?? sharedF64(0),
+      ang: buf?.ang ?? sharedF64(0),
+      rmax: buf?.rmax ?? sharedF64(0),
+      ids: buf?.ids ?? new Uint32Array(new SharedArrayBuffer(4)),
+      shapeId: buf?.shapeId ?? new Uint16Array(new SharedArrayBuffer(2)),
+      pairA: buf?.pairA ?? sharedI32(0),
+      pairB: buf?.pairB ?? sharedI32(0),
+      pairCap: pcap,
       chunks: sharedI32(4 * (Math.ceil(pcap / 16) + 1)),
       rows: Array.from({ length: this.threads }, () => sharedF64(ROW * rowCap)),
       tally: sharedF64(2 * this.threads),
       info: sharedI32(INFO_WORDS),
-      pos: sharedF64(2 * cap),
-      // a grid of n grains has at most max(64, 4n) cells (`CellGrid2.build`)
-      cellStart: sharedI32(Math.max(64, 4 * cap) + 1),
-      items: sharedI32(cap),
-      sorted: sharedF64(2 * cap),
-      sortedRadii: sharedF64(cap),
+      pos: buf?.pos ?? sharedF64(0),
+      cellStart: buf?.cellStart ?? sharedI32(0),
+      items: buf?.items ?? sharedI32(0),
+      sorted: buf?.sorted ?? sharedF64(0),
+      sortedRadii: buf?.sortedRadii ?? sharedF64(0),
       gridInfo: sharedF64(GRID_CUTS + MAX_THREADS + 1),
       outA: Array.from({ length: this.threads }, (_, t) => buf?.outA[t] ?? sharedI32(outCap)),
       outB: Array.from({ length: this.threads }, (_, t) => buf?.outB[t] ?? sharedI32(outCap)),
       outRes: sharedF64(2 * this.threads),
-      vel: sharedF64(2 * cap),
-      omega: sharedF64(cap),
+      vel: buf?.vel ?? sharedF64(0),
+      omega: buf?.omega ?? sharedF64(0),
       chunkOff: sharedI32(Math.ceil(pcap / 16) + 1),
       fout: sharedF64(PAIR_OUT * this.threads * rowCap),
       con: buf?.con ?? emptyContacts(),
@@ -479,13 +482,20 @@ export class StarThreads extends WorkerPool {
     out: PairList,
   ): boolean {
     const buf = this.#prepare(sys, sys._pairs.count), T = this.threads;
-    const nx = grid.nx, ny = grid.ny, n = grid.count, start = grid.cellStart;
-    if (ny * nx + 1 > buf.cellStart.length || n > buf.items.length) return false;
+    const nx = grid.nx, ny = grid.ny, n = grid.count;
     grid.sortRadii(radii);
-    buf.cellStart.set(start.subarray(0, nx * ny + 1));
-    buf.items.set(grid.items.subarray(0, n));
-    buf.sorted.set(grid.sorted.subarray(0, 2 * n));
-    buf.sortedRadii.set(grid.sortedRadii.subarray(0, n));
+    // the grid's arrays, shared in place (replaced when the grid grows)
+    grid.cellStart = sharedCopy(grid.cellStart), grid.items = sharedCopy(grid.items);
+    grid.sorted = sharedCopy(grid.sorted), grid.sortedRadii = sharedCopy(grid.sortedRadii);
+    if (
+      buf.cellStart !== grid.cellStart || buf.items !== grid.items ||
+      buf.sorted !== grid.sorted || buf.sortedRadii !== grid.sortedRadii
+    ) {
+      buf.cellStart = grid.cellStart, buf.items = grid.items;
+      buf.sorted = grid.sorted, buf.sortedRadii = grid.sortedRadii;
+      this.#send(buf);
+    }
+    const start = grid.cellStart;
     const gi = buf.gridInfo;
     gi[0] = nx, gi[1] = ny, gi[2] = grid.px, gi[3] = grid.py, gi[4] = margin;
     // row cuts with about n/T grains below each
