@@ -235,6 +235,19 @@ export interface ContactBuffers {
   tangentialForce: Float64Array;
 }
 
+/** The names of the columns of {@link ContactBuffers} (internal: the thread pools share them). */
+export const CONTACT_COLUMNS = [
+  "i",
+  "j",
+  "kind",
+  "boundary",
+  "point",
+  "normal",
+  "overlap",
+  "normalForce",
+  "tangentialForce",
+] as const;
+
 /** The raw columns of `record` (internal; re-read after the record grows). */
 export function contactBuffers(record: ContactRecord): ContactBuffers {
   return buffersOf(record);

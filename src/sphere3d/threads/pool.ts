@@ -22,7 +22,8 @@
  * @module
  */
 import { WorkerPool } from "../../math/worker_pool.ts";
-import { type ContactBuffers, contactBuffers } from "../../contact/record.ts";
+import { CONTACT_COLUMNS, type ContactBuffers, contactBuffers } from "../../contact/record.ts";
+import { shared } from "../../math/shared.ts";
 import type { GranularCore } from "../core.ts";
 import { BLOCK_LOG } from "../pair_history.ts";
 import { SCAN_BLOCK } from "../integrate.ts";
@@ -47,19 +48,6 @@ if (SCAN_BLOCK !== 2 << BLOCK_LOG) {
   );
 }
 
-/** A SharedArrayBuffer-backed copy of `a` (or `a` itself when it already is one). */
-export function shared<
-  T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array,
->(
-  a: T,
-): T {
-  if (a.buffer instanceof SharedArrayBuffer) return a;
-  const C = a.constructor as new (b: SharedArrayBuffer) => T;
-  const c = new C(new SharedArrayBuffer(a.byteLength));
-  c.set(a as never);
-  return c;
-}
-
 const PS_FIELDS = [
   "pos",
   "vel",
@@ -78,17 +66,7 @@ const PS_FIELDS = [
   "id",
 ] as const;
 
-const CB_FIELDS = [
-  "i",
-  "j",
-  "kind",
-  "boundary",
-  "point",
-  "normal",
-  "overlap",
-  "normalForce",
-  "tangentialForce",
-] as const;
+const CB_FIELDS = CONTACT_COLUMNS;
 
 /**
  * The threads of one granular system. Internal: `GranularSystem.threads` and the World's

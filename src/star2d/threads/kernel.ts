@@ -18,7 +18,7 @@ import {
 } from "../detect.ts";
 import { ClumpDetector, type ClumpDisks } from "../clump_detect.ts";
 import { findPairRows2, type Grid2View } from "../../math/grid.ts";
-import { ContactKind } from "../../contact/record.ts";
+import { type ContactBuffers, ContactKind } from "../../contact/record.ts";
 import { PAIR_OUT, pairContact2 } from "../body_forces.ts";
 import { CURSOR_WORDS, findPrevious, type PreviousSprings } from "../contacts.ts";
 
@@ -194,33 +194,18 @@ export interface StarShared {
   hist: Int32Array;
 }
 
-/** The columns of a star2d contact record the threads write (shared, see `StarThreads`). */
-export interface SharedContacts {
-  /** First grains. */
-  i: Int32Array;
-  /** Second grains. */
-  j: Int32Array;
-  /** Kind codes. */
-  kind: Uint8Array;
-  /** Boundary indices. */
-  boundary: Int32Array;
-  /** Points, stride 2. */
-  point: Float64Array;
-  /** Normals from j towards i, stride 2. */
-  normal: Float64Array;
-  /** Overlaps. */
-  overlap: Float64Array;
-  /** Normal forces. */
-  normalForce: Float64Array;
-  /** Tangential forces, stride 2. */
-  tangentialForce: Float64Array;
+/**
+ * The columns of a star2d contact record the threads write (the record's own, made shared; see
+ * `StarThreads`): the shared ones and the history key, spring and signed tangential force.
+ */
+export type SharedContacts = Omit<ContactBuffers, "capacity"> & {
   /** History keys. */
   key: Float64Array;
   /** Springs ξ. */
   xi: Float64Array;
   /** Signed tangential forces. */
   ft: Float64Array;
-}
+};
 
 /** Thread `t`'s equal run lo ≤ k < hi of the step's pair contacts into `run`. */
 function contactRun(info: Int32Array, t: number, run: Int32Array): void {

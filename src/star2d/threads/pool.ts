@@ -32,7 +32,8 @@ import {
   type StarContacts,
 } from "../contacts.ts";
 import type { GrainSystem2 } from "../body.ts";
-import { contactBuffers } from "../../contact/record.ts";
+import { CONTACT_COLUMNS, contactBuffers } from "../../contact/record.ts";
+import { shared } from "../../math/shared.ts";
 import { contactRange2, lawScalars, PAIR_OUT } from "../body_forces.ts";
 import {
   detectChunks,
@@ -120,30 +121,6 @@ export interface ThreadedGrains {
 
 export { MAX_THREADS } from "./kernel.ts";
 
-/** The shared columns of a contact record (see `StarThreads.#shareContacts`). */
-const RECORD_FIELDS = [
-  "i",
-  "j",
-  "kind",
-  "boundary",
-  "point",
-  "normal",
-  "overlap",
-  "normalForce",
-  "tangentialForce",
-] as const;
-
-/** `a` itself when it is backed by a SharedArrayBuffer, else a shared copy. */
-function sharedCopy<
-  T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array,
->(a: T): T {
-  if (a.buffer instanceof SharedArrayBuffer) return a;
-  const C = a.constructor as new (b: SharedArrayBuffer) => T;
-  const c = new C(new SharedArrayBuffer(Math.max(a.byteLength, 8)));
-  c.set(a as never);
-  return c;
-}
-
 /** Placeholder columns until `#shareContacts` sets them. */
 function emptyContacts(): SharedContacts {
   return {
@@ -194,13 +171,13 @@ export class StarThreads extends WorkerPool {
    */
   adopt(sys: ThreadedGrains): void {
     const buf = this.#prepare(sys, sys._pairs.count);
-    sys._pos = sharedCopy(sys._pos), sys._vel = sharedCopy(sys._vel);
-    sys._ang = sharedCopy(sys._ang), sys._omega = sharedCopy(sys._omega);
-    sys._rmax = sharedCopy(sys._rmax), sys._ids = sharedCopy(sys._ids);
-    sys._shape = sharedCopy(sys._shape), sys._cos = sharedCopy(sys._cos);
-    sys._sin = sharedCopy(sys._sin);
-    sys._force = sharedCopy(sys._force), sys._torque = sharedCopy(sys._torque);
-    const ce = sys._threadCentres(), sce = sharedCopy(ce);
+    sys._pos = shared(sys._pos), sys._vel = shared(sys._vel);
+    sys._ang = shared(sys._ang), sys._omega = shared(sys._omega);
+    sys._rmax = shared(sys._rmax), sys._ids = shared(sys._ids);
+    sys._shape = shared(sys._shape), sys._cos = shared(sys._cos);
+    sys._sin = shared(sys._sin);
+    sys._force = shared(sys._force), sys._torque = shared(sys._torque);
+    const ce = sys._threadCentres(), sce = shared(ce);
     if (sce !== ce) sys._setThreadCentres(sce);
     let changed = buf.pos !== sys._pos || buf.vel !== sys._vel || buf.ang !== sys._ang;
     changed ||= buf.omega !== sys._omega || buf.rmax !== sys._rmax || buf.ids !== sys._ids;
@@ -238,7 +215,7 @@ export class StarThreads extends WorkerPool {
     const T = this.threads;
     const buf = this.#prepare(sys, P);
     // the candidate pairs, shared in place (each chunk orients its pairs by id)
-    p.a = sharedCopy(p.a), p.b = sharedCopy(p.b);
+    p.a = shared(p.a), p.b = shared(p.b);
     if (buf.pairA !== p.a || buf.pairB !== p.b) {
       buf.pairA = p.a, buf.pairB = p.b;
       this.#send(buf);
@@ -313,12 +290,12 @@ export class StarThreads extends WorkerPool {
     const cb = contactBuffers(c) as unknown as Record<string, Float64Array>;
     const con = buf.con as unknown as Record<string, Float64Array>;
     let changed = false;
-    for (let f = 0; f < RECORD_FIELDS.length; f++) {
-      const name = RECORD_FIELDS[f];
-      const a = cb[name] = sharedCopy(cb[name]);
+    for (let f = 0; f < CONTACT_COLUMNS.length; f++) {
+      const name = CONTACT_COLUMNS[f];
+      const a = cb[name] = shared(cb[name]);
       if (con[name] !== a) con[name] = a, changed = true;
     }
-    c._key = sharedCopy(c._key), c._xi = sharedCopy(c._xi), c._ft = sharedCopy(c._ft);
+    c._key = shared(c._key), c._xi = shared(c._xi), c._ft = shared(c._ft);
     if (con.key !== c._key || con.xi !== c._xi || con.ft !== c._ft) {
       con.key = c._key, con.xi = c._xi, con.ft = c._ft;
       changed = true;
@@ -485,8 +462,8 @@ export class StarThreads extends WorkerPool {
     const nx = grid.nx, ny = grid.ny, n = grid.count;
     grid.sortRadii(radii);
     // the grid's arrays, shared in place (replaced when the grid grows)
-    grid.cellStart = sharedCopy(grid.cellStart), grid.items = sharedCopy(grid.items);
-    grid.sorted = sharedCopy(grid.sorted), grid.sortedRadii = sharedCopy(grid.sortedRadii);
+    grid.cellStart = shared(grid.cellStart), grid.items = shared(grid.items);
+    grid.sorted = shared(grid.sorted), grid.sortedRadii = shared(grid.sortedRadii);
     if (
       buf.cellStart !== grid.cellStart || buf.items !== grid.items ||
       buf.sorted !== grid.sorted || buf.sortedRadii !== grid.sortedRadii
