@@ -2,25 +2,23 @@
  * What the threads of a star2d step share (see `pool.ts`): the system's own columns, grid and
  * candidate pairs (made shared in place, `StarThreads.adopt`), one row buffer of contacts per
  * thread and the chunk table that puts the rows back in pair order, the system's contact
- * record (shared in place) and a copy of the previous springs. Both the main thread and the
- * workers run the jobs: {@link detectChunks} (chunks of pairs from a shared counter),
- * {@link mergeRows}, {@link forceRange} and {@link scatterForces} (fixed shares).
+ * record (shared in place) and a copy of the previous springs; and the jobs of the trig and
+ * centres ({@link prepareStars}) and of detection ({@link detectChunks}: chunks of pairs from a
+ * shared counter), which the main thread and the workers both run. The force jobs are in
+ * `forces.ts`, a worker's side in `context.ts`.
  *
  * @module
  */
-import {
-  type ContactSink,
-  type DetectorSettings,
-  type DetectShape,
-  type DetectSprite,
+import type {
+  ContactSink,
+  DetectorSettings,
+  DetectShape,
+  DetectSprite,
   StarDetector,
-  type StarSampling,
+  StarSampling,
 } from "../detect.ts";
-import { ClumpDetector, type ClumpDisks } from "../clump_detect.ts";
-import { findPairRows2, type Grid2View } from "../../math/grid.ts";
-import { type ContactBuffers, ContactKind } from "../../contact/record.ts";
-import { PAIR_OUT, pairContact2 } from "../body_forces.ts";
-import { CURSOR_WORDS, findPrevious, type PreviousSprings } from "../contacts.ts";
+import type { ClumpDetector, ClumpDisks } from "../clump_detect.ts";
+import type { SharedContacts } from "./forces.ts";
 
 /** Kinds of detection the threads run. */
 export const enum Kind {
@@ -195,140 +193,6 @@ export interface StarShared {
 }
 
 /**
- * The columns of a star2d contact record the threads write (the record's own, made shared; see
- * `StarThreads`): the shared ones and the history key, spring and signed tangential force.
- */
-export type SharedContacts = Omit<ContactBuffers, "capacity"> & {
-  /** History keys. */
-  key: Float64Array;
-  /** Springs ξ. */
-  xi: Float64Array;
-  /** Signed tangential forces. */
-  ft: Float64Array;
-};
-
-/** Thread `t`'s equal run lo ≤ k < hi of the step's pair contacts into `run`. */
-function contactRun(info: Int32Array, t: number, run: Int32Array): void {
-  const P = info[Info.pairContacts], T = info[Info.threads];
-  run[0] = Math.floor((P * t) / T), run[1] = Math.floor((P * (t + 1)) / T);
-}
-
-/**
- * Thread `t`'s run of the pair contacts, from whichever thread's rows hold them, into the
- * record's columns at their index — what `StarContacts.push` writes for each row.
- */
-export function mergeRows(b: StarShared, t: number, run: Int32Array): void {
-  const ch = b.chunks, off = b.chunkOff, info = b.info, chunks = info[Info.chunks], c = b.con;
-  const ci = c.i, cj = c.j, kind = c.kind, bd = c.boundary, pt = c.point, nr = c.normal;
-  const ov = c.overlap, key = c.key;
-  contactRun(info, t, run);
-  const lo = run[0], hi = run[1];
-  for (let q = 0; q < chunks; q++) {
-    const k0 = off[q], cnt = ch[4 * q + 2];
-    if (k0 + cnt <= lo) continue;
-    if (k0 >= hi) break;
-    const rows = b.rows[ch[4 * q]], first = ch[4 * q + 1];
-    const r0 = lo > k0 ? lo - k0 : 0, r1 = hi < k0 + cnt ? hi - k0 : cnt;
-    for (let r = r0, o = ROW * (first + r0), k = k0 + r0; r < r1; r++, o += ROW, k++) {
-      // a pair row (kind 0): the record keeps the normal from j towards i
-      ci[k] = rows[o];
-      cj[k] = rows[o + 1];
-      kind[k] = ContactKind.particle;
-      bd[k] = -1;
-      pt[2 * k] = rows[o + 3];
-      pt[2 * k + 1] = rows[o + 4];
-      nr[2 * k] = -rows[o + 5];
-      nr[2 * k + 1] = -rows[o + 6];
-      ov[k] = rows[o + 7];
-      key[k] = rows[o + 8];
-    }
-  }
-}
-
-/**
- * The forces of thread `t`'s run of the pair contacts (`mergeRows` wrote them): ξ looked up in
- * the previous springs, then `pairContact2` — the arithmetic of one thread — with the
- * contact's ξ, normal and tangential forces written to the record and the rest to `fout`. The
- * caller records the springs and adds the forces in contact order.
- */
-export function forceRange(
-  b: StarShared,
-  t: number,
-  prev: PreviousSprings,
-  cursor: Int32Array,
-  run: Int32Array,
-): void {
-  const info = b.info, c = b.con;
-  const pos = b.pos, vel = b.vel, om = b.omega, ids = b.ids, law = b.law, out = b.fout;
-  const ci = c.i, cj = c.j, pt = c.point, nr = c.normal, ov = c.overlap, key = c.key;
-  const xi = c.xi, fnA = c.normalForce, ftA = c.ft, ftV = c.tangentialForce;
-  const tol = law[LAW_TOL];
-  prev.count = info[Info.histCount], prev.stamp = info[Info.histStamp];
-  prev.mask = info[Info.histMask];
-  const hx = prev.xi;
-  cursor.fill(0);
-  contactRun(info, t, run);
-  for (let k = run[0], w = PAIR_OUT * k; k < run[1]; k++, w += PAIR_OUT) {
-    const i = ci[k], j = cj[k];
-    const e = findPrevious(prev, cursor, ids[i], ids[j], key[k], tol);
-    xi[k] = e >= 0 ? hx[e] : 0;
-    const nx = nr[2 * k], ny = nr[2 * k + 1];
-    pairContact2(pos, vel, om, i, j, pt[2 * k], pt[2 * k + 1], nx, ny, ov[k], law, xi, k, out, w);
-    const ft = out[w + 1];
-    fnA[k] = out[w];
-    ftA[k] = ft;
-    ftV[2 * k] = ft * ny;
-    ftV[2 * k + 1] = ft * -nx;
-  }
-}
-
-/**
- * The forces and torques of thread `t`'s range of grains: zeroed, then the pair contacts'
- * (`fout`) added in contact order — each grain's sum in the order of one thread, so the bytes
- * do not depend on how the grains are shared out.
- */
-export function scatterForces(b: StarShared, t: number): void {
-  const info = b.info, n = info[Info.grains], T = info[Info.threads];
-  const P = info[Info.pairContacts], g0 = Math.floor((n * t) / T);
-  const g1 = Math.floor((n * (t + 1)) / T);
-  const F = b.force, Q = b.torque, ci = b.con.i, cj = b.con.j, out = b.fout;
-  F.fill(0, 2 * g0, 2 * g1);
-  Q.fill(0, g0, g1);
-  for (let k = 0, w = 0; k < P; k++, w += PAIR_OUT) {
-    const i = ci[k], j = cj[k];
-    if (i >= g0 && i < g1) {
-      F[2 * i] += out[w + 2];
-      F[2 * i + 1] += out[w + 3];
-      Q[i] += out[w + 4];
-    }
-    if (j >= g0 && j < g1) {
-      F[2 * j] -= out[w + 2];
-      F[2 * j + 1] -= out[w + 3];
-      Q[j] -= out[w + 5];
-    }
-  }
-}
-
-/** A view of the shared copies of the previous springs for {@link forceRange}. */
-export function sharedSprings(b: StarShared): PreviousSprings {
-  const hh = b.hist, q5 = hh.length / 5;
-  return {
-    count: 0,
-    a: b.histA,
-    b: b.histB,
-    keys: b.histKeys,
-    xi: b.histXi,
-    ha: hh.subarray(0, q5),
-    hb: hh.subarray(q5, 2 * q5),
-    hs: hh.subarray(2 * q5, 3 * q5),
-    hc: hh.subarray(3 * q5, 4 * q5),
-    hm: hh.subarray(4 * q5),
-    stamp: 0,
-    mask: 0,
-  };
-}
-
-/**
  * A thread's contact rows in a fixed shared buffer: rows past the capacity are counted, not
  * written (the pool then grows the buffers and detects that step again on one thread).
  */
@@ -498,85 +362,4 @@ export function prepareStars(b: StarShared, t: number): void {
   const n = b.info[Info.grains], T = b.info[Info.threads];
   const lo = Math.floor((n * t) / T), hi = Math.floor((n * (t + 1)) / T);
   polarCentres(b.pos, b.ang, b.shapeId, b.centroids, b.cos, b.sin, b.centre, lo, hi);
-}
-
-/** A worker's view: a detector bound to the shared buffers and its row sink. */
-export class WorkerContext {
-  readonly star: StarDetector = new StarDetector();
-  readonly clump: ClumpDetector = new ClumpDetector();
-  det: PairDetector;
-  buf: StarShared;
-  sink: RowSink;
-  readonly t: number;
-
-  /** Bind to `buf` as thread `t`. */
-  constructor(buf: StarShared, t: number) {
-    this.t = t;
-    this.buf = buf;
-    this.sink = new RowSink(buf.rows[t]);
-    this.det = this.star;
-    this.springs = sharedSprings(buf);
-    this.rebind(buf);
-  }
-
-  /** The shared copies of the previous springs. */
-  springs: PreviousSprings;
-  /** The force job's lookup cursor. */
-  readonly cursor: Int32Array = new Int32Array(CURSOR_WORDS);
-  /** This thread's run of the pair contacts. */
-  readonly run2: Int32Array = new Int32Array(2);
-
-  /** New buffers after a rebind. */
-  rebind(buf: StarShared): void {
-    this.buf = buf;
-    this.springs = sharedSprings(buf);
-    this.res = buf.outRes.subarray(2 * this.t, 2 * this.t + 2);
-    this.sink = new RowSink(buf.rows[this.t]);
-    if (buf.kind === Kind.clump) {
-      bindClumpDetector(this.clump, buf);
-      this.det = this.clump;
-    } else {
-      bindDetector(this.star, buf);
-      this.det = this.star;
-    }
-  }
-
-  /** The shared grid as `findPairRows2` reads it. */
-  readonly grid: Grid2View = {
-    nx: 0,
-    ny: 0,
-    px: 0,
-    py: 0,
-    cellStart: new Int32Array(0),
-    items: new Int32Array(0),
-    sorted: new Float64Array(0),
-    sortedRadii: new Float64Array(0),
-  };
-  /** This thread's two words of `outRes`. */
-  res: Float64Array = new Float64Array(2);
-
-  /** Run one job. */
-  run(job: number): void {
-    if (job === Job.detect) detectChunks(this.det, this.buf, this.sink, this.t);
-    else if (job === Job.forces) {
-      forceRange(this.buf, this.t, this.springs, this.cursor, this.run2);
-    } else if (job === Job.merge) mergeRows(this.buf, this.t, this.run2);
-    else if (job === Job.scatter) scatterForces(this.buf, this.t);
-    else if (job === Job.prepare) prepareStars(this.buf, this.t);
-    else if (job === Job.pairs) {
-      const b = this.buf, gi = b.gridInfo, g = this.grid, t = this.t;
-      g.nx = gi[0], g.ny = gi[1], g.px = gi[2], g.py = gi[3];
-      g.cellStart = b.cellStart, g.items = b.items, g.sorted = b.sorted;
-      g.sortedRadii = b.sortedRadii;
-      findPairRows2(
-        g,
-        gi[4],
-        b.outA[t],
-        b.outB[t],
-        gi[GRID_CUTS + t],
-        gi[GRID_CUTS + t + 1],
-        this.res,
-      );
-    }
-  }
 }

@@ -37,23 +37,25 @@ import { shared } from "../../math/shared.ts";
 import { contactRange2, lawScalars, PAIR_OUT } from "../body_forces.ts";
 import {
   detectChunks,
-  forceRange,
   GRID_CUTS,
   Info,
   INFO_WORDS,
   Job,
   LAW_TOL,
   MAX_THREADS,
-  mergeRows,
   type PairDetector,
   prepareStars,
   ROW,
   RowSink,
+  type StarShared,
+} from "./kernel.ts";
+import {
+  forceRange,
+  mergeRows,
   scatterForces,
   type SharedContacts,
   sharedSprings,
-  type StarShared,
-} from "./kernel.ts";
+} from "./forces.ts";
 import type { ContactSink } from "../detect.ts";
 
 /** What the worker threads read besides the columns: shapes, sprites and settings, or templates. */

@@ -6,7 +6,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { serveJobs } from "../../math/worker_pool.ts";
-import { type StarShared, WorkerContext } from "./kernel.ts";
+import type { StarShared } from "./kernel.ts";
+import { WorkerContext } from "./context.ts";
 
 const t: number = workerData.t;
 let ctx: WorkerContext | null = null;
