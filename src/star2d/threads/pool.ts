@@ -341,10 +341,11 @@ export class StarThreads extends WorkerPool {
 
   /**
    * The contact forces of `sys` when `detect` ran this step (it began the springs): the pair
-   * contacts' forces and springs on the threads (`forceChunks`, each thread its own rows), then
-   * on this thread the springs recorded, the columns written and the forces added in contact
-   * order, and the wall contacts — the same bytes as `contactForces2`. Returns false when
-   * `detect` did not run (the caller runs `contactForces2`).
+   * contacts' forces, springs and force columns on the threads (`forceRange`, each an equal run
+   * of contacts), then their sums per grain on the threads (`scatterForces`, each a range of
+   * grains) while this thread records the springs, then the wall contacts on this thread — the
+   * same bytes as `contactForces2`. Returns false when `detect` did not run (the caller runs
+   * `contactForces2`).
    */
   forces(sys: ThreadedGrains & GrainSystem2): boolean {
     if (!this.#begun) return false;
