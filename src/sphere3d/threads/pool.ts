@@ -66,8 +66,6 @@ const PS_FIELDS = [
   "id",
 ] as const;
 
-const CB_FIELDS = CONTACT_COLUMNS;
-
 /**
  * The threads of one granular system. Internal: `GranularSystem.threads` and the World's
  * `threads` option create and close it.
@@ -339,7 +337,7 @@ export class GranularThreads extends WorkerPool {
     pl.a = shared(pl.a), pl.b = shared(pl.b), ph.on = shared(ph.on), ph.xi = shared(ph.xi);
     tb.friction = shared(tb.friction), tb.rolling = shared(tb.rolling);
     const cb = contactBuffers(core.contacts) as unknown as Record<string, Float64Array>;
-    for (const f of CB_FIELDS) cb[f] = shared(cb[f]);
+    for (const f of CONTACT_COLUMNS) cb[f] = shared(cb[f]);
     core.refPos = shared(core.refPos);
     core.scanBlocks = shared(core.scanBlocks);
     ph.groupStart = shared(ph.groupStart);
@@ -392,8 +390,8 @@ export class GranularThreads extends WorkerPool {
     }
     const cbNow = contactBuffers(core.contacts) as unknown as Record<string, Float64Array>;
     const cbBuf = buf.cb as unknown as Record<string, Float64Array>;
-    for (let k = 0; k < CB_FIELDS.length; k++) {
-      const f = CB_FIELDS[k];
+    for (let k = 0; k < CONTACT_COLUMNS.length; k++) {
+      const f = CONTACT_COLUMNS[k];
       if (cbBuf[f] !== cbNow[f]) cbBuf[f] = cbNow[f], changed = true;
     }
     if (
