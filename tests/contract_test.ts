@@ -175,6 +175,60 @@ describe("the profile", () => {
     expect(s.lastStepProfile.total).toBeGreaterThan(0);
     expect(s.lastStepProfile.neighbors).toBeGreaterThanOrEqual(0);
   });
+
+  it("sums the profiled steps in profileTotals, zeroed when profiling is switched on", () => {
+    const world = new World({ timeStep: 1e-4 });
+    const g = world.addGranularBox({
+      min: [-0.1, -0.1, 0],
+      max: [0.1, 0.1, 0.2],
+      radius: 0.01,
+      spacing: 0.021,
+    });
+    g.setGroundPlane(0);
+    world.run(4);
+    expect(g.profileTotals.steps).toBe(0);
+    world.profile = true;
+    const sum = { pairForces: 0, integration: 0, total: 0 };
+    for (let k = 0; k < 6; k++) {
+      world.step();
+      const p = g.lastStepProfile;
+      sum.pairForces += p.pairForces, sum.integration += p.integration, sum.total += p.total;
+    }
+    const t = g.profileTotals;
+    expect(t.steps).toBe(6);
+    expect(t.pairForces).toBeCloseTo(sum.pairForces, 12);
+    expect(t.integration).toBeCloseTo(sum.integration, 12);
+    expect(t.total).toBeCloseTo(sum.total, 12);
+    expect(t.neighbors + t.pairForces + t.boundaryForces + t.integration)
+      .toBeLessThanOrEqual(t.total * 1.0001);
+    // off: no more steps counted; on again: zeroed, then counting
+    world.profile = false;
+    world.run(3);
+    expect(g.profileTotals.steps).toBe(6);
+    world.profile = true;
+    expect(g.profileTotals.steps).toBe(0);
+    expect(g.profileTotals.total).toBe(0);
+    world.run(2);
+    expect(g.profileTotals.steps).toBe(2);
+
+    const s = new StarSystem({ timeStep: 1e-4 });
+    s.addGrains({
+      shape: StarShape.preset("cross", { area: 30e-6 }),
+      positions: [[0, 0.004], [0.009, 0.004]],
+    });
+    s.walls.addPlane({ point: [0, 0], normal: [0, 1] });
+    s.run(2);
+    expect(s.profileTotals.steps).toBe(0);
+    s.profile = true;
+    let total = 0;
+    for (let k = 0; k < 4; k++) s.step(), total += s.lastStepProfile.total;
+    expect(s.profileTotals.steps).toBe(4);
+    expect(s.profileTotals.total).toBeCloseTo(total, 12);
+    s.profile = false;
+    s.profile = true;
+    expect(s.profileTotals.steps).toBe(0);
+    expect(() => (s.profile = 1 as unknown as boolean)).toThrow(/profile \(1\) must be a boolean/);
+  });
 });
 
 describe("one run loop", () => {

@@ -80,6 +80,86 @@ export function emptyProfile(): StepProfile {
   return { neighbors: 0, pairForces: 0, boundaryForces: 0, integration: 0, total: 0 };
 }
 
+/**
+ * Stage times summed over the steps taken while profiling was on (ms), and how many steps
+ * that was: `profileTotals` of a sphere3d granular system or a star2d system. Switching
+ * `profile` on zeroes it, so a run's breakdown is one division away.
+ *
+ * @example
+ * ```ts
+ * import { addProfile, emptyProfile, emptyProfileTotals } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * const t = emptyProfileTotals();
+ * const p = emptyProfile();
+ * p.pairForces = 0.75, p.total = 1;
+ * addProfile(t, p);
+ * addProfile(t, p);
+ * expect([t.steps, t.pairForces / t.steps, t.total]).toEqual([2, 0.75, 2]);
+ * ```
+ */
+export interface ProfileTotals extends StepProfile {
+  /** Steps summed (1). */
+  steps: number;
+}
+
+/**
+ * A zeroed {@link ProfileTotals}.
+ *
+ * @example
+ * ```ts
+ * import { emptyProfileTotals } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * expect(emptyProfileTotals().steps).toBe(0);
+ * ```
+ */
+export function emptyProfileTotals(): ProfileTotals {
+  return { neighbors: 0, pairForces: 0, boundaryForces: 0, integration: 0, total: 0, steps: 0 };
+}
+
+/**
+ * Add one step's stage times `p` to the totals `t` (and count the step).
+ *
+ * @example
+ * ```ts
+ * import { addProfile, emptyProfile, emptyProfileTotals } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * const t = emptyProfileTotals();
+ * addProfile(t, { ...emptyProfile(), integration: 0.5, total: 0.5 });
+ * expect([t.steps, t.integration]).toEqual([1, 0.5]);
+ * ```
+ */
+export function addProfile(t: ProfileTotals, p: Readonly<StepProfile>): void {
+  t.neighbors += p.neighbors;
+  t.pairForces += p.pairForces;
+  t.boundaryForces += p.boundaryForces;
+  t.integration += p.integration;
+  t.total += p.total;
+  t.steps++;
+}
+
+/**
+ * Zero the totals in place.
+ *
+ * @example
+ * ```ts
+ * import { addProfile, emptyProfile, emptyProfileTotals, resetProfileTotals } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * const t = emptyProfileTotals();
+ * addProfile(t, emptyProfile());
+ * resetProfileTotals(t);
+ * expect(t).toEqual(emptyProfileTotals());
+ * ```
+ */
+export function resetProfileTotals(t: ProfileTotals): void {
+  t.neighbors =
+    t.pairForces =
+    t.boundaryForces =
+    t.integration =
+    t.total =
+    t.steps =
+      0;
+}
+
 /** Unit and meaning of a statistics field. */
 export interface StatField {
   /** SI unit, "1" for counts and ratios. */

@@ -10,7 +10,13 @@
  */
 import { CellGrid3, type GridAxisPeriod, PairList } from "../math/grid.ts";
 import { contactBuffers, ContactRecord } from "../contact/record.ts";
-import { emptyProfile, type StepProfile } from "../contact/stats.ts";
+import {
+  addProfile,
+  emptyProfile,
+  emptyProfileTotals,
+  type ProfileTotals,
+  type StepProfile,
+} from "../contact/stats.ts";
 import { DampingLaw, restitutionDamping } from "../contact/normal.ts";
 import {
   applyRolling,
@@ -137,6 +143,8 @@ export class GranularCore {
   stats: StepStats = emptyStats();
   /** Stage times of the last step (filled while `profile` is on). */
   readonly profileRecord: StepProfile = emptyProfile();
+  /** Stage times summed over the steps profiled since `profile` was switched on. */
+  readonly profileTotals: ProfileTotals = emptyProfileTotals();
   /** Time the stages of each step. @default false */
   profile = false;
   /** Emissions and removals since the last step, reported in its statistics. */
@@ -234,7 +242,10 @@ export class GranularCore {
     }
     this.time += dt;
     this.endStep();
-    if (prof) this.profileRecord.total = performance.now() - t0;
+    if (prof) {
+      this.profileRecord.total = performance.now() - t0;
+      addProfile(this.profileTotals, this.profileRecord);
+    }
   }
 
   /** Reset the step's counters and pick up a gravity change. */

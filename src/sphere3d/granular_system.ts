@@ -19,7 +19,7 @@ import {
 import { readFileForDecode } from "../math/container.ts";
 import type { World } from "./world.ts";
 import type { ContactRecord } from "../contact/record.ts";
-import type { StepProfile } from "../contact/stats.ts";
+import { type ProfileTotals, resetProfileTotals, type StepProfile } from "../contact/stats.ts";
 import type { HistoryColumns } from "./history.ts";
 import {
   type Material,
@@ -160,12 +160,37 @@ export class GranularSystem {
     return this.#c.profile;
   }
   set profile(on: boolean) {
-    this.#c.profile = bool("GranularSystem", "profile", on, false);
+    const c = this.#c, was = c.profile;
+    c.profile = bool("GranularSystem", "profile", on, false);
+    if (c.profile && !was) resetProfileTotals(c.profileTotals);
   }
 
   /** Stage times of the last step in ms (zeros unless {@link GranularSystem.profile} is on). */
   get lastStepProfile(): Readonly<StepProfile> {
     return this.#c.profileRecord;
+  }
+
+  /**
+   * Stage times in ms summed over every step profiled since {@link GranularSystem.profile} was
+   * switched on, and the number of those steps: a run's breakdown (`pairForces / steps` is the
+   * pair stage's mean per step).
+   *
+   * @example
+   * ```ts
+   * import { sphere3d } from "@grainlab/grainlab";
+   * import { expect } from "expect";
+   * const world = new sphere3d.World({ timeStep: 1e-4 });
+   * const g = world.addGranularBox({ min: [0, 0, 0], max: [0.1, 0.1, 0.1], radius: 0.01, spacing: 0.021 });
+   * g.setGroundPlane(0);
+   * world.profile = true;
+   * world.run(20);
+   * const t = g.profileTotals;
+   * expect(t.steps).toBe(20);
+   * expect(t.pairForces + t.integration).toBeLessThanOrEqual(t.total);
+   * ```
+   */
+  get profileTotals(): Readonly<ProfileTotals> {
+    return this.#c.profileTotals;
   }
 
   /**

@@ -56,7 +56,7 @@ export {
   ContactRecord,
 } from "../contact/record.ts";
 export type { ProgressOptions, RunOptions as RunLoopOptions } from "../math/progress.ts";
-export type { StepProfile, StepStatsCore } from "../contact/stats.ts";
+export type { ProfileTotals, StepProfile, StepStatsCore } from "../contact/stats.ts";
 export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking, regularPacking } from "./emit.ts";
 export { MAX_WORLD_XML_BYTES, WORLD_XML_VERSION, worldToXml } from "./xml.ts";

@@ -10,7 +10,14 @@
 
 import { CellGrid2, PairList } from "../math/grid.ts";
 import { ContactHistory, StarContacts } from "./contacts.ts";
-import { emptyProfile, type StepProfile } from "../contact/stats.ts";
+import {
+  addProfile,
+  emptyProfile,
+  emptyProfileTotals,
+  type ProfileTotals,
+  resetProfileTotals,
+  type StepProfile,
+} from "../contact/stats.ts";
 import { type RunOptions, runSteps } from "../math/progress.ts";
 import {
   bool,
@@ -91,8 +98,38 @@ export abstract class GrainSystem2 {
   readonly lastStepStats: StepStats = emptyStepStats();
   /** Stage times of the last step in ms (zeros unless `profile` is on). */
   readonly lastStepProfile: StepProfile = emptyProfile();
-  /** Time the stages of every step (read `lastStepProfile`). @default false */
-  profile = false;
+  /**
+   * Stage times in ms summed over every step profiled since `profile` was switched on, and the
+   * number of those steps.
+   *
+   * @example
+   * ```ts
+   * import { star2d } from "@grainlab/grainlab";
+   * import { expect } from "expect";
+   * const s = new star2d.StarSystem({ timeStep: 1e-4 });
+   * s.addGrains({ shape: star2d.StarShape.preset("cross", { area: 30e-6 }), positions: [[0, 0.004]] });
+   * s.walls.addPlane({ point: [0, 0], normal: [0, 1] });
+   * s.profile = true;
+   * s.run(10);
+   * expect(s.profileTotals.steps).toBe(10);
+   * expect(s.profileTotals.pairForces).toBeLessThanOrEqual(s.profileTotals.total);
+   * ```
+   */
+  readonly profileTotals: ProfileTotals = emptyProfileTotals();
+  #profile = false;
+  /**
+   * Time the stages of every step (read `lastStepProfile`, and the sums in `profileTotals`,
+   * which switching this on zeroes).
+   * @default false
+   */
+  get profile(): boolean {
+    return this.#profile;
+  }
+  set profile(on: boolean) {
+    const was = this.#profile;
+    this.#profile = bool("GrainSystem2", "profile", on, false);
+    if (this.#profile && !was) resetProfileTotals(this.profileTotals);
+  }
   /** Simulated time (s). */
   time = 0;
 
@@ -546,7 +583,10 @@ export abstract class GrainSystem2 {
     this.time += this.timeStep;
     if (prof) lap(pr, "integration", t, true);
     this.updateStats();
-    if (prof) pr.total = performance.now() - t0;
+    if (prof) {
+      pr.total = performance.now() - t0;
+      addProfile(this.profileTotals, pr);
+    }
   }
 
   /** Per-step geometry before detection (trig of angles, detection centres). */

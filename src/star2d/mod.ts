@@ -45,4 +45,4 @@ export {
   type ContactKindName,
   ContactRecord,
 } from "../contact/record.ts";
-export type { StepProfile, StepStatsCore } from "../contact/stats.ts";
+export type { ProfileTotals, StepProfile, StepStatsCore } from "../contact/stats.ts";
