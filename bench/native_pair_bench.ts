@@ -4,8 +4,10 @@
  * `.bench-cache/`, which `deno task bench` fills), the pair list and springs of one step are
  * evaluated over and over by Grainlab's `pairForces` (TypeScript on V8), by
  * `bench/native/pair_forces.c` compiled with `clang -O3` to native code (called through
- * `Deno.dlopen`) and to WebAssembly — the same operations in the same order, so the three give
- * the same bits (checked). Skipped when clang (Debian's `clang-14` and `lld-14`) is missing.
+ * `Deno.dlopen`) and to WebAssembly, and by `bench/native/pair_forces_simd.c`, the same loop on
+ * WebAssembly SIMD (two contacts per iteration in f64x2 lanes) — the same operations in the
+ * same order, so all four give the same bits (checked). Skipped when clang (Debian's
+ * `clang-14` and `lld-14`) is missing.
  *
  * Run: deno run -A bench/native_pair_bench.ts [--sizes 5000,20000] [--reps 30]
  *
@@ -57,23 +59,28 @@ const cc = (args: string[]) => {
 };
 // -ffp-contract=off: no fused multiply-adds, which V8 never emits (the same bits)
 cc(["-O3", "-ffp-contract=off", "-shared", "-fPIC", "-o", `${dir}/pair.so`, src]);
-let wasmBytes: Uint8Array<ArrayBuffer> | null = null;
-if (wasmLd !== null) {
+/** `file` compiled to WebAssembly (with `extra` flags), or null without wasm-ld. */
+const toWasm = (file: string, out: string, extra: string[]) => {
+  if (wasmLd === null) return null;
   cc([
     "--target=wasm32",
     "-O3",
     "-ffp-contract=off",
+    ...extra,
     "-nostdlib",
     `-fuse-ld=${wasmLd}`,
     "-Wl,--no-entry",
     "-Wl,--export=pair_forces",
     "-Wl,--import-memory",
     "-o",
-    `${dir}/pair.wasm`,
-    src,
+    `${dir}/${out}`,
+    file,
   ]);
-  wasmBytes = new Uint8Array(Deno.readFileSync(`${dir}/pair.wasm`));
-}
+  return new Uint8Array(Deno.readFileSync(`${dir}/${out}`));
+};
+const wasmBytes = toWasm(src, "pair.wasm", []);
+const simdSrc = new URL("./native/pair_forces_simd.c", import.meta.url).pathname;
+const simdBytes = toWasm(simdSrc, "simd.wasm", ["-msimd128"]);
 const lib = Deno.dlopen(`${dir}/pair.so`, {
   pair_forces: {
     parameters: [
@@ -98,10 +105,12 @@ const lib = Deno.dlopen(`${dir}/pair.so`, {
 
 console.log(
   `pair loop on the settled disordered bed: ns per candidate pair (median of ${reps} rounds, ` +
-    `5 passes each; TypeScript on V8, C with ${clang} -O3 natively and to WebAssembly)`,
+    `5 passes each; TypeScript on V8, C with ${clang} -O3 natively, to WebAssembly and to ` +
+    `WebAssembly SIMD)`,
 );
 console.log(
-  "      N    pairs  contacts   V8 ns   native ns   wasm ns   V8/native   V8/wasm   same bits",
+  "      N    pairs  contacts   V8 ns   native ns   wasm ns   SIMD ns   V8/native   V8/wasm" +
+    "   V8/SIMD   same bits",
 );
 for (const n of sizes) {
   const file = `.bench-cache/settle_${n}.ckpt`;
@@ -177,12 +186,12 @@ for (const n of sizes) {
       );
     }
   };
-  let wasm: (() => void) | null = null;
-  let wf: Float64Array = nat.f, wt: Float64Array = nat.t, wh: Float64Array = nat.hx;
-  if (wasmBytes !== null) {
-    const bytes = (1 << 16) + 136 * N + 40 * M + 64 * 16; // the columns below, 64-byte aligned
-    const mem = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) + 1 });
-    const module = await WebAssembly.compile(wasmBytes);
+  /** A pass of the wasm module `bytes` on copies of the state, and its outputs. */
+  const wasmRun = async (bytes: Uint8Array<ArrayBuffer>, simd: boolean) => {
+    // the columns below, 64-byte aligned (and the SIMD loop's contact list)
+    const size = (1 << 16) + 136 * N + 44 * M + 64 * 16;
+    const mem = new WebAssembly.Memory({ initial: Math.ceil(size / 65536) + 1 });
+    const module = await WebAssembly.compile(bytes);
     const instance = await WebAssembly.instantiate(module, { env: { memory: mem } });
     const fn = instance.exports.pair_forces as (...a: number[]) => number;
     let off = 1 << 16;
@@ -204,46 +213,74 @@ for (const n of sizes) {
       hx: at(24 * M),
       P: at(64),
       stats: at(16),
+      list: at(4 * M),
     };
     const B = mem.buffer, F = (at: number, len: number) => new Float64Array(B, at, len);
     F(o.pos, 3 * N).set(nat.pos), F(o.vel, 3 * N).set(nat.vel), F(o.ang, 3 * N).set(nat.ang);
     F(o.rad, N).set(nat.rad), F(o.P, 7).set(P);
     new Int32Array(B, o.a, M).set(nat.a), new Int32Array(B, o.b, M).set(nat.b);
     const won = new Uint8Array(B, o.on, M);
-    wf = F(o.f, 3 * N), wt = F(o.t, 3 * N), wh = F(o.hx, 3 * M);
-    wasm = () => {
-      won.set(on0), wh.set(xi0), wf.fill(0), wt.fill(0);
+    const out = { f: F(o.f, 3 * N), t: F(o.t, 3 * N), hx: F(o.hx, 3 * M) };
+    const run = () => {
+      won.set(on0), out.hx.set(xi0), out.f.fill(0), out.t.fill(0);
       for (let r = 0; r < 5; r++) {
-        fn(o.pos, o.vel, o.ang, o.rad, o.f, o.t, o.a, o.b, o.on, o.hx, o.P, 0, M, o.stats);
+        if (simd) {
+          fn(
+            o.pos,
+            o.vel,
+            o.ang,
+            o.rad,
+            o.f,
+            o.t,
+            o.a,
+            o.b,
+            o.on,
+            o.hx,
+            o.P,
+            0,
+            M,
+            o.stats,
+            o.list,
+          );
+        } else fn(o.pos, o.vel, o.ang, o.rad, o.f, o.t, o.a, o.b, o.on, o.hx, o.P, 0, M, o.stats);
       }
     };
-  }
+    return { run, out };
+  };
+  const wasm = wasmBytes === null ? null : await wasmRun(wasmBytes, false);
+  const simd = simdBytes === null ? null : await wasmRun(simdBytes, true);
   const time = (f: () => void) => {
     const t = performance.now();
     f();
     return (performance.now() - t) / 5;
   };
-  const tj: number[] = [], tn: number[] = [], tw: number[] = [];
+  const tj: number[] = [], tn: number[] = [], tw: number[] = [], ts: number[] = [];
   for (let r = 0; r < reps; r++) {
     tj.push(time(js)), tn.push(time(native));
-    if (wasm) tw.push(time(wasm));
+    if (wasm) tw.push(time(wasm.run));
+    if (simd) ts.push(time(simd.run));
   }
   // the same five passes from the same state: the same bits?
   const same = (x: Float64Array, y: Float64Array, len: number) => {
     for (let i = 0; i < len; i++) if (!Object.is(x[i], y[i])) return false;
     return true;
   };
-  let bits = same(ps.force, nat.f, 3 * N) && same(ps.torque, nat.t, 3 * N) &&
-    same(ph.xi, nat.hx, 3 * M);
-  if (wasm) bits = bits && same(ps.force, wf, 3 * N) && same(ph.xi, wh, 3 * M);
+  const sameAs = (o: { f: Float64Array; t: Float64Array; hx: Float64Array }) =>
+    same(ps.force, o.f, 3 * N) && same(ps.torque, o.t, 3 * N) && same(ph.xi, o.hx, 3 * M);
+  let bits = sameAs({ f: nat.f, t: nat.t, hx: nat.hx });
+  if (wasm) bits = bits && sameAs(wasm.out);
+  if (simd) bits = bits && sameAs(simd.out);
   const ns = (x: number[]) => (1e6 * median(x)) / M;
   const cts = g.lastStepStats.particleContacts;
+  const cell = (x: number[], w: number) => (x.length > 0 ? ns(x).toFixed(1) : "—").padStart(w);
+  const ratio = (x: number[], w: number) =>
+    (x.length > 0 ? (median(tj) / median(x)).toFixed(2) : "—").padStart(w);
   console.log(
-    `${String(N).padStart(7)} ${String(M).padStart(8)} ${String(cts).padStart(9)} ${
-      ns(tj).toFixed(1).padStart(7)
-    } ${ns(tn).toFixed(1).padStart(11)} ${(wasm ? ns(tw).toFixed(1) : "—").padStart(9)} ${
-      (median(tj) / median(tn)).toFixed(2).padStart(11)
-    } ${(wasm ? (median(tj) / median(tw)).toFixed(2) : "—").padStart(9)}   ${bits ? "yes" : "NO"}`,
+    `${String(N).padStart(7)} ${String(M).padStart(8)} ${String(cts).padStart(9)} ${cell(tj, 7)} ${
+      cell(tn, 11)
+    } ${cell(tw, 9)} ${cell(ts, 9)} ${ratio(tn, 11)} ${ratio(tw, 9)} ${ratio(ts, 9)}   ${
+      bits ? "yes" : "NO"
+    }`,
   );
   world.close();
 }

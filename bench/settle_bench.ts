@@ -24,6 +24,11 @@
  * code, and the ratio Grainlab (one thread) / LAMMPS (one process, one core): the median of
  * the rounds' ratios, with their range.
  *
+ * Under each size, a line of stages in ns per particle-step: Grainlab's from one more one-thread
+ * window with `profile` on (`profileTotals`: pair forces, walls + integration, neighbour list,
+ * the rest of the step), beside LAMMPS's own timing table of its median window (Pair, Modify =
+ * the walls, gravity and `nve/sphere`, Neigh, and Comm + Output + Other).
+ *
  * With `--settled DIR`, Grainlab settles once (every thread offered) and keeps the settled bed in
  * `DIR/settle_<N>.ckpt` (positions, velocities and spins, no springs), or loads it when it is
  * there; then **both** codes start from that settled state (LAMMPS reads its positions,
@@ -176,6 +181,22 @@ function startOurs(n: number): Ours {
   return { world, g, settleSteps: settle, settleSecs, start };
 }
 
+/**
+ * Grainlab's stages in ns per particle-step over one profiled one-thread window of `steps`
+ * steps: pair forces, walls + integration, neighbour list, the rest.
+ */
+function profileWindow(o: Ours, steps: number): number[] {
+  o.g.threads = 1;
+  o.world.run(10);
+  o.g.profile = true;
+  o.world.run(steps);
+  const t = o.g.profileTotals, per = 1e6 / (t.steps * o.g.count);
+  o.g.profile = false;
+  const pair = t.pairForces * per, modify = (t.boundaryForces + t.integration) * per;
+  const neigh = t.neighbors * per;
+  return [pair, modify, neigh, t.total * per - pair - modify - neigh];
+}
+
 /** Seconds of one timed window of `steps` steps on `threads` threads (after 10 untimed). */
 function timeWindow(o: Ours, threads: number, steps: number): number {
   o.g.threads = threads;
@@ -293,8 +314,20 @@ async function runLammps(
   // The last thermo line before the final loop: step and the mean contact count per atom.
   const thermo = [...text.matchAll(/^\s*(\d+)\s+([\d.e+-]+)\s*$/gm)];
   const z = thermo.length > 0 ? Number(thermo[thermo.length - 1][2]) : NaN;
-  // LAMMPS reports the pair time among other stages; keep the total loop time.
-  return { secs, pps: (st * atoms) / secs, atoms, z };
+  // The timing table of the last loop ("Pair | min | avg | max | %varavg | %total"): the
+  // average seconds of each section, as ns per particle-step: Pair, Modify, Neigh, the rest.
+  const tail = text.slice(text.lastIndexOf("Loop time of"));
+  const sec = (name: string) => {
+    const m = tail.match(new RegExp(`^${name}\\s*\\|([^|]*)\\|([^|]*)\\|`, "m"));
+    return m ? Number(m[2]) * 1e9 / (st * atoms) : NaN;
+  };
+  const stages = [
+    sec("Pair"),
+    sec("Modify"),
+    sec("Neigh"),
+    sec("Comm") + sec("Output") + sec("Other"),
+  ];
+  return { secs, pps: (st * atoms) / secs, atoms, z, stages };
 }
 
 function hasLammps(): boolean {
@@ -358,10 +391,11 @@ if (import.meta.main) {
       }
       threadList.forEach((t, k) => gSecs[k].push(timeWindow(o, t, window)));
     }
+    const stages = profileWindow(o, window);
     const count = o.g.count, st = o.g.lastStepStats;
     const pps = gSecs.map((x) => (window * count) / median(x));
     o.world.close();
-    let extra = "";
+    let extra = "", lStages: number[] = [];
     const cols = [
       String(count).padStart(7),
       (o.settleSteps * SCENE.dt).toFixed(2).padStart(8),
@@ -375,8 +409,17 @@ if (import.meta.main) {
       const bad = lRuns.find((l) => "error" in l);
       if (bad !== undefined && "error" in bad) cols.push(`LAMMPS failed: ${bad.error}`);
       else {
-        const ok = lRuns as { secs: number; pps: number; atoms: number; z: number }[];
+        const ok = lRuns as {
+          secs: number;
+          pps: number;
+          atoms: number;
+          z: number;
+          stages: number[];
+        }[];
         const lpps = (window * count) / median(ok.map((l) => l.secs));
+        // the timing table of the median window
+        const bySecs = ok.slice().sort((x, y) => x.secs - y.secs);
+        lStages = bySecs[(bySecs.length - 1) >> 1].stages;
         // per round: Grainlab's one-thread window against the LAMMPS window before it
         const ratios = ok.map((l, r) => l.secs / gSecs[0][r]);
         cols.push(
@@ -404,6 +447,15 @@ if (import.meta.main) {
       }
     }
     console.log(cols.join(" ") + extra);
+    const names = ["pairs", "walls+integration", "neighbours", "rest"];
+    const lammpsNames = ["Pair", "Modify", "Neigh", "Comm+Output+Other"];
+    console.log(
+      "        stages, ns per particle-step: " +
+        names.map((name, k) =>
+          `${name} ${stages[k].toFixed(0)}` +
+          (lStages.length > 0 ? ` (LAMMPS ${lammpsNames[k]} ${lStages[k].toFixed(0)})` : "")
+        ).join(", "),
+    );
   }
   if (withLammps && !lmp) {
     console.log("(LAMMPS not found: install Debian's `lammps` for the side-by-side run)");
