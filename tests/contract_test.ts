@@ -142,16 +142,33 @@ describe("the statistics core", () => {
   });
 });
 
+/** A small sphere bed on a ground plane (the profile tests). */
+function profiledBed() {
+  const world = new World({ timeStep: 1e-4 });
+  const g = world.addGranularBox({
+    min: [-0.1, -0.1, 0],
+    max: [0.1, 0.1, 0.2],
+    radius: 0.01,
+    spacing: 0.021,
+  });
+  g.setGroundPlane(0);
+  return { world, g };
+}
+
+/** Two crosses on a floor (the profile tests). */
+function twoCrosses(): StarSystem {
+  const s = new StarSystem({ timeStep: 1e-4 });
+  s.addGrains({
+    shape: StarShape.preset("cross", { area: 30e-6 }),
+    positions: [[0, 0.004], [0.009, 0.004]],
+  });
+  s.walls.addPlane({ point: [0, 0], normal: [0, 1] });
+  return s;
+}
+
 describe("the profile", () => {
   it("is zero unless asked for, then times every stage", () => {
-    const world = new World({ timeStep: 1e-4 });
-    const g = world.addGranularBox({
-      min: [-0.1, -0.1, 0],
-      max: [0.1, 0.1, 0.2],
-      radius: 0.01,
-      spacing: 0.021,
-    });
-    g.setGroundPlane(0);
+    const { world, g } = profiledBed();
     world.run(5);
     expect(g.lastStepProfile.total).toBe(0);
     world.profile = true;
@@ -162,12 +179,7 @@ describe("the profile", () => {
     expect(p.neighbors + p.pairForces + p.boundaryForces + p.integration)
       .toBeLessThanOrEqual(p.total * 1.0001);
 
-    const s = new StarSystem({ timeStep: 1e-4 });
-    s.addGrains({
-      shape: StarShape.preset("cross", { area: 30e-6 }),
-      positions: [[0, 0.004], [0.009, 0.004]],
-    });
-    s.walls.addPlane({ point: [0, 0], normal: [0, 1] });
+    const s = twoCrosses();
     s.run(3);
     expect(s.lastStepProfile.total).toBe(0);
     s.profile = true;
@@ -177,14 +189,7 @@ describe("the profile", () => {
   });
 
   it("sums the profiled steps in profileTotals, zeroed when profiling is switched on", () => {
-    const world = new World({ timeStep: 1e-4 });
-    const g = world.addGranularBox({
-      min: [-0.1, -0.1, 0],
-      max: [0.1, 0.1, 0.2],
-      radius: 0.01,
-      spacing: 0.021,
-    });
-    g.setGroundPlane(0);
+    const { world, g } = profiledBed();
     world.run(4);
     expect(g.profileTotals.steps).toBe(0);
     world.profile = true;
@@ -211,12 +216,7 @@ describe("the profile", () => {
     world.run(2);
     expect(g.profileTotals.steps).toBe(2);
 
-    const s = new StarSystem({ timeStep: 1e-4 });
-    s.addGrains({
-      shape: StarShape.preset("cross", { area: 30e-6 }),
-      positions: [[0, 0.004], [0.009, 0.004]],
-    });
-    s.walls.addPlane({ point: [0, 0], normal: [0, 1] });
+    const s = twoCrosses();
     s.run(2);
     expect(s.profileTotals.steps).toBe(0);
     s.profile = true;

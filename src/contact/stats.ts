@@ -81,6 +81,27 @@ export function emptyProfile(): StepProfile {
 }
 
 /**
+ * Zero the stage times of a step profile in place.
+ *
+ * @example
+ * ```ts
+ * import { emptyProfile, resetProfile } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * const p = { ...emptyProfile(), pairForces: 0.5, total: 1 };
+ * resetProfile(p);
+ * expect(p).toEqual(emptyProfile());
+ * ```
+ */
+export function resetProfile(p: StepProfile): void {
+  p.neighbors =
+    p.pairForces =
+    p.boundaryForces =
+    p.integration =
+    p.total =
+      0;
+}
+
+/**
  * Stage times summed over the steps taken while profiling was on (ms), and how many steps
  * that was: `profileTotals` of a sphere3d granular system or a star2d system. Switching
  * `profile` on zeroes it, so a run's breakdown is one division away.
@@ -151,13 +172,8 @@ export function addProfile(t: ProfileTotals, p: Readonly<StepProfile>): void {
  * ```
  */
 export function resetProfileTotals(t: ProfileTotals): void {
-  t.neighbors =
-    t.pairForces =
-    t.boundaryForces =
-    t.integration =
-    t.total =
-    t.steps =
-      0;
+  resetProfile(t);
+  t.steps = 0;
 }
 
 /** Unit and meaning of a statistics field. */

@@ -15,6 +15,7 @@ import {
   emptyProfile,
   emptyProfileTotals,
   type ProfileTotals,
+  resetProfile,
   type StepProfile,
 } from "../contact/stats.ts";
 import { DampingLaw, restitutionDamping } from "../contact/normal.ts";
@@ -56,7 +57,7 @@ import type { EmitCommon } from "./options.ts";
 import { bodyContactForces } from "./bodies/contact.ts";
 import { PoolSleep } from "./bodies/sleep.ts";
 import type { BodyLink, EmitSettings, ResumeState } from "./core_types.ts";
-import { lap, resetProfile, resetStats } from "./core_records.ts";
+import { lap, resetStats } from "./core_records.ts";
 import { resumeFromCheckpoint } from "./core_resume.ts";
 import { detachPairHistories, historyColumns, sortSlots } from "./core_slots.ts";
 import {

@@ -1,6 +1,6 @@
 /**
- * The per-step records of the granular core (`core.ts`): resetting the statistics and the stage
- * profile at the start of a step, and timing a stage.
+ * The per-step records of the granular core (`core.ts`): resetting the statistics at the start
+ * of a step and timing a stage (the profile is reset by `resetProfile` of `src/contact/stats.ts`).
  *
  * @module
  */
@@ -15,19 +15,6 @@ export function lap(p: StepProfile, k: keyof StepProfile, t0: number): number {
   const t = performance.now();
   p[k] += t - t0;
   return t;
-}
-
-/**
- * Zero the stage times of a step profile.
- * @internal
- */
-export function resetProfile(p: StepProfile): void {
-  p.neighbors =
-    p.pairForces =
-    p.boundaryForces =
-    p.integration =
-    p.total =
-      0;
 }
 
 /**

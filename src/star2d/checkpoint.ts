@@ -27,6 +27,7 @@ import type { GrainSystem2 } from "./body.ts";
 import type { StarSystem } from "./system.ts";
 import type { ClumpSystem, ClumpTemplate } from "./clump.ts";
 import { VERSION } from "../version.ts";
+import { resetProfile } from "../contact/stats.ts";
 
 export { decodeGrainState } from "./checkpoint_decode.ts";
 
@@ -337,7 +338,6 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   for (const k of Object.keys(st) as (keyof typeof st)[]) st[k] = 0;
   st.step = s.step;
   st.time = s.time;
-  const pr = sys.lastStepProfile;
-  for (const k of Object.keys(pr) as (keyof typeof pr)[]) pr[k] = 0;
+  resetProfile(sys.lastStepProfile);
   sys.contacts.count = 0;
 }
