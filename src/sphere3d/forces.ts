@@ -15,6 +15,7 @@ import type { HistoryTable } from "./history.ts";
 import type { PairHistory } from "./pair_history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
+import { pairForcesPlain, plainLaw } from "./forces_plain.ts";
 
 /** Scalars resolved once per step for the force loops. */
 export interface ForceParams {
@@ -124,8 +125,29 @@ export class ForceScratch {
  * springs are in `ph` (see `pair_history.ts`); a pair that does not touch loses its spring.
  * Contacts are written to the record's columns `cb` from index `w0` on (the caller reserved
  * room for every pair); returns the index after the last one written. Updates `stats`.
+ * The plain law (`plainLaw` of `forces_plain.ts`) runs a loop of its own, with the same bits.
  */
 export function pairForces(
+  ps: ParticleStore,
+  pairs: PairList,
+  ph: PairHistory,
+  mat: FrictionTables,
+  p: ForceParams,
+  cb: ContactBuffers,
+  stats: StepStats,
+  k0: number,
+  k1: number,
+  w0: number,
+): number {
+  if (plainLaw(p)) return pairForcesPlain(ps, pairs, ph, p, cb, stats, k0, k1, w0);
+  return pairForcesGeneral(ps, pairs, ph, mat, p, cb, stats, k0, k1, w0);
+}
+
+/**
+ * `pairForces` for every contact law: Hertz, every damping law, cohesion, periodic axes,
+ * per-material friction and rolling friction.
+ */
+export function pairForcesGeneral(
   ps: ParticleStore,
   pairs: PairList,
   ph: PairHistory,
