@@ -274,10 +274,9 @@ export class GranularCore {
 
   /**
    * The half kick, the drift (flagging a stale neighbour list) and the periodic wrap, in one
-   * pass over the particles (the same arithmetic per particle as separate passes): on one
-   * thread it also resets the body
-   * forces for the coming evaluation (`kickDriftReset`); with threads it is one parallel job
-   * (the pair job resets the forces).
+   * pass over the particles (the same arithmetic per particle as separate passes), which also
+   * resets the body forces for the coming evaluation (`kickDriftReset`); with threads it is
+   * one parallel job.
    */
   kickAndDrift(h: number): void {
     const t0 = this.profile ? performance.now() : 0, pool = this.pool, m = this.material;
@@ -300,8 +299,8 @@ export class GranularCore {
         ps.count,
       );
       moved = 4 * out[0] >= skin * skin;
-      this.forcesReset = true;
     }
+    this.forcesReset = true;
     if (moved) this.needRebuild = true;
     this.wrapPeriodic();
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
@@ -356,8 +355,10 @@ export class GranularCore {
     if (this.needRebuild || skin === 0) this.rebuildNeighbors(skin);
     st.candidatePairs = this.pairs.count;
     if (prof) t = lap(pr, "neighbors", t);
-    // with threads, the pool's first job resets the body forces, split among the threads
-    if (this.pool === null && !this.forcesReset) bodyForces(ps, this.gravity);
+    // the body forces, unless the drift reset them (with threads, the pair job resets them)
+    // — a rebuild in between permutes them with their grains
+    const reset = !this.forcesReset;
+    if (this.pool === null && reset) bodyForces(ps, this.gravity);
     this.forcesReset = false;
     st.particleContacts = st.boundaryContacts = st.cohesiveContacts = 0;
     st.activeContactHistories = 0;
@@ -365,7 +366,7 @@ export class GranularCore {
     const pl = this.pairs, rec = this.contacts;
     // room for every pair, so the loop writes the record's columns directly
     rec.reserve(rec.count + pl.count);
-    if (this.pool !== null) this.pool.pairForces(this, pl.count);
+    if (this.pool !== null) this.pool.pairForces(this, pl.count, reset);
     else {
       rec.count = pairForces(
         ps,

@@ -255,8 +255,11 @@ export function wrap(
   return wraps;
 }
 
-/** Particles per block of the kinetic-energy sum (a fixed partition, whatever the threads). */
-export const SCAN_BLOCK = 4096;
+/**
+ * Particles per block of the kinetic-energy sum (a fixed partition, whatever the threads): the
+ * slot block of the threads' pair groups (`BLOCK_LOG`), so each thread scans the grains it owns.
+ */
+export const SCAN_BLOCK = 2048;
 
 /** Blocks of {@link SCAN_BLOCK} particles covering `count`. */
 export function scanBlockCount(count: number): number {

@@ -31,6 +31,12 @@ export class PairHistory {
    * `groupStart[g] .. groupStart[g + 1]`; `groups` of them.
    */
   groupStart: Int32Array = new Int32Array(64);
+  /**
+   * List position of each group kind (see {@link groupPairs}): entry b < `blocks` is the
+   * group inside block b, entry `blocks` + i the even group joining blocks 2i and 2i + 1, then
+   * the odd groups joining 2i + 1 and 2i + 2, and last the far pairs.
+   */
+  groupId: Int32Array = new Int32Array(64);
   /** Number of groups of the current list (2 × blocks). */
   groups = 0;
   /** Slot blocks of the current list. */
@@ -133,12 +139,19 @@ export const BLOCK_LOG = 11;
 /**
  * Order a neighbour list (with its springs) by groups of particle-slot blocks of
  * 2^{@link BLOCK_LOG} slots, so that threads can add pair forces straight into the particle
- * columns without two of them touching one grain: first the pairs inside each block (block
- * order), then the pairs joining blocks b and b + 1 for even b, then for odd b, then every
- * other pair. Within a group the list order is kept. Every grain meets its pairs in this
- * order whatever the number of threads, and one thread follows it too, so the sums are the
- * same bytes. With slots in cell order (`spatialSort`) nearly every pair falls in the first
- * three kinds.
+ * columns without two of them touching one grain. The groups are of four kinds: the pairs
+ * inside block b, the pairs joining blocks b and b + 1 for even b ("even"), for odd b ("odd"),
+ * and every other pair ("far"). Threads run all inside-block groups, then all even ones, then
+ * all odd ones, then the far pairs, so each grain meets its pairs in that kind order.
+ *
+ * The list lays the groups out interleaved, block by block, in an order that keeps that
+ * kind order for every grain — inside 0, inside 1, even (0, 1), inside 2, inside 3,
+ * even (2, 3), odd (1, 2), inside 4, … and the far pairs last — so one thread, which runs the
+ * list from start to end, sums every grain's forces in the threads' order (the same bytes)
+ * while it visits each block's grains again shortly after it met them, not in a second and a
+ * third sweep through memory. `ph.groupId` maps each kind's groups to their list position;
+ * within a group the list order is kept. With slots in cell order (`sortSlots`) nearly every
+ * pair falls in the first three kinds.
  */
 export function groupPairs(ph: PairHistory, pairs: PairList, count: number): void {
   const n = pairs.count, B = Math.max(1, Math.ceil(count / (1 << BLOCK_LOG)));
@@ -149,14 +162,16 @@ export function groupPairs(ph: PairHistory, pairs: PairList, count: number): voi
     ph.scratchA = new Int32Array(cap), ph.scratchB = new Int32Array(cap);
     ph.scratchOn = new Uint8Array(cap), ph.scratchXi = new Float64Array(3 * cap);
   }
-  const start = ph.groupStart, pa = pairs.a, pb = pairs.b;
+  if (ph.groupId.length < G) ph.groupId = new Int32Array(2 * G);
+  const start = ph.groupStart, pa = pairs.a, pb = pairs.b, id = ph.groupId;
+  groupPositions(id, B, even);
   start.fill(0, 0, G + 1);
-  for (let k = 0; k < n; k++) start[groupOf(pa[k], pb[k], B, even) + 1]++;
+  for (let k = 0; k < n; k++) start[id[groupOf(pa[k], pb[k], B, even)] + 1]++;
   for (let g = 0; g < G; g++) start[g + 1] += start[g];
   const ta = ph.scratchA, tb = ph.scratchB, ton = ph.scratchOn, txi = ph.scratchXi;
   const on = ph.on, xi = ph.xi;
   for (let k = 0; k < n; k++) {
-    const d = start[groupOf(pa[k], pb[k], B, even)]++;
+    const d = start[id[groupOf(pa[k], pb[k], B, even)]]++;
     ta[d] = pa[k], tb[d] = pb[k], ton[d] = on[k];
     txi[3 * d] = xi[3 * k], txi[3 * d + 1] = xi[3 * k + 1], txi[3 * d + 2] = xi[3 * k + 2];
   }
@@ -167,7 +182,24 @@ export function groupPairs(ph: PairHistory, pairs: PairList, count: number): voi
   ph.groups = G, ph.blocks = B;
 }
 
-/** Group of the pair (a, b) among `B` blocks (`even` inter-block groups with an even lower block). */
+/**
+ * The list position of each group (see {@link groupPairs}) into `id`: inside block b at `id[b]`,
+ * even (2i, 2i + 1) at `id[B + i]`, odd (2i + 1, 2i + 2) at `id[B + even + i]`, far at
+ * `id[2B − 1]`. Block b's groups come in the order inside, even, odd.
+ */
+function groupPositions(id: Int32Array, B: number, even: number): void {
+  let pos = 0;
+  for (let b = 0; b < B; b++) {
+    id[b] = pos++;
+    if ((b & 1) === 0) continue;
+    id[B + ((b - 1) >> 1)] = pos++; // even (b − 1, b)
+    if (b >= 3) id[B + even + ((b - 3) >> 1)] = pos++; // odd (b − 2, b − 1)
+  }
+  if ((B & 1) === 1 && B >= 3) id[B + even + ((B - 3) >> 1)] = pos++; // odd (B − 2, B − 1)
+  id[2 * B - 1] = pos;
+}
+
+/** Kind index of the pair (a, b) among `B` blocks (`even` even groups): see {@link groupPositions}. */
 function groupOf(a: number, b: number, B: number, even: number): number {
   const ba = a >> BLOCK_LOG, bb = b >> BLOCK_LOG;
   const lo = ba < bb ? ba : bb, hi = ba < bb ? bb : ba;

@@ -15,7 +15,7 @@ import {
   type FrictionTables,
   pairForces,
 } from "../forces.ts";
-import { bodyForces, driftRange, kick, kickScanBlocks } from "../integrate.ts";
+import { bodyForces, kick, kickDriftReset, kickScanBlocks } from "../integrate.ts";
 import { PlaneSet, planeSweep } from "../boundaries.ts";
 import { ParticleStore } from "../particles.ts";
 import { BLOCK_LOG, type PairHistory } from "../pair_history.ts";
@@ -124,8 +124,10 @@ export interface SharedBuffers {
   args: Float64Array;
   /** Per-thread results, stride {@link STRIDE}. */
   res: Float64Array;
-  /** Start of each pair group (see `groupPairs`). */
+  /** Start of each pair group, by list position (see `groupPairs`). */
   groupStart: Int32Array;
+  /** List position of each pair group, by kind (`PairHistory.groupId`). */
+  groupId: Int32Array;
   /** Contacts written per pair group. */
   groupCount: Int32Array;
   /** The next group of a pair phase. */
@@ -270,12 +272,13 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
   ctx.ps.count = q[P.count];
   ctx.pairs.count = q[P.pairs];
   if (job === Job.pairs) {
-    // groups lo ≤ g < hi of one phase share no grain with each other nor with another
-    // thread's; each writes its contacts from base + groupStart[g] and their number to
-    // groupCount[g]. In the first phase (group g = block g) the block's body forces are reset
-    // first: no pair of another group touches its grains before this one.
+    // groups lo ≤ g < hi of one phase (kind indices; list position groupId[g]) share no grain
+    // with each other nor with another thread's; each writes its contacts from
+    // base + groupStart[id] and their number to groupCount[id]. In the first phase (group
+    // g = inside block g) the block's body forces are reset first: no pair of another group
+    // touches its grains before this one.
     ctx.loadParams();
-    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount;
+    const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, gid = b.groupId;
     const reset = q[P.resetForces] !== 0, n = q[P.count], gv = ctx.g;
     if (reset) gv[0] = q[P.gx], gv[1] = q[P.gy], gv[2] = q[P.gz];
     ctx.resetStats();
@@ -285,7 +288,8 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
         const i0 = g << BLOCK_LOG, e = (g + 1) << BLOCK_LOG;
         bodyForces(ctx.ps, gv, i0 < n ? i0 : n, g === last || e > n ? n : e);
       }
-      cnt[g] = ctx.pairRange(start[g], start[g + 1], start[g]);
+      const id = gid[g];
+      cnt[id] = ctx.pairRange(start[id], start[id + 1], start[id]);
     }
     r[o + 1] = st.particleContacts, r[o + 2] = st.cohesiveContacts, r[o + 3] = st.maxPenetration;
     r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;
@@ -331,8 +335,22 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
   } else if (job === Job.kick) {
     r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
   } else if (job === Job.kickDrift) {
-    r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
-    r[o + 1] = driftRange(ctx.ps, q[P.hDrift], b.refPos, lo, hi);
+    // kick, drift and the reset of the body forces in one pass (`kickDriftReset`)
+    const g = ctx.g, out = ctx.scanOut;
+    g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
+    r[o] = kickDriftReset(
+      ctx.ps,
+      q[P.h],
+      q[P.hDrift],
+      q[P.maxSpeed],
+      q[P.maxAngular],
+      b.refPos,
+      g,
+      out,
+      lo,
+      hi,
+    );
+    r[o + 1] = out[0];
   } else if (job === Job.kickScan) {
     const s = ctx.scanOut;
     s[0] = s[2] = 0;

@@ -41,11 +41,9 @@ import {
 
 export { MAX_THREADS } from "./kernels.ts";
 
-// the block cuts serve the energy scan too, one scan block per two slot blocks
-if (SCAN_BLOCK !== 2 << BLOCK_LOG) {
-  throw new Error(
-    `threads: SCAN_BLOCK (${SCAN_BLOCK}) must be two slot blocks (${2 << BLOCK_LOG})`,
-  );
+// the block cuts serve the energy scan too: each thread kicks and scans the grains it owns
+if (SCAN_BLOCK !== 1 << BLOCK_LOG) {
+  throw new Error(`threads: SCAN_BLOCK (${SCAN_BLOCK}) must be a slot block (${1 << BLOCK_LOG})`);
 }
 
 const PS_FIELDS = [
@@ -80,10 +78,11 @@ export class GranularThreads extends WorkerPool {
   }
 
   /**
-   * Body forces, then the forces of the `n` pairs of the core's (grouped) list: the intra-block,
-   * even and odd inter-block groups on every thread, the remaining pairs on this one.
+   * Body forces (unless `reset` is false: {@link GranularThreads.kickDrift} reset them), then
+   * the forces of the `n` pairs of the core's (grouped) list: the intra-block, even and odd
+   * inter-block groups on every thread, the remaining pairs on this one.
    */
-  pairForces(core: GranularCore, n: number): void {
+  pairForces(core: GranularCore, n: number, reset: boolean): void {
     const buf = this.#prepare(core), q = buf.params, rec = core.contacts;
     storeParams(q, core.params);
     const g = core.gravity;
@@ -91,14 +90,14 @@ export class GranularThreads extends WorkerPool {
     const ph = core.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
     const even = Math.ceil((B - 1) / 2), base = rec.count;
     this.#scratchRecord(n);
-    this.#cutBlocks(start, B);
+    this.#cutBlocks(start, ph.groupId, B);
     // three parallel phases over whole groups, then the far pairs here; the first (one group
-    // per block) also resets each block's body forces before its pairs
-    if (B === 0) {
+    // per block) also resets each block's body forces before its pairs when they are stale
+    if (B === 0 && reset) {
       this.#split(core.ps.count);
       this.#run(Job.body);
     }
-    q[P.resetForces] = 1, q[P.lastBlock] = B - 1;
+    q[P.resetForces] = reset ? 1 : 0, q[P.lastBlock] = B - 1;
     this.#phase(0, B, 1, 0, core);
     q[P.resetForces] = 0;
     this.#phase(B, B + even, 2, 0, core);
@@ -231,12 +230,14 @@ export class GranularThreads extends WorkerPool {
   }
 
   /**
-   * Half kick `hk`, then drift `h`, of every particle in one pass; returns the speed clamps
-   * applied and sets {@link GranularThreads.moved}.
+   * Half kick `hk`, then drift `h`, of every particle, and the reset of its body forces for
+   * the coming evaluation, in one pass (`kickDriftReset`); returns the speed clamps applied
+   * and sets {@link GranularThreads.moved}.
    */
   kickDrift(core: GranularCore, hk: number, h: number): number {
-    const buf = this.#prepare(core), q = buf.params, m = core.material;
+    const buf = this.#prepare(core), q = buf.params, m = core.material, g = core.gravity;
     q[P.h] = hk, q[P.hDrift] = h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
+    q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
     this.#splitBlocks(core.ps.count, BLOCK_LOG);
     this.#run(Job.kickDrift);
     let c = 0, max2 = 0;
@@ -260,7 +261,7 @@ export class GranularThreads extends WorkerPool {
   kickScan(core: GranularCore, hk: number, nb: number): number {
     const buf = this.#prepare(core), q = buf.params, m = core.material, out = core.scan;
     q[P.h] = hk, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
-    this.#splitBlocks(nb, -1);
+    this.#splitBlocks(nb, 0);
     this.#run(Job.kickScan);
     let c = 0;
     out[0] = out[2] = 0;
@@ -278,18 +279,24 @@ export class GranularThreads extends WorkerPool {
 
   /**
    * Cut the `B` slot blocks into one contiguous run per thread with about equal numbers of
-   * intra-block pairs (`start`: the group starts of the list). The cut changes only which
+   * intra-block pairs (`start`: the group starts of the list, `id`: the groups' positions). The cut changes only which
    * thread does a block's work, never the order of any sum.
    */
-  #cutBlocks(start: Int32Array, B: number): void {
-    const cut = this.#cut, T = this.threads, total = start[B] - start[0];
+  #cutBlocks(start: Int32Array, id: Int32Array, B: number): void {
+    const cut = this.#cut, T = this.threads;
+    let total = 0;
+    for (let b = 0; b < B; b++) total += start[id[b] + 1] - start[id[b]];
     cut[0] = 0;
-    let b = 0;
+    let b = 0, below = 0; // intra-block pairs of the blocks before b
     for (let t = 1; t < T; t++) {
-      const target = start[0] + (total * t) / T;
-      while (b < B && start[b + 1] <= target) b++;
+      const target = (total * t) / T;
+      while (b < B && below + start[id[b] + 1] - start[id[b]] <= target) {
+        below += start[id[b] + 1] - start[id[b]], b++;
+      }
       // the block that straddles the target goes to the side it leaves less work on
-      if (b < B && start[b + 1] - target < target - start[b]) b++;
+      if (b < B && below + start[id[b] + 1] - start[id[b]] - target < target - below) {
+        below += start[id[b] + 1] - start[id[b]], b++;
+      }
       cut[t] = b;
     }
     cut[T] = B;
@@ -297,15 +304,14 @@ export class GranularThreads extends WorkerPool {
 
   /**
    * Ranges of [0, n) per thread in `args` along the block cuts: slots (`log` =
-   * `BLOCK_LOG`) or energy-scan blocks of two slot blocks (`log` = −1). An even split before
-   * the first cut.
+   * `BLOCK_LOG`) or energy-scan blocks, which are the slot blocks (`log` = 0). An even split
+   * before the first cut.
    */
   #splitBlocks(n: number, log: number): void {
     const a = this.#buf!.args, T = this.threads, cut = this.#cut;
     if (cut[T] === 0) return this.#split(n);
     for (let t = 0; t < T; t++) {
-      const c0 = log < 0 ? (cut[t] + 1) >> 1 : cut[t] << log;
-      const c1 = log < 0 ? (cut[t + 1] + 1) >> 1 : cut[t + 1] << log;
+      const c0 = cut[t] << log, c1 = cut[t + 1] << log;
       a[t * STRIDE] = Math.min(n, c0);
       a[t * STRIDE + 1] = t === T - 1 ? n : Math.min(n, c1);
     }
@@ -341,6 +347,7 @@ export class GranularThreads extends WorkerPool {
     core.refPos = shared(core.refPos);
     core.scanBlocks = shared(core.scanBlocks);
     ph.groupStart = shared(ph.groupStart);
+    ph.groupId = shared(ph.groupId);
     const pls = core.planes;
     pls.axis = shared(pls.axis), pls.sign = shared(pls.sign), pls.offset = shared(pls.offset);
     pls.index = shared(pls.index), pls.kind = shared(pls.kind);
@@ -362,6 +369,7 @@ export class GranularThreads extends WorkerPool {
         sb: sharedRecord(1024),
         groupDest: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         groupStart: ph.groupStart,
+        groupId: ph.groupId,
         planes: {
           axis: pls.axis,
           sign: pls.sign,
@@ -398,6 +406,7 @@ export class GranularThreads extends WorkerPool {
       buf.a !== pl.a || buf.b !== pl.b || buf.on !== ph.on || buf.xi !== ph.xi ||
       buf.friction !== tb.friction || buf.rolling !== tb.rolling || buf.refPos !== core.refPos ||
       buf.blocks !== core.scanBlocks || buf.groupStart !== ph.groupStart ||
+      buf.groupId !== ph.groupId ||
       buf.planes.axis !== pls.axis ||
       buf.planes.sign !== pls.sign || buf.planes.offset !== pls.offset ||
       buf.planes.index !== pls.index || buf.planes.kind !== pls.kind ||
@@ -409,7 +418,7 @@ export class GranularThreads extends WorkerPool {
       if (buf.groupCount.length < ph.groupStart.length) {
         buf.groupCount = new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length));
       }
-      buf.groupStart = ph.groupStart;
+      buf.groupStart = ph.groupStart, buf.groupId = ph.groupId;
       const bp = buf.planes;
       bp.axis = pls.axis, bp.sign = pls.sign, bp.offset = pls.offset, bp.index = pls.index;
       bp.kind = pls.kind, bp.candidates = pls.candidates, bp.candidateStart = pls.candidateStart;
