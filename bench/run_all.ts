@@ -1,6 +1,6 @@
 /**
  * `deno task bench`: every benchmark in turn (sphere3d settle with the LAMMPS peer when
- * installed, the sphere3d pair loop against clang's code when clang is installed, star2d collision handling, ipc1d bar runs, rigid bodies in a settled bed). Each
+ * installed, the cost per particle-step against bed size in one process, the sphere3d pair loop against clang's code when clang is installed, star2d collision handling, ipc1d bar runs, rigid bodies in a settled bed). Each
  * prints its own table; arguments (e.g. `--quick`) go to every benchmark.
  *
  * @module
@@ -9,6 +9,8 @@ const deno = Deno.execPath();
 const benches: [string, string[]][] = [
   // the settled beds are kept in .bench-cache/ (both codes start from them: see the bench)
   ["bench/settle_bench.ts", ["--lammps", "--settled", ".bench-cache"]],
+  // cost per particle-step at 100,000 against 5,000 grains, both beds in one process
+  ["bench/cost_ratio_bench.ts", ["--settled", ".bench-cache"]],
   // the pair loop against clang's code of it, on the settled beds above (when clang is there)
   ["bench/native_pair_bench.ts", []],
   ["bench/star2d_bench.ts", []],

@@ -120,7 +120,8 @@ export function settleTimeFor(n: number): number {
   return 0.3 + Math.sqrt((2 * heightFor(n)) / 9.81);
 }
 
-function build(n: number) {
+/** The settle scene of n grains on the jittered grid, in its container (not yet settled). */
+export function build(n: number) {
   const world = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81] });
   const [bx, by] = SCENE.box;
   const g = world.addGranularParticles({ positions: jitteredGrid(n), radii: SCENE.radius }, {
