@@ -1,7 +1,9 @@
 /**
  * `deno task bench`: every benchmark in turn (sphere3d settle with the LAMMPS peer when
- * installed, the cost per particle-step against bed size in one process, the sphere3d pair loop against clang's code when clang is installed, star2d collision handling, ipc1d bar runs, rigid bodies in a settled bed). Each
- * prints its own table; arguments (e.g. `--quick`) go to every benchmark.
+ * installed, the cost per particle-step against bed size in one process, the sphere3d pair loop
+ * against clang's code when clang is installed, star2d collision handling, ipc1d bar runs, rigid
+ * bodies in a settled bed). Each prints its own table; arguments (e.g. `--quick`) go to every
+ * benchmark.
  *
  * @module
  */

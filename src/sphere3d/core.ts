@@ -355,8 +355,8 @@ export class GranularCore {
     if (this.needRebuild || skin === 0) this.rebuildNeighbors(skin);
     st.candidatePairs = this.pairs.count;
     if (prof) t = lap(pr, "neighbors", t);
-    // the body forces, unless the drift reset them (with threads, the pair job resets them)
-    // — a rebuild in between permutes them with their grains
+    // the body forces, unless the drift reset them (a rebuild in between permutes them with
+    // their grains); with threads, the pair job's first phase resets them when they are stale
     const reset = !this.forcesReset;
     if (this.pool === null && reset) bodyForces(ps, this.gravity);
     this.forcesReset = false;

@@ -263,8 +263,8 @@ export class GranularThreads extends WorkerPool {
 
   /**
    * Cut the `B` slot blocks into one contiguous run per thread with about equal numbers of
-   * intra-block pairs (`start`: the group starts of the list, `id`: the groups' positions). The cut changes only which
-   * thread does a block's work, never the order of any sum.
+   * intra-block pairs (`start`: the group starts of the list, `id`: the groups' positions).
+   * The cut changes only which thread does a block's work, never the order of any sum.
    */
   #cutBlocks(start: Int32Array, id: Int32Array, B: number): void {
     const cut = this.#cut, T = this.threads;
