@@ -1,7 +1,7 @@
 /**
  * Cost per particle-step against bed size, in one process: the settle bench's settled beds
- * (`bench/settle_bench.ts`, the same scene and material; loaded from `--settled DIR`, default
- * `.bench-cache`, or settled here and kept there) stepped on one thread in alternating windows
+ * (`bench/settle_bench.ts`, the same scene and material, at rest; loaded from `--settled DIR`,
+ * default `.bench-cache`, or settled here and kept there) stepped on one thread in alternating windows
  * of `--steps` steps (default 600), `--rounds` rounds (default 7, the order flipped every round),
  * so that a drift of the host's speed hits every size alike — unlike the settle bench, whose sizes
  * run minutes apart. Prints each round's ns per particle-step and the median ratio of the largest
@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { build, SCENE, settleTimeFor } from "./settle_bench.ts";
+import { build, restAgain, settleBed, settledFile } from "./settle_bench.ts";
 import { median } from "./median.ts";
 
 const args = Deno.args;
@@ -32,20 +32,28 @@ if (sizes.length < 2 || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
   throw new RangeError(`cost ratio bench: --sizes (${sizes}) must list two or more grain counts`);
 }
 
-/** A settled bed of n grains, one thread, re-settled for 1,000 steps (its springs rebuilt). */
+/**
+ * A settled bed of n grains, one thread, brought back to rest after the load (its springs
+ * rebuilt: `restAgain`).
+ */
 function settled(n: number) {
   const { world, g } = build(n);
-  const file = `${dir}/settle_${n}.ckpt`;
+  const file = settledFile(n, dir);
   try {
     g.loadGranularState(file);
   } catch {
-    world.run(Math.round(settleTimeFor(n) / SCENE.dt));
+    settleBed(world, g, n);
     Deno.mkdirSync(dir, { recursive: true });
     g.saveGranularState(file, { includeContactHistories: false });
     g.loadGranularState(file);
   }
-  world.run(1000);
-  return { world, g, n };
+  // without its springs the bed slips and moves again: on until it is at rest (on both cores:
+  // the bytes are the same for any thread count), then timed on one thread
+  g.threads = 2;
+  const rest = restAgain(world, g, 1000);
+  g.threads = 1;
+  world.run(300);
+  return { world, g, n, rest };
 }
 
 if (import.meta.main) {
@@ -67,12 +75,15 @@ if (import.meta.main) {
     );
   }
   const z = beds.map((b) => ((2 * b.g.lastStepStats.particleContacts) / b.n).toFixed(2));
+  const v = beds.map((b) => b.g.lastStepStats.maxSpeed.toFixed(3));
+  const rest = beds.map((b) => (b.rest * b.world.timeStep).toFixed(2));
   console.log(
     `cost per particle-step, ${sizes[sizes.length - 1]} / ${sizes[0]} grains, one thread: ` +
       `median ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–` +
       `${Math.max(...ratios).toFixed(2)}); medians ${
         beds.map((b, k) => `${b.n}: ${median(ns[k]).toFixed(1)} ns`).join(", ")
-      }; Z ${z.join(" / ")}`,
+      }; Z ${z.join(" / ")}; at rest again after ${rest.join(" / ")} s, fastest grain at the ` +
+      `end ${v.join(" / ")} m/s`,
   );
   for (const b of beds) b.world.close();
 }

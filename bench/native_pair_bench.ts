@@ -17,7 +17,7 @@ import { World } from "../src/sphere3d/mod.ts";
 import { coreOf } from "../src/sphere3d/granular_system.ts";
 import { contactBuffers } from "../src/contact/record.ts";
 import { pairForces } from "../src/sphere3d/forces.ts";
-import { jitteredGrid, SCENE } from "./settle_bench.ts";
+import { jitteredGrid, SCENE, settledFile } from "./settle_bench.ts";
 import { median } from "./median.ts";
 
 const arg = (name: string, fallback: string) => {
@@ -113,7 +113,7 @@ console.log(
     "   V8/SIMD   same bits",
 );
 for (const n of sizes) {
-  const file = `.bench-cache/settle_${n}.ckpt`;
+  const file = settledFile(n, ".bench-cache");
   try {
     Deno.statSync(file);
   } catch {

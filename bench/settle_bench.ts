@@ -15,7 +15,10 @@
  * walls use m_eff = m, hence γn,wall = 400 s⁻¹ for the same damping coefficient).
  *
  * Both codes settle for the same simulated time (`--settle`, default "auto": 0.3 s plus the
- * free-fall time of the top layer), then time windows of the same length (1.5 × `--steps`
+ * free-fall time of the top layer, then on in steps of 0.05 s until the fastest grain is slower
+ * than 0.05 m/s — the deep beds are still compacting at the fall time plus 0.3 s, which makes
+ * them rebuild their neighbour lists three to four times as often — at most 5 s more), then
+ * time windows of the same length (1.5 × `--steps`
  * steps) on the settled state. The timing runs in `--rounds` rounds (default 3): one LAMMPS
  * window, then one Grainlab window per thread count of `--threads` (default 1,2; the bytes
  * are the same for any count), in turn, so that the host's speed drifting during the run hits
@@ -31,15 +34,17 @@
  * the walls, gravity and `nve/sphere`, Neigh, and Comm + Output + Other).
  *
  * With `--settled DIR`, Grainlab settles once (every thread offered) and keeps the settled bed in
- * `DIR/settle_<N>.ckpt` (positions, velocities and spins, no springs), or loads it when it is
+ * `DIR/settled_<N>.ckpt` (positions, velocities and spins, no springs), or loads it when it is
  * there; then **both** codes start from that settled state (LAMMPS reads its positions,
- * velocities and spins from the data file, and neither code has springs at the start), run
- * `--resettle` untimed steps (default 1,000 = 0.05 s, which rebuilds the springs) and time the
- * same window. This spares LAMMPS the long settling run at 100,000 grains (33,000 steps) and
- * lets the settling run at a different time from the timed one, which needs a quiet machine.
- * Each LAMMPS window restarts from the settled state (data file, untimed steps, then the
- * window); Grainlab's windows follow each other on its running bed (a settled bed costs the
- * same from window to window).
+ * velocities and spins from the data file, and neither code has springs at the start). Without
+ * its springs the bed slips and moves again, so Grainlab runs `--resettle` untimed steps
+ * (default 1,000 = 0.05 s) and then on in 1,000-step runs until it is at rest again (as above; at
+ * most 3 s); LAMMPS takes the same number of untimed steps from the same state once and writes a
+ * restart file (springs included), from which each of its windows starts (10 untimed steps,
+ * then the window). The fastest grain's speed at the end of a window is shown for both codes.
+ * This spares LAMMPS the long settling run at 100,000 grains and lets the settling run at a
+ * different time from the timed one, which needs a quiet machine. Grainlab's windows follow each
+ * other on its running bed (a bed at rest costs the same from window to window).
  *
  * Run: `deno task bench` or
  * `deno run -A bench/settle_bench.ts [--sizes 5000,20000,100000] [--steps 400] [--settle auto|s] [--threads 1,2] [--lammps [--lammps-procs 2]] [--settled DIR [--resettle 1000]] [--rounds 3]`
@@ -120,6 +125,48 @@ export function settleTimeFor(n: number): number {
   return 0.3 + Math.sqrt((2 * heightFor(n)) / 9.81);
 }
 
+/** A bed is at rest when its fastest grain is slower than this (m/s; #11's criterion). */
+export const REST_SPEED = 0.05;
+
+/**
+ * Settle a freshly built bed of n grains: {@link settleTimeFor}, then (with `--settle auto`)
+ * on in 0.05 s runs until the fastest grain is slower than {@link REST_SPEED}, at most 5 s
+ * more. Returns the steps taken.
+ */
+export function settleBed(
+  world: World,
+  g: ReturnType<typeof build>["g"],
+  n: number,
+): number {
+  const steps = Math.round(settleTimeFor(n) / SCENE.dt), chunk = Math.round(0.05 / SCENE.dt);
+  world.run(steps);
+  let extra = 0;
+  while (settleArg === "auto" && g.lastStepStats.maxSpeed >= REST_SPEED && extra < 100) {
+    world.run(chunk);
+    extra++;
+  }
+  return steps + extra * chunk;
+}
+
+/**
+ * Bring a bed loaded without its springs back to rest: `min` steps, then (with `--settle auto`)
+ * on in 1,000-step runs until the fastest grain is slower than {@link REST_SPEED}, at most
+ * 60,000 steps (3 s) in all. Returns the steps taken.
+ */
+export function restAgain(
+  world: World,
+  g: ReturnType<typeof build>["g"],
+  min: number,
+): number {
+  world.run(min);
+  let steps = min;
+  while (settleArg === "auto" && g.lastStepStats.maxSpeed >= REST_SPEED && steps < 60000) {
+    world.run(1000);
+    steps += 1000;
+  }
+  return steps;
+}
+
 /** The settle scene of n grains on the jittered grid, in its container (not yet settled). */
 export function build(n: number) {
   const world = new World({ timeStep: SCENE.dt, gravity: [0, 0, -9.81] });
@@ -135,8 +182,9 @@ export function build(n: number) {
   return { world, g };
 }
 
-function settledFile(n: number): string {
-  return `${settledDir}/settle_${n}.ckpt`;
+/** The settled bed of n grains kept in `dir` (at rest: see {@link settleBed}). */
+export function settledFile(n: number, dir: string = settledDir): string {
+  return `${dir}/settled_${n}.ckpt`;
 }
 
 function exists(path: string): boolean {
@@ -154,6 +202,8 @@ interface Ours {
   g: ReturnType<typeof build>["g"];
   settleSteps: number;
   settleSecs: number;
+  /** Untimed steps from the settled state to the timed windows (with `--settled`). */
+  resettle: number;
   /** The settled state both codes start from (with `--settled`). */
   start?: Float64Array[];
 }
@@ -161,26 +211,28 @@ interface Ours {
 function startOurs(n: number): Ours {
   const { world, g } = build(n);
   const t0 = performance.now();
-  const settle = Math.round(settleTimeFor(n) / SCENE.dt);
   // the settling run uses every thread offered: the bytes are the same for any count
   g.threads = Math.max(...threadList);
   let start: Float64Array[] | undefined;
   if (settledDir !== "" && exists(settledFile(n))) {
     g.loadGranularState(settledFile(n));
   } else {
-    world.run(settle);
+    settleBed(world, g, n);
     if (settledDir !== "") {
       Deno.mkdirSync(settledDir, { recursive: true });
       g.saveGranularState(settledFile(n), { includeContactHistories: false });
       g.loadGranularState(settledFile(n)); // the springs go, as in LAMMPS's start
     }
   }
-  const settleSecs = (performance.now() - t0) / 1000;
+  const settleSecs = (performance.now() - t0) / 1000, settle = g.stepCount;
+  let resettle = 0;
   if (settledDir !== "") {
+    // without its springs the bed slips and moves again (at 20,000 grains for some 0.45 s):
+    // on until it is at rest again, at most 3 s
     start = [g.positions.slice(), g.velocities.slice(), g.angularVelocities.slice()];
-    world.run(resettleSteps);
+    resettle = restAgain(world, g, resettleSteps);
   }
-  return { world, g, settleSteps: settle, settleSecs, start };
+  return { world, g, settleSteps: settle, settleSecs, resettle, start };
 }
 
 /**
@@ -253,24 +305,17 @@ function lammpsData(
   return lines.join("\n") + "\n";
 }
 
-function lammpsInput(settleSteps: number, steps: number): string {
+/** LAMMPS's contact law, walls, integration and output: after `read_data` or `read_restart`. */
+function lammpsModel(thermoEvery: number): string {
   const [bx, by] = SCENE.box;
   const r = SCENE.radius, gammaN = SCENE.gammaN;
   // LAMMPS damps with m_eff·γn: m/2 between two grains, m against a wall.
   const wall = `hooke/history ${SCENE.kn} ${SCENE.kt} ${
     gammaN / 2
   } 0 ${SCENE.friction} 0 limit_damping`;
-  return `units si
-atom_style sphere
-atom_modify map array
-boundary f f f
-newton off
-comm_modify vel yes
-read_data data.settle
-pair_style gran/hooke/history ${SCENE.kn} ${SCENE.kt} ${gammaN} 0 ${SCENE.friction} 0 limit_damping
-pair_coeff * *
-neighbor ${0.1 * r} bin
+  return `neighbor ${0.1 * r} bin
 neigh_modify delay 0 every 1 check yes
+comm_modify vel yes
 timestep ${SCENE.dt}
 fix grav all gravity 9.81 vector 0 0 -1
 fix integ all nve/sphere
@@ -279,26 +324,54 @@ fix xw all wall/gran ${wall} xplane ${-bx / 2} ${bx / 2}
 fix yw all wall/gran ${wall} yplane ${-by / 2} ${by / 2}
 compute cn all contact/atom
 compute z all reduce ave c_cn
-thermo_style custom step c_z
-thermo ${steps}
-run ${settleSteps}
-run ${steps}
+variable speed atom sqrt(vx*vx+vy*vy+vz*vz)
+compute vmax all reduce max v_speed
+thermo_style custom step c_z c_vmax
+thermo ${thermoEvery}
 `;
 }
 
-async function runLammps(
-  n: number,
-  settleSteps: number,
-  steps: number,
-  start?: Float64Array[],
-  procs = 1,
-) {
+/**
+ * A LAMMPS input: from the data file, `untimed` steps then `steps` timed ones; or, with
+ * `restart`, the untimed steps and then a restart file instead of the timed run (`rest`), or
+ * from that restart file (springs included: `fix neigh/history` and the walls keep theirs) 10
+ * untimed steps and the timed ones (`resume`).
+ */
+function lammpsInput(untimed: number, steps: number, mode: "run" | "rest" | "resume"): string {
+  const pair =
+    `pair_style gran/hooke/history ${SCENE.kn} ${SCENE.kt} ${SCENE.gammaN} 0 ${SCENE.friction} 0 limit_damping
+pair_coeff * *
+`;
+  const head = mode === "resume" ? "read_restart rest.restart\n" : `units si
+atom_style sphere
+atom_modify map array
+boundary f f f
+newton off
+read_data data.settle
+${pair}`;
+  const tail = mode === "rest"
+    ? `run ${untimed}\nwrite_restart rest.restart\n`
+    : `run ${mode === "resume" ? 10 : untimed}\nrun ${steps}\n`;
+  return head + lammpsModel(steps) + tail;
+}
+
+/** A folder holding the bed's data file (the start state) for LAMMPS runs. */
+async function lammpsFolder(n: number, start?: Float64Array[]): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "grainlab_lmp_" });
   const data = start
     ? lammpsData(start[0], heightFor(n), start[1], start[2])
     : lammpsData(build(n).g.positions, heightFor(n));
   await Deno.writeTextFile(`${dir}/data.settle`, data);
-  await Deno.writeTextFile(`${dir}/in.settle`, lammpsInput(settleSteps, steps));
+  return dir;
+}
+
+/** Run LAMMPS on `input` in `dir` (`procs` MPI processes); its standard output, or an error. */
+async function lammps(
+  dir: string,
+  input: string,
+  procs: number,
+): Promise<{ text: string } | { error: string }> {
+  await Deno.writeTextFile(`${dir}/in.settle`, input);
   const lmp = ["lmp", "-in", "in.settle", "-log", "none"];
   const cmd = procs > 1 ? ["mpirun", "--allow-run-as-root", "-np", String(procs), ...lmp] : lmp;
   const out = await new Deno.Command(cmd[0], {
@@ -308,18 +381,49 @@ async function runLammps(
     stderr: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stdout);
-  await Deno.remove(dir, { recursive: true });
+  return out.success
+    ? { text }
+    : { error: new TextDecoder().decode(out.stderr).slice(-400) + text.slice(-400) };
+}
+
+/** The last thermo line of a LAMMPS output: step, mean contacts per atom, fastest speed. */
+function lastThermo(text: string): { z: number; vmax: number } {
+  const thermo = [...text.matchAll(/^\s*(\d+)\s+([\d.e+-]+)\s+([\d.e+-]+)\s*$/gm)];
+  const t = thermo[thermo.length - 1];
+  return t ? { z: Number(t[2]), vmax: Number(t[3]) } : { z: NaN, vmax: NaN };
+}
+
+/**
+ * Bring LAMMPS's copy of the bed to where Grainlab's is: `untimed` steps from the start state
+ * in `dir`, written to `dir/rest.restart` (one process, untimed). Returns the fastest grain's
+ * speed (m/s) at the end, or an error.
+ */
+async function lammpsRest(dir: string, untimed: number) {
+  const r = await lammps(dir, lammpsInput(untimed, untimed, "rest"), 1);
+  return "error" in r ? r : { vmax: lastThermo(r.text).vmax };
+}
+
+/**
+ * One timed LAMMPS window of `steps` steps: from `dir/rest.restart` (after {@link lammpsRest};
+ * `untimed` is then unused) or, when `fromData`, from the data file after `untimed` steps.
+ */
+async function runLammps(
+  dir: string,
+  untimed: number,
+  steps: number,
+  fromData: boolean,
+  procs = 1,
+) {
+  const r = await lammps(dir, lammpsInput(untimed, steps, fromData ? "run" : "resume"), procs);
+  if ("error" in r) return r;
+  const text = r.text;
   const loops = [
     ...text.matchAll(/Loop time of ([\d.e+-]+) on \d+ procs for (\d+) steps with (\d+) atoms/g),
   ];
-  if (!out.success || loops.length < 2) {
-    return { error: new TextDecoder().decode(out.stderr).slice(-400) + text.slice(-400) };
-  }
+  if (loops.length < 2) return { error: text.slice(-800) };
   const last = loops[loops.length - 1];
   const secs = Number(last[1]), st = Number(last[2]), atoms = Number(last[3]);
-  // The last thermo line before the final loop: step and the mean contact count per atom.
-  const thermo = [...text.matchAll(/^\s*(\d+)\s+([\d.e+-]+)\s*$/gm)];
-  const z = thermo.length > 0 ? Number(thermo[thermo.length - 1][2]) : NaN;
+  const { z, vmax } = lastThermo(text);
   // The timing table of the last loop ("Pair | min | avg | max | %varavg | %total"): the
   // average seconds of each section, as ns per particle-step: Pair, Modify, Neigh, the rest.
   const tail = text.slice(text.lastIndexOf("Loop time of"));
@@ -333,7 +437,7 @@ async function runLammps(
     sec("Neigh"),
     sec("Comm") + sec("Output") + sec("Other"),
   ];
-  return { secs, pps: (st * atoms) / secs, atoms, z, stages };
+  return { secs, pps: (st * atoms) / secs, atoms, z, vmax, stages };
 }
 
 function hasLammps(): boolean {
@@ -350,22 +454,27 @@ if (import.meta.main) {
     `settle benchmark, disordered bed (jittered grid): r = 0.02 m, kn = 1e5 N/m, ` +
       `kt = 2/7 kn, μ = 0.5, γn = 800 1/s (cn = ${CN.toFixed(2)} N·s/m), Δt = 5e-5 s; ` +
       `settle ${
-        settleArg === "auto" ? "0.3 s + the fall time of the top layer" : settleArg + " s"
+        settleArg === "auto"
+          ? `0.3 s + the fall time of the top layer, then on until every grain is slower ` +
+            `than ${REST_SPEED} m/s`
+          : settleArg + " s"
       }` +
       `, then windows of ${3 * (timedSteps / 2)} timed steps: ${rounds} rounds of one LAMMPS ` +
       `window (one process) and one Grainlab window per thread count, in turn; medians shown`,
   );
   if (settledDir !== "") {
     console.log(
-      `both codes start from Grainlab's settled bed (${settledDir}/settle_<N>.ckpt: positions, ` +
-        `velocities, spins, no springs) and run ${resettleSteps} untimed steps before timing; ` +
-        `each LAMMPS window restarts from that state`,
+      `both codes start from Grainlab's settled bed (${settledDir}/settled_<N>.ckpt: positions, ` +
+        `velocities, spins, no springs) and take the same untimed steps ("rest s": at least ` +
+        `${resettleSteps}, until Grainlab's bed is at rest again) before timing; each LAMMPS ` +
+        `window restarts from a restart file written after those steps`,
     );
   }
   const lmp = withLammps && hasLammps();
   const head = [
     "N".padStart(7),
     "settle s".padStart(8),
+    "rest s".padStart(6),
     ...threadList.map((t) => `${t} thr Mps/s`.padStart(12)),
     "ns/ps(1)".padStart(9),
     ...(threadList.length > 1 ? [`x${threadList[threadList.length - 1]}/1`.padStart(7)] : []),
@@ -375,6 +484,7 @@ if (import.meta.main) {
       ? [
         "LAMMPS Mps/s".padStart(12),
         "Z".padStart(5),
+        "max v".padStart(6),
         "ratio(1)".padStart(8),
         "range".padStart(10),
       ]
@@ -391,9 +501,17 @@ if (import.meta.main) {
     const lRounds = lmp ? (o.start ? rounds : 1) : 0;
     const gSecs: number[][] = threadList.map(() => []);
     const lRuns: Awaited<ReturnType<typeof runLammps>>[] = [];
+    const dir = lmp ? await lammpsFolder(n, o.start) : "";
+    const untimed = o.start ? o.resettle : o.settleSteps;
+    if (lmp && o.start) {
+      // LAMMPS takes the same untimed steps from the same state once, into a restart file
+      // (springs included) that each of its windows starts from
+      const rest = await lammpsRest(dir, untimed);
+      if ("error" in rest) lRuns.push(rest);
+    }
     for (let r = 0; r < Math.max(rounds, lRounds); r++) {
-      if (r < lRounds) {
-        lRuns.push(await runLammps(n, o.start ? resettleSteps : o.settleSteps, window, o.start));
+      if (r < lRounds && lRuns.every((l) => !("error" in l))) {
+        lRuns.push(await runLammps(dir, untimed, window, !o.start));
       }
       threadList.forEach((t, k) => gSecs[k].push(timeWindow(o, t, window)));
     }
@@ -405,6 +523,7 @@ if (import.meta.main) {
     const cols = [
       String(count).padStart(7),
       (o.settleSteps * SCENE.dt).toFixed(2).padStart(8),
+      (o.resettle * SCENE.dt).toFixed(2).padStart(6),
       ...pps.map((p) => (p / 1e6).toFixed(2).padStart(12)),
       (1e9 / pps[0]).toFixed(0).padStart(9),
       ...(pps.length > 1 ? [(pps[pps.length - 1] / pps[0]).toFixed(2).padStart(7)] : []),
@@ -420,6 +539,7 @@ if (import.meta.main) {
           pps: number;
           atoms: number;
           z: number;
+          vmax: number;
           stages: number[];
         }[];
         const lpps = (window * count) / median(ok.map((l) => l.secs));
@@ -431,17 +551,12 @@ if (import.meta.main) {
         cols.push(
           (lpps / 1e6).toFixed(2).padStart(12),
           ok[ok.length - 1].z.toFixed(2).padStart(5),
+          ok[ok.length - 1].vmax.toFixed(3).padStart(6),
           median(ratios).toFixed(2).padStart(8),
           `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`.padStart(10),
         );
         if (lammpsProcs > 1) {
-          const lp = await runLammps(
-            n,
-            o.start ? resettleSteps : o.settleSteps,
-            window,
-            o.start,
-            lammpsProcs,
-          );
+          const lp = await runLammps(dir, untimed, window, !o.start, lammpsProcs);
           extra = "error" in lp
             ? ` (LAMMPS on ${lammpsProcs} processes failed)`
             : ` LAMMPS ${lammpsProcs} procs ${(lp.pps / 1e6).toFixed(2)} (x${
@@ -452,6 +567,7 @@ if (import.meta.main) {
         }
       }
     }
+    if (dir !== "") await Deno.remove(dir, { recursive: true });
     console.log(cols.join(" ") + extra);
     const names = ["pairs", "walls+integration", "neighbours", "rest"];
     const lammpsNames = ["Pair", "Modify", "Neigh", "Comm+Output+Other"];
