@@ -3,7 +3,8 @@
  * spring, keeps the list order within a group, lays the groups out block by block, and — what
  * makes one thread and several give the same bytes — lets every grain meet its pairs in the
  * order of the threads' phases: inside its block, then the even inter-block group, then the odd
- * one, then the far pairs.
+ * one, then the far pairs; and, given the rebuild's positions, the touching pairs of each group
+ * ahead of the others.
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
@@ -108,4 +109,61 @@ describe("sphere3d neighbour list groups", () => {
       expect(id[G - 1]).toBe(G - 1); // the far pairs last
     });
   }
+
+  it("given positions: in each group the touching pairs first, each part in list order", () => {
+    const count = 3 * BLOCK + 100;
+    const { pl, ph } = randomList(count, 4 * count, 7);
+    // grains on a line 1 cm apart (radius 0.6 cm, but every fifth 0.3 cm): slot neighbours
+    // touch, others not
+    const at = new Float64Array(3 * count), radius = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      at[3 * i] = 0.01 * i, at[3 * i + 1] = 0.001 * (i % 3);
+      radius[i] = i % 5 === 0 ? 0.003 : 0.006;
+    }
+    // a few pairs of slot neighbours, so that every group has some that touch
+    for (let i = 0; i + 1 < count; i += 7) pl.push(i, i + 1);
+    ph.ensure(pl.count);
+    for (let k = 0; k < pl.count; k++) {
+      ph.xi[3 * k] = k, ph.xi[3 * k + 1] = -k, ph.xi[3 * k + 2] = 0.5 * k;
+      ph.on[k] = k % 3 === 0 ? 1 : 0;
+    }
+    const a0 = pl.a.slice(0, pl.count), b0 = pl.b.slice(0, pl.count);
+    const touches = (a: number, b: number) => {
+      const d = Math.hypot(at[3 * a] - at[3 * b], at[3 * a + 1] - at[3 * b + 1]);
+      return d < radius[a] + radius[b];
+    };
+    groupPairs(ph, pl, count, at, radius);
+    const n = pl.count, G = ph.groups, start = ph.groupStart;
+    let bad = 0, mixed = 0, touching = 0, backwards = 0;
+    for (let k = 0; k < n; k++) {
+      const o = ph.xi[3 * k];
+      if (pl.a[k] !== a0[o] || pl.b[k] !== b0[o] || ph.xi[3 * k + 1] !== -o) bad++;
+    }
+    for (let g = 0; g < G; g++) {
+      let seenApart = false;
+      for (let k = start[g]; k < start[g + 1]; k++) {
+        const t = touches(pl.a[k], pl.b[k]);
+        if (t) touching++;
+        if (t && seenApart) mixed++; // a touching pair after an apart one
+        if (!t) seenApart = true;
+        const prev = k - 1;
+        if (k > start[g] && touches(pl.a[prev], pl.b[prev]) === t) {
+          if (ph.xi[3 * k] <= ph.xi[3 * prev]) backwards++;
+        }
+      }
+    }
+    expect([bad, mixed, backwards]).toEqual([0, 0, 0]);
+    expect(touching).toBeGreaterThan(G); // the test has touching pairs in the groups
+    // still every grain meets its pairs in phase order
+    const last = new Int8Array(count);
+    let phaseBack = 0;
+    for (let k = 0; k < n; k++) {
+      const p = phase(pl.a[k], pl.b[k]);
+      for (const s of [pl.a[k], pl.b[k]]) {
+        if (p < last[s]) phaseBack++;
+        last[s] = p;
+      }
+    }
+    expect(phaseBack).toBe(0);
+  });
 });

@@ -475,7 +475,7 @@ export class GranularCore {
     pullPlaneHistories(this.planes, this.hist);
     if (this.sleep.sleeping > 0) this.sleep.filterPairs(this.pairs);
     pullPairHistories(this.pairHist, this.pairs, this.hist, ps.id, ps.fixed);
-    groupPairs(this.pairHist, this.pairs, ps.count);
+    groupPairs(this.pairHist, this.pairs, ps.count, at, ps.radius);
     if (this.refPos.length < 3 * ps.count) this.refPos = new Float64Array(3 * ps.capacity);
     this.refPos.set(at.subarray(0, 3 * ps.count));
     this.needRebuild = false;

