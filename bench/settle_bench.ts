@@ -22,8 +22,9 @@
  * steps) on the settled state. The timing runs in `--rounds` rounds (default 3): one LAMMPS
  * window, then one Grainlab window per thread count of `--threads` (default 1,2; the bytes
  * are the same for any count), in turn, so that the host's speed drifting during the run hits
- * both codes alike. A Grainlab window follows 10 untimed steps, or 300 when the thread count
- * changed (new workers: their code must warm up). Prints each code's median window in particle-steps per second, ns per
+ * both codes alike. Each thread count steps its own copy of the bed (state and springs copied
+ * before the rounds, 300 steps of warm-up), so its workers start once, as a user's do; a window
+ * follows 10 untimed steps. Prints each code's median window in particle-steps per second, ns per
  * particle-step, the scaling, the coordination number Z = 2·(particle contacts)/N of each
  * code, and the ratio Grainlab (one thread) / LAMMPS (one process, one core): the median of
  * the rounds' ratios, with their range.
@@ -206,6 +207,11 @@ interface Ours {
   resettle: number;
   /** The settled state both codes start from (with `--settled`). */
   start?: Float64Array[];
+  /**
+   * One more bed per thread count of `--threads`, each a copy of this one (its state and
+   * springs) whose workers start once, as a user's do (see {@link timeWindow}).
+   */
+  copies: Map<number, { world: World; g: ReturnType<typeof build>["g"] }>;
 }
 
 function startOurs(n: number): Ours {
@@ -232,7 +238,19 @@ function startOurs(n: number): Ours {
     start = [g.positions.slice(), g.velocities.slice(), g.angularVelocities.slice()];
     resettle = restAgain(world, g, resettleSteps);
   }
-  return { world, g, settleSteps: settle, settleSecs, resettle, start };
+  // a copy of the bed (springs included) for each thread count, warmed up: the same bytes
+  const copies = new Map<number, { world: World; g: ReturnType<typeof build>["g"] }>();
+  const file = Deno.makeTempFileSync({ suffix: ".ckpt" });
+  g.saveGranularState(file);
+  for (const t of threadList) {
+    const c = build(n);
+    c.g.loadGranularState(file);
+    c.g.threads = t;
+    c.world.run(300);
+    copies.set(t, c);
+  }
+  Deno.removeSync(file);
+  return { world, g, settleSteps: settle, settleSecs, resettle, start, copies };
 }
 
 /**
@@ -253,14 +271,14 @@ function profileWindow(o: Ours, steps: number): number[] {
 
 /** Seconds of one timed window of `steps` steps on `threads` threads (after 10 untimed, or 300 when the thread count changes). */
 function timeWindow(o: Ours, threads: number, steps: number): number {
-  // a new thread count starts new workers, whose code V8 compiles afresh: warm them up for
-  // 300 steps untimed (10 were too few — at 20,000 grains the window then timed part of the
-  // workers' warm-up: 1.55 × against 1.62–1.70 × for workers started once)
-  const changed = o.g.threads !== threads;
-  o.g.threads = threads;
-  o.world.run(changed ? 300 : 10);
+  // each thread count steps its own copy of the bed, whose workers started once and are warm
+  // (setting the thread count of one bed every round started new workers each time, and their
+  // warm-up leaked into the windows: at 20,000 grains 1.57–1.59 × against 1.74 × for workers
+  // started once)
+  const c = o.copies.get(threads)!;
+  c.world.run(10);
   const t1 = performance.now();
-  o.world.run(steps);
+  c.world.run(steps);
   return (performance.now() - t1) / 1000;
 }
 
@@ -516,9 +534,10 @@ if (import.meta.main) {
       threadList.forEach((t, k) => gSecs[k].push(timeWindow(o, t, window)));
     }
     const stages = profileWindow(o, window);
-    const count = o.g.count, st = o.g.lastStepStats;
+    const count = o.g.count, st = o.copies.get(threadList[0])!.g.lastStepStats;
     const pps = gSecs.map((x) => (window * count) / median(x));
     o.world.close();
+    for (const c of o.copies.values()) c.world.close();
     let extra = "", lStages: number[] = [];
     const cols = [
       String(count).padStart(7),
