@@ -130,6 +130,25 @@ export function settleTimeFor(n: number): number {
 export const REST_SPEED = 0.05;
 
 /**
+ * Run `min` steps, then (with `--settle auto`) on in 1,000-step (0.05 s) runs until the fastest
+ * grain is slower than {@link REST_SPEED} or `max` steps are taken. Returns the steps taken.
+ */
+function runUntilRest(
+  world: World,
+  g: ReturnType<typeof build>["g"],
+  min: number,
+  max: number,
+): number {
+  world.run(min);
+  let steps = min;
+  while (settleArg === "auto" && g.lastStepStats.maxSpeed >= REST_SPEED && steps < max) {
+    world.run(1000);
+    steps += 1000;
+  }
+  return steps;
+}
+
+/**
  * Settle a freshly built bed of n grains: {@link settleTimeFor}, then (with `--settle auto`)
  * on in 0.05 s runs until the fastest grain is slower than {@link REST_SPEED}, at most 5 s
  * more. Returns the steps taken.
@@ -139,14 +158,8 @@ export function settleBed(
   g: ReturnType<typeof build>["g"],
   n: number,
 ): number {
-  const steps = Math.round(settleTimeFor(n) / SCENE.dt), chunk = Math.round(0.05 / SCENE.dt);
-  world.run(steps);
-  let extra = 0;
-  while (settleArg === "auto" && g.lastStepStats.maxSpeed >= REST_SPEED && extra < 100) {
-    world.run(chunk);
-    extra++;
-  }
-  return steps + extra * chunk;
+  const steps = Math.round(settleTimeFor(n) / SCENE.dt);
+  return runUntilRest(world, g, steps, steps + 100000);
 }
 
 /**
@@ -159,13 +172,7 @@ export function restAgain(
   g: ReturnType<typeof build>["g"],
   min: number,
 ): number {
-  world.run(min);
-  let steps = min;
-  while (settleArg === "auto" && g.lastStepStats.maxSpeed >= REST_SPEED && steps < 60000) {
-    world.run(1000);
-    steps += 1000;
-  }
-  return steps;
+  return runUntilRest(world, g, min, 60000);
 }
 
 /** The settle scene of n grains on the jittered grid, in its container (not yet settled). */
@@ -269,7 +276,7 @@ function profileWindow(o: Ours, steps: number): number[] {
   return [pair, modify, neigh, t.total * per - pair - modify - neigh];
 }
 
-/** Seconds of one timed window of `steps` steps on `threads` threads (after 10 untimed, or 300 when the thread count changes). */
+/** Seconds of one timed window of `steps` steps on the copy of the bed with `threads` threads (after 10 untimed). */
 function timeWindow(o: Ours, threads: number, steps: number): number {
   // each thread count steps its own copy of the bed, whose workers started once and are warm
   // (setting the thread count of one bed every round started new workers each time, and their
@@ -350,9 +357,9 @@ thermo ${thermoEvery}
 }
 
 /**
- * A LAMMPS input: from the data file, `untimed` steps then `steps` timed ones; or, with
- * `restart`, the untimed steps and then a restart file instead of the timed run (`rest`), or
- * from that restart file (springs included: `fix neigh/history` and the walls keep theirs) 10
+ * A LAMMPS input: from the data file, `untimed` steps then `steps` timed ones (`run`); or
+ * the untimed steps and then a restart file instead of the timed run (`rest`); or from that
+ * restart file (springs included: `fix neigh/history` and the walls keep theirs) 10
  * untimed steps and the timed ones (`resume`).
  */
 function lammpsInput(untimed: number, steps: number, mode: "run" | "rest" | "resume"): string {
@@ -413,12 +420,11 @@ function lastThermo(text: string): { z: number; vmax: number } {
 
 /**
  * Bring LAMMPS's copy of the bed to where Grainlab's is: `untimed` steps from the start state
- * in `dir`, written to `dir/rest.restart` (one process, untimed). Returns the fastest grain's
- * speed (m/s) at the end, or an error.
+ * in `dir`, written to `dir/rest.restart` (one process, untimed). Returns LAMMPS's output or
+ * an error.
  */
-async function lammpsRest(dir: string, untimed: number) {
-  const r = await lammps(dir, lammpsInput(untimed, untimed, "rest"), 1);
-  return "error" in r ? r : { vmax: lastThermo(r.text).vmax };
+function lammpsRest(dir: string, untimed: number): Promise<{ text: string } | { error: string }> {
+  return lammps(dir, lammpsInput(untimed, untimed, "rest"), 1);
 }
 
 /**
