@@ -8,7 +8,7 @@ import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
 import type { GranularSystem } from "../src/sphere3d/mod.ts";
 import { worldToXml } from "../src/sphere3d/xml.ts";
-import { importWorldXml, worldFromXml } from "../src/sphere3d/xml_read.ts";
+import { importWorldXml, worldFromXml } from "../src/sphere3d/world_xml.ts";
 import { Rng } from "../src/math/rng.ts";
 
 /** A world that uses every setting the XML carries. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { LammpsExport } from "./lammps.ts";
+import type { LammpsExport } from "./lammps_types.ts";
 import { FILES } from "./lammps_script.ts";
 import { integerIn, options as checkOptions } from "../math/validate.ts";
 

@@ -9,7 +9,7 @@
 import type { World } from "../sphere3d/world.ts";
 import type { GranularSystem } from "../sphere3d/granular_system.ts";
 import { type Coeffs, convertLaw, type ConvertSettings, fmt } from "./lammps_convert.ts";
-import type { LammpsExport } from "./lammps.ts";
+import type { LammpsExport } from "./lammps_types.ts";
 import { VERSION } from "../version.ts";
 
 /** File names inside the export folder. */

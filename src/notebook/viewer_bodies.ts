@@ -9,7 +9,7 @@
 import { options as checkOptions } from "../math/validate.ts";
 import { BodyKind, quatMatrix, ShapeKind } from "../sphere3d/bodies/body_set.ts";
 import type { HeightMap } from "../sphere3d/bodies/heightmap.ts";
-import { triangles } from "../sphere3d/bodies/manager.ts";
+import { triangles } from "../sphere3d/bodies/mesh_triangles.ts";
 import { bodiesOf } from "../sphere3d/world.ts";
 import type { View3DOptions, ViewBodyStyle } from "./viewer_types.ts";
 

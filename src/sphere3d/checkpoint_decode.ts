@@ -23,7 +23,7 @@ import {
   type GranularState,
   SPHERE3D_CHECKPOINT_MAGIC,
   SPHERE3D_CHECKPOINT_VERSION,
-} from "./checkpoint.ts";
+} from "./checkpoint_format.ts";
 
 /** Partner ids from here up name boundaries (see `boundaryPartner`). */
 const BOUNDARY_IDS = 0xffffff00;

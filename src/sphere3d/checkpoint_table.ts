@@ -6,7 +6,7 @@
 import { finite, integerIn, sizeGuard } from "../math/validate.ts";
 import type { Material } from "./material.ts";
 import { BYTES_PER_PARTICLE, MAX_MATERIAL_ID, MAX_PARTICLES } from "./options.ts";
-import type { GranularState } from "./checkpoint.ts";
+import type { GranularState } from "./checkpoint_format.ts";
 
 /** The parts of a particles table (an Apache Arrow `Table`, or any look-alike) `fromTable` reads. */
 export interface ParticleTableLike {

@@ -60,7 +60,7 @@ export type { ProfileTotals, StepProfile, StepStatsCore } from "../contact/stats
 export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking, regularPacking } from "./emit.ts";
 export { MAX_WORLD_XML_BYTES, WORLD_XML_VERSION, worldToXml } from "./xml.ts";
-export { worldFromXml } from "./xml_read.ts";
+export { worldFromXml } from "./world_xml.ts";
 export { RigidBody } from "./bodies/body.ts";
 export type { BodyShape } from "./bodies/body.ts";
 export type { RigidBodyType } from "./bodies/body_set.ts";

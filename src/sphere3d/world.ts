@@ -335,8 +335,8 @@ export class World {
    * ```
    */
   static async fromXml(path: string): Promise<World> {
-    const { importWorldXml } = await import("./xml_read.ts");
-    return await importWorldXml(path);
+    const { readWorldXmlFile } = await import("./xml_read.ts");
+    return await readWorldXmlFile(path, (options) => new World(options));
   }
 
   /**

@@ -68,7 +68,7 @@
  *
  * @module
  */
-import { World } from "./world.ts";
+import type { World } from "./world.ts";
 import { coreOf, type GranularSystem } from "./granular_system.ts";
 import type { GranularCore } from "./core.ts";
 import { DEFAULT_MATERIAL, type Material } from "./material.ts";
@@ -148,7 +148,11 @@ export function worldToXml(world: World): string {
  * ```
  */
 export async function exportWorldXml(world: World, path: string): Promise<void> {
-  if (!(world instanceof World)) {
+  // a World without importing world.ts (it imports this file): its clock, gravity and systems
+  if (
+    world === null || typeof world !== "object" || typeof world.timeStep !== "number" ||
+    !Array.isArray(world.gravity) || !Array.isArray(world.systems)
+  ) {
     throw new TypeError(`World.exportToXml: world (${String(world)}) must be a World`);
   }
   if (typeof path !== "string" || path.length === 0) {

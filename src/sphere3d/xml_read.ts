@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { World } from "./world.ts";
+import type { World } from "./world.ts";
 import type { GranularSystem } from "./granular_system.ts";
 import { DEFAULT_MATERIAL, type Material, resolveMaterial } from "./material.ts";
 import { MAX_MATERIAL_ID, MAX_PARTICLES } from "./options.ts";
@@ -19,40 +19,17 @@ import { clip, Doc, El, type RawNode, READER, toNodes } from "./xml_tree.ts";
 
 const where = READER;
 
+/** Makes the world a file describes: `World`'s constructor, passed in by `world_xml.ts`. */
+export type WorldFactory = (options: {
+  timeStep: number;
+  gravity: [number, number, number];
+}) => World;
+
 /**
- * Read a World XML file written by {@link exportWorldXml} (or by hand in the same layout)
- * and build a new world from it. Nothing is created when the file is bad.
- *
- * @param path the file
- * @returns a new world with the file's time step, gravity and systems, at time 0
- * @throws {SyntaxError} for malformed XML or bytes that are not UTF-8, naming the line and
- *   column
- * @throws {TypeError} for an unknown or missing element or attribute, or text where a number
- *   belongs, naming the element, the attribute and the line
- * @throws {RangeError} for a value out of range (a negative radius …), a checksum that does
- *   not match, or a file too large
- * @example
- * ```ts
- * import { World } from "@grainlab/grainlab/sphere3d";
- * import { exportWorldXml } from "./xml.ts";
- * import { importWorldXml } from "./xml_read.ts";
- * import { expect } from "expect";
- * const world = new World({ gravity: [0, 0, -3.7] });
- * world.addGranularParticles({ positions: [[0, 0, 0.1]], radii: 0.02 }, { friction: 0.7 });
- * const path = `${await Deno.makeTempDir()}/scene.xml`;
- * await exportWorldXml(world, path);
- * const back = await importWorldXml(path);
- * expect(back.gravity).toEqual([0, 0, -3.7]);
- * expect(back.systems[0].material.friction).toBe(0.7);
- * const bad = "<grainlab version='1'><timeStep/><gravity value='0 0 -9.81'/><objects/></grainlab>";
- * await Deno.writeTextFile(path, bad);
- * // file:line:column of the element, its name, the attribute
- * await expect(importWorldXml(path)).rejects.toThrow(
- *   /scene\.xml:1:23: <timeStep> attribute value is missing/,
- * );
- * ```
+ * Read a World XML file and build a new world from it with `create`; the public form is
+ * `importWorldXml` of `world_xml.ts`. Nothing is created when the file is bad.
  */
-export async function importWorldXml(path: string): Promise<World> {
+export async function readWorldXmlFile(path: string, create: WorldFactory): Promise<World> {
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`${where}: path (${String(path)}) must be a non-empty string`);
   }
@@ -64,35 +41,18 @@ export async function importWorldXml(path: string): Promise<World> {
         "save large scenes as checkpoints",
     );
   }
-  return worldFromXml(await Deno.readFile(path), path);
+  return readWorldXml(await Deno.readFile(path), path, create);
 }
 
 /**
- * Build a new world from World XML text or bytes (see {@link importWorldXml}).
- *
- * @param input the document: a string, or UTF-8 bytes
- * @param source a name for the messages (a path) @default "<string>"
- * @example
- * ```ts
- * import { World } from "@grainlab/grainlab/sphere3d";
- * import { worldToXml } from "./xml.ts";
- * import { worldFromXml } from "./xml_read.ts";
- * import { expect } from "expect";
- * const world = new World();
- * world.addGranularParticles({ positions: [[0, 0, 0.1], [0, 0, 0.2]], radii: 0.02 });
- * const xml = worldToXml(world);
- * expect(worldToXml(await worldFromXml(xml))).toBe(xml); // byte-identical round trip
- * const bad = xml.replace('radius="0.02"', 'radius="-0.02"');
- * await expect(worldFromXml(bad)).rejects.toThrow(/checksum/);
- * const unsealed = bad.replace(/ checksum="[0-9a-f]{8}"/, "");
- * await expect(worldFromXml(unsealed)).rejects.toThrow(
- *   /<string>:11:\d+: <particle> attribute radius \(-0.02\) must be > 0/,
- * );
- * ```
+ * Build a new world from World XML text or bytes with `create` (World's constructor, passed in
+ * so that this reader does not import `world.ts`); the public form is `worldFromXml` of
+ * `world_xml.ts`.
  */
-export async function worldFromXml(
+export async function readWorldXml(
   input: string | Uint8Array,
-  source = "<string>",
+  source: string,
+  create: WorldFactory,
 ): Promise<World> {
   let text: string, bytes: Uint8Array;
   if (typeof input === "string") {
@@ -166,7 +126,7 @@ export async function worldFromXml(
   root.done();
   const kids = root.children({ timeStep: 1, gravity: 1, objects: 1 });
   const ts = kids.timeStep[0], gr = kids.gravity[0];
-  const world = new World({ timeStep: ts.positive("value"), gravity: gr.vector("value") });
+  const world = create({ timeStep: ts.positive("value"), gravity: gr.vector("value") });
   ts.done();
   gr.done();
   ts.leaf();

@@ -23,7 +23,7 @@ import {
   type ShapeRecord,
   STAR2D_CHECKPOINT_MAGIC,
   STAR2D_CHECKPOINT_VERSION,
-} from "./checkpoint.ts";
+} from "./checkpoint_format.ts";
 
 const KINDS = ["StarSystem", "DiskSystem", "ClumpSystem"];
 const GRAIN_BYTES = 8 * 9 + 4 + 2;

@@ -6,8 +6,8 @@
  */
 import { options as checkOptions, vec3 } from "../../math/validate.ts";
 import type { Vec3 } from "../options.ts";
-import { BodyKind, type RigidBodyType, ShapeKind } from "./body_set.ts";
-import { type BodyManager, triangles } from "./manager.ts";
+import { BodyKind, type BodySet, type RigidBodyType, ShapeKind } from "./body_set.ts";
+import { triangles } from "./mesh_triangles.ts";
 import { quatMultiply, quatRotate } from "./quat.ts";
 
 /** One contact shape of a body in world coordinates (see {@link RigidBody.shapes}). */
@@ -32,6 +32,28 @@ export interface BodyShape {
 import { quaternion } from "./options.ts";
 
 /**
+ * What a {@link RigidBody} handle reads and asks of the world's bodies (the `BodyManager`
+ * implements it): the body columns, the engine's inertia and the setters that keep the engine
+ * in step. Internal.
+ */
+export interface BodyHost {
+  /** The bodies' columns. */
+  readonly set: BodySet;
+  /** The engine's principal inertia and its frame. */
+  inertia(b: number): { principal: number[]; frame: number[] };
+  /** External force at a world point, or at the centre of mass for `null`. */
+  setExternalForce(b: number, f: number[], point: number[] | null): void;
+  /** External torque. */
+  setExternalTorque(b: number, t: number[]): void;
+  /** Velocities (dynamic: now; kinematic: the script). */
+  setVelocity(b: number, v: number[] | null, w: number[] | null): void;
+  /** Kinematic target of the next step. */
+  setTarget(b: number, p: number[], q: number[] | null): void;
+  /** Teleport. */
+  setPose(b: number, p: number[], q: number[]): void;
+}
+
+/**
  * A rigid body in a world with bodies (see `World.create` / `World.addBox`). Getters return
  * fresh arrays (the state after the last step).
  *
@@ -48,14 +70,14 @@ import { quaternion } from "./options.ts";
  * ```
  */
 export class RigidBody {
-  readonly #m: BodyManager;
+  readonly #m: BodyHost;
   /** Index of the body in its world (0, 1, …; the `boundary` column of its contacts). */
   readonly id: number;
   /** The body's name. */
   readonly name: string;
 
   /** @internal Made by the world's `add…` methods. */
-  constructor(manager: BodyManager, id: number, name: string) {
+  constructor(manager: BodyHost, id: number, name: string) {
     this.#m = manager;
     this.id = id;
     this.name = name;
@@ -100,7 +122,7 @@ export class RigidBody {
 
   /** Principal moments of inertia (kg·m²) and their frame in the body (engine values). */
   get inertia(): { principal: number[]; frame: number[] } {
-    return this.#m.engine.inertia(this.id);
+    return this.#m.inertia(this.id);
   }
 
   /** Net force of the grains on the body, averaged over the last step (N). */

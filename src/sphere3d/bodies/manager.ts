@@ -9,10 +9,11 @@ import { BodyKind, BodySet, ShapeKind } from "./body_set.ts";
 import { quatRotateInto, quatRotateInverseInto } from "./quat.ts";
 import { BodyEngine, type EngineShape } from "./engine.ts";
 import type { BodyLoads } from "./contact.ts";
-import { RigidBody } from "./body.ts";
+import { type BodyHost, RigidBody } from "./body.ts";
 import type { BodySettings } from "./options.ts";
 import type { TriangleMesh } from "./mesh.ts";
 import type { HeightMap } from "./heightmap.ts";
+import { triangles } from "./mesh_triangles.ts";
 
 /** A validated shape ready to be added (local pose in the body frame). */
 export interface ShapeSpec {
@@ -62,36 +63,8 @@ function objectBounds(o: TriangleMesh | HeightMap): { min: number[]; max: number
   return { min, max };
 }
 
-/** The triangles of a mesh or height map (height maps: two per cell). */
-export function triangles(o: TriangleMesh | HeightMap): {
-  vertices: Float64Array;
-  indices: Uint32Array;
-} {
-  if ("indices" in o) return { vertices: o.vertices, indices: o.indices };
-  const h = o as HeightMap, nx = h.nx, ny = h.ny;
-  const vertices = new Float64Array(3 * nx * ny);
-  for (let j = 0; j < ny; j++) {
-    for (let i = 0; i < nx; i++) {
-      const k = j * nx + i;
-      vertices[3 * k] = -0.5 * h.sizeX + (i * h.sizeX) / (nx - 1);
-      vertices[3 * k + 1] = -0.5 * h.sizeY + (j * h.sizeY) / (ny - 1);
-      vertices[3 * k + 2] = h.heights[k];
-    }
-  }
-  const indices = new Uint32Array(6 * (nx - 1) * (ny - 1));
-  let t = 0;
-  for (let j = 0; j + 1 < ny; j++) {
-    for (let i = 0; i + 1 < nx; i++) {
-      const a = j * nx + i, b = a + 1, c = a + nx + 1, d = a + nx;
-      indices[t++] = a, indices[t++] = b, indices[t++] = c;
-      indices[t++] = a, indices[t++] = c, indices[t++] = d;
-    }
-  }
-  return { vertices, indices };
-}
-
 /** The bodies of one world. */
-export class BodyManager {
+export class BodyManager implements BodyHost {
   /** Grainlab-side state. */
   readonly set: BodySet = new BodySet();
   /** The engine. */
@@ -207,6 +180,11 @@ export class BodyManager {
       this.set.truncate(b, ns);
       this.handles.pop();
     }
+  }
+
+  /** The engine's principal inertia of body `b` and its frame. */
+  inertia(b: number): { principal: number[]; frame: number[] } {
+    return this.engine.inertia(b);
   }
 
   /** External force at a world point (stored in the body frame) or at the centre of mass. */
