@@ -29,7 +29,8 @@ import { DISPLAY } from "./display.ts";
 import type { MediaBundle } from "./kernel.ts";
 import { build, type Built } from "./viewer_build.ts";
 import { viewDocument, viewFragment } from "./viewer_html.ts";
-import type { View3DOptions, ViewInfo, ViewSource } from "./viewer_types.ts";
+import type { View3DOptions, ViewInfo } from "./viewer_types.ts";
+import type { ViewSource } from "./viewer_frames.ts";
 
 export type { Camera } from "./raster.ts";
 export type {
@@ -42,11 +43,10 @@ export type {
   ViewInfo,
   ViewMesh,
   ViewScale,
-  ViewSource,
   ViewSystem,
   ViewWorld,
 } from "./viewer_types.ts";
-export { ViewRecorder, type ViewRecorderOptions } from "./viewer_frames.ts";
+export { ViewRecorder, type ViewRecorderOptions, type ViewSource } from "./viewer_frames.ts";
 
 /**
  * An interactive 3D view, made by {@link view3d}: shown by `Deno.jupyter.display(view)` (or as

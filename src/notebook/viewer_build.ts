@@ -14,7 +14,8 @@ import { recordingOf, type ViewFrame } from "./viewer_frames.ts";
 import { bodiesHead, bodiesNote, bodyBounds, bodyStyle, bodyWireframe } from "./viewer_bodies.ts";
 import { boundariesOption, OPTION_KEYS, viewCamera, viewSettings } from "./viewer_options.ts";
 import { type Geometry, posterImage, sceneGeometry } from "./viewer_scene.ts";
-import type { View3DOptions, ViewMesh, ViewSource } from "./viewer_types.ts";
+import type { View3DOptions, ViewMesh } from "./viewer_types.ts";
+import type { ViewSource } from "./viewer_frames.ts";
 
 /** An encoded view: the header, packed data, three.js, still image and what the page shows. */
 export interface Built {

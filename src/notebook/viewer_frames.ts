@@ -66,6 +66,14 @@ export interface ViewRecorderOptions {
   maxBytes?: number;
 }
 
+/** What `view3d` shows: a world, a system, a recorder, recorded frames or an Arrow table. */
+export type ViewSource =
+  | ViewWorld
+  | ViewSystem
+  | ViewRecorder
+  | readonly FrameLike[]
+  | TableLike;
+
 /**
  * Frames for a 3D view, kept in memory: call {@link record} while a simulation runs (every
  * few steps), then pass the recorder to {@link view3d}. Each frame copies the positions (as

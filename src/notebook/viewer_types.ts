@@ -7,7 +7,6 @@
 
 import type { ParticleSystemLike } from "../arrow/types.ts";
 import type { Camera } from "./raster.ts";
-import type { ViewRecorder } from "./viewer_frames.ts";
 
 /** Box corners as the simulators report them. */
 export interface BoxLike {
@@ -69,14 +68,6 @@ export interface TableLike {
     readonly fields: readonly { readonly name: string; readonly type: unknown }[];
   };
 }
-
-/** What {@link view3d} shows: a world, a system, a recorder, recorded frames or an Arrow table. */
-export type ViewSource =
-  | ViewWorld
-  | ViewSystem
-  | ViewRecorder
-  | readonly FrameLike[]
-  | TableLike;
 
 /** A static triangle mesh shown in the scene (bodies, terrain, height maps). */
 export interface ViewMesh {
