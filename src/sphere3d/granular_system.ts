@@ -17,7 +17,6 @@ import {
   type SaveGranularStateOptions,
 } from "./checkpoint.ts";
 import { readFileForDecode } from "../math/container.ts";
-import type { World } from "./world.ts";
 import type { ContactRecord } from "../contact/record.ts";
 import { type ProfileTotals, resetProfileTotals, type StepProfile } from "../contact/stats.ts";
 import type { HistoryColumns } from "./history.ts";
@@ -376,7 +375,7 @@ export class GranularSystem {
    * ```
    */
   static fromTable(
-    world: World,
+    world: { addGranularSystem(material?: Partial<Material>): GranularSystem },
     table: ParticleTableLike,
     material?: Partial<Material>,
   ): GranularSystem {

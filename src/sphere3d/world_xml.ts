@@ -8,7 +8,7 @@
 import { World } from "./world.ts";
 import { readWorldXml, readWorldXmlFile, type WorldFactory } from "./xml_read.ts";
 
-const create: WorldFactory = (options) => new World(options);
+const create: WorldFactory<World> = (options) => new World(options);
 
 /**
  * Read a World XML file written by {@link exportWorldXml} (or by hand in the same layout)

@@ -68,7 +68,6 @@
  *
  * @module
  */
-import type { World } from "./world.ts";
 import { coreOf, type GranularSystem } from "./granular_system.ts";
 import type { GranularCore } from "./core.ts";
 import { DEFAULT_MATERIAL, type Material } from "./material.ts";
@@ -113,7 +112,11 @@ const CHECKSUM_PLACEHOLDER = 'checksum="00000000"';
  * expect(xml).toMatch(/<grainlab version="1" checksum="[0-9a-f]{8}">/);
  * ```
  */
-export function worldToXml(world: World): string {
+export function worldToXml(world: {
+  readonly timeStep: number;
+  readonly gravity: readonly number[];
+  readonly systems: readonly GranularSystem[];
+}): string {
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<grainlab version="${WORLD_XML_VERSION}" ${CHECKSUM_PLACEHOLDER}>`,
@@ -147,7 +150,10 @@ export function worldToXml(world: World): string {
  * expect(await Deno.readTextFile(path)).toContain('<particles count="1">');
  * ```
  */
-export async function exportWorldXml(world: World, path: string): Promise<void> {
+export async function exportWorldXml(
+  world: Parameters<typeof worldToXml>[0],
+  path: string,
+): Promise<void> {
   // a World without importing world.ts (it imports this file): its clock, gravity and systems
   if (
     world === null || typeof world !== "object" || typeof world.timeStep !== "number" ||

@@ -8,7 +8,6 @@
  *
  * @module
  */
-import type { World } from "./world.ts";
 import type { GranularSystem } from "./granular_system.ts";
 import { DEFAULT_MATERIAL, type Material, resolveMaterial } from "./material.ts";
 import { MAX_MATERIAL_ID, MAX_PARTICLES } from "./options.ts";
@@ -19,17 +18,26 @@ import { clip, Doc, El, type RawNode, READER, toNodes } from "./xml_tree.ts";
 
 const where = READER;
 
+/** What the reader fills: a world's `addGranularSystem` (`World`, without importing it). */
+export interface XmlWorldTarget {
+  /** Add an empty granular system of a material. */
+  addGranularSystem(material: Partial<Material>): GranularSystem;
+}
+
 /** Makes the world a file describes: `World`'s constructor, passed in by `world_xml.ts`. */
-export type WorldFactory = (options: {
+export type WorldFactory<W extends XmlWorldTarget> = (options: {
   timeStep: number;
   gravity: [number, number, number];
-}) => World;
+}) => W;
 
 /**
  * Read a World XML file and build a new world from it with `create`; the public form is
  * `importWorldXml` of `world_xml.ts`. Nothing is created when the file is bad.
  */
-export async function readWorldXmlFile(path: string, create: WorldFactory): Promise<World> {
+export async function readWorldXmlFile<W extends XmlWorldTarget>(
+  path: string,
+  create: WorldFactory<W>,
+): Promise<W> {
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`${where}: path (${String(path)}) must be a non-empty string`);
   }
@@ -49,11 +57,11 @@ export async function readWorldXmlFile(path: string, create: WorldFactory): Prom
  * so that this reader does not import `world.ts`); the public form is `worldFromXml` of
  * `world_xml.ts`.
  */
-export async function readWorldXml(
+export async function readWorldXml<W extends XmlWorldTarget>(
   input: string | Uint8Array,
   source: string,
-  create: WorldFactory,
-): Promise<World> {
+  create: WorldFactory<W>,
+): Promise<W> {
   let text: string, bytes: Uint8Array;
   if (typeof input === "string") {
     text = input;
@@ -149,11 +157,11 @@ export async function readWorldXml(
 }
 
 /** Readers of the children of `<objects>`, by element name (rigid bodies go here). */
-const OBJECT_READERS: Record<string, (world: World, el: El) => void> = {
+const OBJECT_READERS: Record<string, (world: XmlWorldTarget, el: El) => void> = {
   granular: readGranular,
 };
 
-function readGranular(world: World, g: El): void {
+function readGranular(world: XmlWorldTarget, g: El): void {
   const name = g.text("name");
   const skinText = g.string("neighborSkin");
   const skin = skinText === "auto" ? "auto" : g.nonNegative("neighborSkin");
