@@ -23,7 +23,7 @@
  * No GPU result yet: this benchmark has only been run on lavapipe (software Vulkan on the
  * CPU), the one adapter available where it was written. The figures to set beside the
  * paper's 7.5 ms per step for 1M grains (RTX 4080) need a run on a real GPU; until then the
- * README has none.
+ * docs/benchmarks.md has none.
  *
  * Run: deno run -A bench/star2d_gpu_bench.ts [--sizes=10000,100000,1000000] [--warm=N]
  * [--steps=N] [--sampling=sprite|lut] [--detection=symmetric|one-sided] [--spacing=2.02]

@@ -4,7 +4,7 @@
  * (Beverloo, in 3D and through a 2D slot, where crosses jam the smallest slot), clogging of a
  * 2D outlet by star grains, the Janssen effect, the angle of repose against rolling friction, the collapse of a column of crosses, Brazil-nut segregation, the
  * force distribution of static packings and restitution against impact speed (Hertz). Writes
- * PNG figures, Arrow tables and `summary.json` (the measured numbers of the README table) to
+ * PNG figures, Arrow tables and `summary.json` (the measured numbers of docs/experiments.md) to
  * `out/classic_experiments/`.
  *
  * Run: `deno run -A examples/classic_experiments.ts` (the CI-size scenes, a few minutes on two

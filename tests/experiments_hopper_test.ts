@@ -6,7 +6,7 @@ import { hopperDischarge } from "../src/experiments/mod.ts";
 // 10 d in a 17 d silo filled 12 d high, the grains recycled so that each rate counts 300 grains
 // (±3–6 %); the drain run through 6 d. At this size the free exponent is known to about ±0.4,
 // so it is checked within a stated 25 %; the "full" preset (D = 4–12 d, 2,500 grains per rate,
-// ±1.5–2 %) meets the 10 % (README table).
+// ±1.5–2 %) meets the 10 % (docs/experiments.md).
 describe("experiments: hopper discharge, Beverloo's law (sphere3d, CI size)", () => {
   const r = hopperDischarge({ scale: "ci" });
   const f = r.fit;

@@ -528,7 +528,7 @@ export function slopeIn(t: Float64Array, y: Float64Array, a: number, b: number):
  * the exponent together) within 25 % of 5/2 and within three of its standard errors (about
  * ±0.4 at this size: k and the exponent trade off); the drain run's rate constant within 5 %
  * while the fill height halves. The `"full"` preset (D/d = 4–12, 2,500 grains per rate, rates
- * to ±1.5–2 %) meets 10 % on the free exponent (the README has the figures).
+ * to ±1.5–2 %) meets 10 % on the free exponent (docs/experiments.md has the figures).
  *
  * @param options orifices, silo, fill, grain model, scale
  * @returns the runs, the flow rates, the fit, the height windows and the clogging fraction

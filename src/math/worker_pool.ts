@@ -5,9 +5,9 @@
  * SharedArrayBuffer — `[job, done]` — and `Atomics.wait`, so a threaded step is as synchronous
  * as a single-threaded one. Within a run both sides spin for up to 5 ms ({@link spinFor}) before they
  * sleep: the next phase usually comes within microseconds, while waking a sleeping thread costs
- * far more on a virtual machine (measured on the project machine, a 2-vCPU KVM guest: a
- * spinning round trip 0.5 µs, a sleeping one 60–270 µs on average and up to 9 ms — the vCPU
- * halts and the host must schedule it again). When control goes back to the caller (the end of
+ * far more, above all on a virtual machine, where the idle vCPU halts and the host must schedule
+ * it again (orders of magnitude more than a spinning round trip; docs/benchmarks.md has the
+ * measurement). When control goes back to the caller (the end of
  * a run, or another system's turn) the owner {@link WorkerPool.park}s the pool: its workers
  * sleep at once instead of spinning beside other work.
  *

@@ -1,7 +1,10 @@
 /**
  * The granular system: one object owning many spherical grains as structure-of-arrays
- * columns, stepped deterministically on one thread. This file holds the public, validated API;
- * the state and the step live in `core.ts`. The longer method bodies live beside it:
+ * columns, stepped deterministically: on the calling thread, and with `threads` > 1 (the
+ * system's {@link GranularSystem.threads} or the world's `threads` option) on worker threads as
+ * well (`threads/`), stepping still synchronous and the bytes the same for any thread count.
+ * This file holds the public, validated API; the state and the step live in `core.ts`. The
+ * longer method bodies live beside it:
  * `granular_lifecycle.ts` (reserve, insertion, emission, removal), `granular_particles.ts`
  * (per-particle setters, materials, energies), `granular_boundaries.ts` (ground, container,
  * periodic cell) and `granular_state.ts` (checkpoints and tables).

@@ -159,8 +159,8 @@ export const BLOCK_LOG = 11;
  * Within a group, given the positions `at` (of the rebuild) and the `radius` column, the pairs
  * that touch there come first and the others after them, each part in the list's order: the
  * force loop's "apart" branch then changes course about once per group instead of at random
- * for the quarter of a bed's candidates that do not touch (10–12 % less pair time on a settled
- * bed). Without `at` the list order is kept within each group.
+ * for the candidates that do not touch (on a settled bed about a quarter of them), which
+ * shortens the pair loop. Without `at` the list order is kept within each group.
  */
 export function groupPairs(
   ph: PairHistory,

@@ -43,10 +43,9 @@ export const SPRITE_SECTORS = 128;
  * Detection uses a sprite's cell classes to reject nodes only when at least this share of
  * the cells inside the shape's bounding disc is wholly outside the shape
  * ({@link ShapeSprite.discOutsideShare}). Below it (circles, nearly round shapes) almost every
- * node in a lens lies in a boundary cell, so the byte read is pure overhead. Measured on
- * settled beds of 800 grains (CPU time per step, with cells over without): circle (share 0)
- * 1.035; 64 + sin 4α (0.022) 0.93; 16 + sin 4α (0.10) 0.82; cross (0.49) 0.65; a random
- * 17-coefficient shape (0.61) 0.56.
+ * node in a lens lies in a boundary cell, so the byte read is pure overhead. Above it the
+ * cells save step time, the more the larger the share (least for nearly round shapes, most for
+ * crosses and random many-coefficient shapes); the measurement is in docs/benchmarks.md.
  *
  * @example
  * ```ts
@@ -117,8 +116,8 @@ export class ShapeSprite {
    * the 2^l sectors from sector i on (sector k spans [2πk, 2π(k+1))/SPRITE_SECTORS).
    * Detection does not use it: a pair rejection built on it (the largest radii of both grains
    * over their lens angles against the centre distance) was exact but, on settled beds of
-   * 800 crosses, flowers and random shapes, removed only 1–10 % of the node tests and made
-   * the step 6–10 % slower.
+   * crosses, flowers and random shapes, removed few node tests and made the step slower
+   * (docs/benchmarks.md).
    */
   readonly sectorMax: Float64Array;
   #fields: Float32Array | null = null;

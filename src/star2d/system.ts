@@ -48,7 +48,7 @@ export interface StarSamplingOptions {
    * outside the other grain (one byte read): the same bytes as without them, in less
    * time. `"sprite"`: the overlap and normal also come
    * from the sprite's sampled fields (a bilinear read in the other grain's body frame, no
-   * atan2), which saves another ~5–10 % of a packing step but moves first-order overlaps by
+   * atan2), which shortens a packing step a little more but moves first-order overlaps by
    * up to 2e-5·r_max (cross) or 7e-4·r_max (a random 17-coefficient shape) and normals by up
    * to 0.1 rad in concave cusps at 256 cells per side (see `spriteAccuracy`); so the default
    * stays exact. Circles (`StarShape.round`) take the exact test either way: it needs no

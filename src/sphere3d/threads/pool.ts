@@ -16,8 +16,8 @@
  * Each thread owns one contiguous run of blocks (cut by pair counts at every step) and does
  * their groups and their grains' integration, so the same grains stay in the same core's cache
  * step after step. (Handing groups out from a shared counter balanced better on paper but
- * moved every block between the cores each step: the worker's half of a kick took twice the
- * main thread's on the project machine.)
+ * moved every block between the cores each step, so a thread seldom found its grains in its
+ * cache and the worker's share of a kick ran much slower than the main thread's.)
  *
  * @module
  */
@@ -178,7 +178,7 @@ export class GranularThreads extends WorkerPool {
     // each thread the candidates among the grains it owns (the block cuts of the pair phases):
     // their columns are in its cache, and it alone writes their forces (an even cut of the
     // candidates instead made the threads trade cache lines; the floor's candidates all sit in
-    // the first blocks, so the cut is uneven in candidates, and still faster on 20,000 grains)
+    // the first blocks, so the cut is uneven in candidates, and still faster than the even cut)
     this.#splitBlocks(core.ps.count, BLOCK_LOG);
     this.#run(Job.planes);
     const r = buf.res, st = core.stats, pr = buf.planeRanges, rec = core.contacts;
