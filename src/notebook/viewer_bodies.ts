@@ -9,7 +9,7 @@
 import { options as checkOptions } from "../math/validate.ts";
 import { BodyKind, quatMatrix, ShapeKind } from "../sphere3d/bodies/body_set.ts";
 import type { HeightMap } from "../sphere3d/bodies/heightmap.ts";
-import { triangles } from "../sphere3d/bodies/mesh_triangles.ts";
+import { CIRCLE, SHAPE_TABLE } from "../sphere3d/bodies/shape_table.ts";
 import { bodiesOf } from "../sphere3d/world.ts";
 import type { View3DOptions, ViewBodyStyle } from "./viewer_types.ts";
 
@@ -27,10 +27,12 @@ export interface BodyShape {
   orientation: number[];
   /** Local bounding box (min xyz, max xyz) about the shape's origin. */
   bounds: number[];
-  /** Mesh vertices (m), stride 3. */
+  /** Surface vertices (m), stride 3 (every shape but a height map). */
   vertices?: Float32Array;
-  /** Mesh triangles, 3 vertex indices each. */
+  /** Surface triangles, 3 vertex indices each. */
   indices?: Uint32Array;
+  /** Faceted shading of the triangles (meshes, boxes) rather than smooth. */
+  flat?: boolean;
   /** Height map: heights (m), row-major with x fastest, on an nx × ny grid of sizeX × sizeY. */
   heightMap?: { heights: Float32Array; nx: number; ny: number; sizeX: number; sizeY: number };
   /** The mesh or height map it was read from (to reuse between records). */
@@ -110,9 +112,8 @@ function shapeOf(
   set: NonNullable<ReturnType<typeof bodiesOf>>["set"],
   s: number,
 ): BodyShape {
-  const kind = set.shapeKind[s];
-  const np = kind === ShapeKind.sphere ? 1 : kind === ShapeKind.box ? 3 : kind <= 3 ? 2 : 0;
-  const param = Array.from(set.param.subarray(4 * s, 4 * s + np));
+  const kind = set.shapeKind[s], e = SHAPE_TABLE[kind];
+  const param = Array.from(set.param.subarray(4 * s, 4 * s + e.paramCount));
   const shape: BodyShape = {
     body: set.shapeBody[s],
     kind,
@@ -122,45 +123,31 @@ function shapeOf(
     bounds: [],
     source: set.objects[s],
   };
-  const [a, b, c] = param;
-  switch (kind) {
-    case ShapeKind.sphere:
-      shape.bounds = [-a, -a, -a, a, a, a];
-      break;
-    case ShapeKind.box:
-      shape.bounds = [-a, -b, -c, a, b, c];
-      break;
-    case ShapeKind.capsule:
-      shape.bounds = [-a, -a, -a - b, a, a, a + b];
-      break;
-    case ShapeKind.cylinder:
-      shape.bounds = [-a, -a, -b, a, a, b];
-      break;
-    default: {
-      const o = set.objects[s]!;
-      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-      if (kind === ShapeKind.heightMap) {
-        const h = o as HeightMap;
-        shape.heightMap = {
-          heights: Float32Array.from(h.heights),
-          nx: h.nx,
-          ny: h.ny,
-          sizeX: h.sizeX,
-          sizeY: h.sizeY,
-        };
-        lo.splice(0, 3, -0.5 * h.sizeX, -0.5 * h.sizeY, h.minHeight);
-        hi.splice(0, 3, 0.5 * h.sizeX, 0.5 * h.sizeY, h.maxHeight);
-      } else {
-        const t = triangles(o), v = t.vertices;
-        shape.vertices = Float32Array.from(v);
-        shape.indices = Uint32Array.from(t.indices);
-        for (let k = 0; k < v.length; k++) {
-          if (v[k] < lo[k % 3]) lo[k % 3] = v[k];
-          if (v[k] > hi[k % 3]) hi[k % 3] = v[k];
-        }
-      }
-      shape.bounds = [...lo, ...hi];
-    }
+  const o = set.objects[s];
+  if (kind === ShapeKind.heightMap) {
+    const h = o as HeightMap;
+    shape.heightMap = {
+      heights: Float32Array.from(h.heights),
+      nx: h.nx,
+      ny: h.ny,
+      sizeX: h.sizeX,
+      sizeY: h.sizeY,
+    };
+    shape.bounds = [
+      -0.5 * h.sizeX,
+      -0.5 * h.sizeY,
+      h.minHeight,
+      0.5 * h.sizeX,
+      0.5 * h.sizeY,
+      h.maxHeight,
+    ];
+  } else {
+    const t = e.surface(param, o)!;
+    shape.vertices = Float32Array.from(t.vertices);
+    shape.indices = Uint32Array.from(t.indices);
+    shape.flat = t.flat;
+    const { min, max } = e.bounds(param, o);
+    shape.bounds = [...min, ...max];
   }
   return shape;
 }
@@ -293,7 +280,7 @@ export function bodiesHead(
       };
       if (sh.vertices && sh.indices) {
         h.v = pack(sh.vertices), h.nv = sh.vertices.length / 3;
-        h.i = pack(sh.indices), h.ni = sh.indices.length;
+        h.i = pack(sh.indices), h.ni = sh.indices.length, h.f = sh.flat === true;
       }
       if (sh.heightMap) {
         const m = sh.heightMap;
@@ -318,8 +305,6 @@ export function bodiesNote(shapes: BodyShapes, style: BodyStyle): string {
     total === 1 ? "y" : "ies"
   }</div>${items}`;
 }
-
-const CIRCLE = 24;
 
 /**
  * Wireframe of the bodies for the still image: the edges of boxes, circles of spheres,
@@ -364,72 +349,12 @@ export function bodyWireframe(
         for (const bit of [1, 2, 4]) if (!(i & bit)) line(c(i), c(i | bit));
       }
     };
-    const [r, h] = sh.param;
-    switch (sh.kind) {
-      case ShapeKind.sphere:
-        for (const axis of [0, 1, 2]) circle(r, axis, 0);
-        break;
-      case ShapeKind.box:
-        box(sh.bounds.slice(0, 3), sh.bounds.slice(3));
-        break;
-      case ShapeKind.capsule:
-      case ShapeKind.cylinder: {
-        circle(r, 2, h);
-        circle(r, 2, -h);
-        for (let k = 0; k < 4; k++) {
-          const t = (k * Math.PI) / 2, x = r * Math.cos(t), y = r * Math.sin(t);
-          line([x, y, -h], [x, y, h]);
-        }
-        if (sh.kind === ShapeKind.capsule) {
-          // the caps: half circles over the ends in the xz and yz planes
-          for (const s of [1, -1]) {
-            const arc = (ax: number) => {
-              const n = CIRCLE / 2;
-              const pt = (t: number) => {
-                const u = r * Math.cos(t), w = s * h + s * r * Math.sin(t);
-                return ax === 0 ? [u, 0, w] : [0, u, w];
-              };
-              for (let k = 0; k < n; k++) line(pt((Math.PI * k) / n), pt((Math.PI * (k + 1)) / n));
-            };
-            arc(0);
-            arc(1);
-          }
-        }
-        break;
-      }
-      default: {
-        if (sh.heightMap) {
-          // grid lines, at most about 24 each way
-          const m = sh.heightMap, v = triangleVertices(sh);
-          const p = (i: number, j: number) => {
-            const k = j * m.nx + i;
-            return [v[3 * k], v[3 * k + 1], v[3 * k + 2]];
-          };
-          const si = Math.ceil((m.nx - 1) / 24), sj = Math.ceil((m.ny - 1) / 24);
-          const is = [...Array(m.nx).keys()].filter((i) => i % si === 0 || i === m.nx - 1);
-          const js = [...Array(m.ny).keys()].filter((j) => j % sj === 0 || j === m.ny - 1);
-          for (const j of js) for (let i = 0; i + 1 < m.nx; i++) line(p(i, j), p(i + 1, j));
-          for (const i of is) for (let j = 0; j + 1 < m.ny; j++) line(p(i, j), p(i, j + 1));
-          break;
-        }
-        const v = sh.vertices!, ix = sh.indices!, nv = v.length / 3;
-        if (ix.length > maxEdges) {
-          box(sh.bounds.slice(0, 3), sh.bounds.slice(3));
-          break;
-        }
-        const p = (i: number) => [v[3 * i], v[3 * i + 1], v[3 * i + 2]];
-        const seen = new Set<number>();
-        for (let t = 0; t + 2 < ix.length; t += 3) {
-          for (let e = 0; e < 3; e++) {
-            const a = ix[t + e], b = ix[t + ((e + 1) % 3)];
-            const key = Math.min(a, b) * nv + Math.max(a, b);
-            if (seen.has(key)) continue;
-            seen.add(key);
-            line(p(a), p(b));
-          }
-        }
-      }
-    }
+    const geo = sh.heightMap
+      ? { vertices: triangleVertices(sh), grid: { nx: sh.heightMap.nx, ny: sh.heightMap.ny } }
+      : sh.vertices
+      ? { vertices: sh.vertices, indices: sh.indices, bounds: sh.bounds }
+      : null;
+    SHAPE_TABLE[sh.kind].wireframe(sh.param, geo, { line, circle, box }, maxEdges);
   }
   return out.filter((l) => l.segments.length > 0);
 }

@@ -170,7 +170,6 @@ export async function viewerClient(root: any): Promise<void> {
   }
 
   // rigid bodies: a group per body, posed per frame, holding its shapes posed in the body frame
-  // (three's cylinders stand along y; the bodies' capsules and cylinders along z)
   const bh = head.bodies;
   const bodies: any[] = [];
   if (bh) {
@@ -189,66 +188,34 @@ export async function viewerClient(root: any): Promise<void> {
       scene.add(g);
       bodies.push(g);
     }
-    const half = Math.PI / 2;
     for (const s of bh.shapes) {
-      const t = bh.types[s.b], p = s.p;
+      const t = bh.types[s.b];
       const part = new THREE.Group();
       part.position.set(s.lp[0], s.lp[1], s.lp[2]);
       part.quaternion.set(s.lq[0], s.lq[1], s.lq[2], s.lq[3]);
-      const put = (geo: any, open: boolean, flat: boolean, z: number) => {
-        const m = new THREE.Mesh(geo, material(t, open, flat));
-        m.position.set(0, 0, z);
-        part.add(m);
-      };
-      if (s.k === 0) put(new THREE.SphereGeometry(p[0], 32, 20), false, false, 0);
-      else if (s.k === 1) put(new THREE.BoxGeometry(2 * p[0], 2 * p[1], 2 * p[2]), false, false, 0);
-      else if (s.k === 2 || s.k === 3) {
-        const open = s.k === 2;
-        put(
-          new THREE.CylinderGeometry(p[0], p[0], 2 * p[1], 32, 1, open).rotateX(half),
-          false,
-          false,
-          0,
-        );
-        if (open) {
-          // capsule caps: the upper and lower half spheres
-          for (const end of [1, -1]) {
-            const cap = new THREE.SphereGeometry(
-              p[0],
-              32,
-              10,
-              0,
-              4 * half,
-              end > 0 ? 0 : half,
-              half,
-            );
-            put(cap.rotateX(half), false, false, end * p[1]);
+      // every shape arrives as triangles (the shape table's surface), a height map as heights
+      const g = new THREE.BufferGeometry();
+      if (s.h !== undefined) {
+        // height map: a grid of nx × ny heights over sx × sy, two triangles per cell
+        const nx = s.nx, ny = s.ny, h = f32(s.h, nx * ny);
+        const v = new Float32Array(3 * nx * ny), ix: number[] = [];
+        for (let j = 0; j < ny; j++) {
+          for (let i = 0; i < nx; i++) {
+            const k = j * nx + i;
+            v[3 * k] = -0.5 * s.sx + (i * s.sx) / (nx - 1);
+            v[3 * k + 1] = -0.5 * s.sy + (j * s.sy) / (ny - 1);
+            v[3 * k + 2] = h[k];
+            if (i + 1 < nx && j + 1 < ny) ix.push(k, k + 1, k + nx + 1, k, k + nx + 1, k + nx);
           }
         }
+        g.setAttribute("position", new THREE.Float32BufferAttribute(v, 3));
+        g.setIndex(ix);
       } else {
-        const g = new THREE.BufferGeometry();
-        if (s.k === 5) {
-          // height map: a grid of nx × ny heights over sx × sy, two triangles per cell
-          const nx = s.nx, ny = s.ny, h = f32(s.h, nx * ny);
-          const v = new Float32Array(3 * nx * ny), ix: number[] = [];
-          for (let j = 0; j < ny; j++) {
-            for (let i = 0; i < nx; i++) {
-              const k = j * nx + i;
-              v[3 * k] = -0.5 * s.sx + (i * s.sx) / (nx - 1);
-              v[3 * k + 1] = -0.5 * s.sy + (j * s.sy) / (ny - 1);
-              v[3 * k + 2] = h[k];
-              if (i + 1 < nx && j + 1 < ny) ix.push(k, k + 1, k + nx + 1, k, k + nx + 1, k + nx);
-            }
-          }
-          g.setAttribute("position", new THREE.Float32BufferAttribute(v, 3));
-          g.setIndex(ix);
-        } else {
-          g.setAttribute("position", new THREE.Float32BufferAttribute(f32(s.v, 3 * s.nv), 3));
-          g.setIndex([...u32(s.i, s.ni)]);
-        }
-        g.computeVertexNormals();
-        put(g, true, s.k === 4, 0);
+        g.setAttribute("position", new THREE.Float32BufferAttribute(f32(s.v, 3 * s.nv), 3));
+        g.setIndex([...u32(s.i, s.ni)]);
       }
+      g.computeVertexNormals();
+      part.add(new THREE.Mesh(g, material(t, true, s.f === true)));
       bodies[s.b].add(part);
     }
   }

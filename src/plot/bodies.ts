@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { BodyShape } from "../sphere3d/bodies/body.ts";
+import { type BodyShape, shapeNamed } from "../sphere3d/bodies/shape_table.ts";
 import { quatRotateInto } from "../sphere3d/bodies/quat.ts";
 
 /** A closed polygon in plot coordinates (m). */
@@ -26,45 +26,6 @@ export interface OutlineSource {
 }
 
 const AXES = { side: [0, 2], front: [1, 2], top: [0, 1] } as const;
-
-/** Points on the surface of a shape, in its local frame. */
-function samples(s: BodyShape): number[][] {
-  const pts: number[][] = [];
-  const ring = (r: number, z: number, n = 32) => {
-    for (let k = 0; k < n; k++) {
-      const a = (2 * Math.PI * k) / n;
-      pts.push([r * Math.cos(a), r * Math.sin(a), z]);
-    }
-  };
-  switch (s.shape) {
-    case "sphere":
-    case "capsule": {
-      const r = s.radius!, h = s.shape === "capsule" ? s.halfHeight! : 0;
-      // great circles of the end spheres in all three planes: their projections bound the hull
-      for (const c of h > 0 ? [-h, h] : [0]) {
-        for (let k = 0; k < 32; k++) {
-          const a = (2 * Math.PI * k) / 32, u = r * Math.cos(a), v = r * Math.sin(a);
-          pts.push([u, v, c], [u, 0, c + v], [0, u, c + v]);
-        }
-      }
-      break;
-    }
-    case "cylinder":
-      ring(s.radius!, -s.halfHeight!);
-      ring(s.radius!, s.halfHeight!);
-      break;
-    case "box": {
-      const [a, b, c] = s.halfExtents!;
-      for (let k = 0; k < 8; k++) pts.push([k & 1 ? a : -a, k & 2 ? b : -b, k & 4 ? c : -c]);
-      break;
-    }
-    default: {
-      const v = s.vertices!;
-      for (let k = 0; k < v.length; k += 3) pts.push([v[k], v[k + 1], v[k + 2]]);
-    }
-  }
-  return pts;
-}
 
 /** Convex hull (monotone chain) of 2D points, counter-clockwise, closed. */
 function hull(p: number[][]): number[][] {
@@ -125,7 +86,7 @@ export function bodyOutlines(
   const out: Outline[] = [];
   for (const b of bodies) {
     for (const s of b.shapes) {
-      const pts = samples(s).map((l) => {
+      const pts = shapeNamed("bodyOutlines", s.shape).samples(s).map((l) => {
         const w = quatRotateInto([0, 0, 0], s.orientation, l);
         const g = [w[0] + s.position[0], w[1] + s.position[1], w[2] + s.position[2]];
         return [g[ax[0]], g[ax[1]]];

@@ -7,10 +7,11 @@
  */
 import { finite, oneOf, options as checkOptions, positive, vec3 } from "../../math/validate.ts";
 import type { Vec3 } from "../options.ts";
-import { BodyKind, ShapeKind } from "./body_set.ts";
+import { BodyKind } from "./body_set.ts";
 import type { RigidBody } from "./body.ts";
 import type { BodyManager, ShapeSpec } from "./manager.ts";
 import { quaternion } from "./options.ts";
+import { shapeNamed } from "./shape_table.ts";
 import { principalInertia } from "./inertia.ts";
 import {
   quatConjugate,
@@ -281,23 +282,16 @@ export function buildArticulated(
         pose.set(link.name, { p, q });
       }
       const { p, q } = pose.get(link.name)!;
-      const shapes: ShapeSpec[] = link.collisions.map((c) => ({
-        kind: c.kind === "sphere"
-          ? ShapeKind.sphere
-          : c.kind === "box"
-          ? ShapeKind.box
-          : c.kind === "capsule"
-          ? ShapeKind.capsule
-          : ShapeKind.cylinder,
-        param: c.kind === "sphere"
-          ? [c.radius]
-          : c.kind === "box"
-          ? [...c.halfExtents]
-          : [c.radius, c.halfHeight],
-        position: [...c.position],
-        orientation: [...c.orientation],
-        object: null,
-      }));
+      const shapes: ShapeSpec[] = link.collisions.map((c) => {
+        const e = shapeNamed(where, c.kind, true);
+        return {
+          kind: e.kind,
+          param: e.params(where, c as unknown as Record<string, unknown>),
+          position: [...c.position],
+          orientation: [...c.orientation],
+          object: null,
+        };
+      });
       const isRoot = link.name === model.root;
       const kind = isRoot && base === "fixed" ? BodyKind.static : BodyKind.dynamic;
       let mp;

@@ -6,29 +6,11 @@
  */
 import { options as checkOptions, vec3 } from "../../math/validate.ts";
 import type { Vec3 } from "../options.ts";
-import { BodyKind, type BodySet, type RigidBodyType, ShapeKind } from "./body_set.ts";
-import { triangles } from "./mesh_triangles.ts";
+import { BodyKind, type BodySet, type RigidBodyType } from "./body_set.ts";
+import { type BodyShape, SHAPE_TABLE } from "./shape_table.ts";
 import { quatMultiply, quatRotate } from "./quat.ts";
 
-/** One contact shape of a body in world coordinates (see {@link RigidBody.shapes}). */
-export interface BodyShape {
-  /** The shape kind. */
-  shape: "sphere" | "box" | "capsule" | "cylinder" | "mesh" | "heightMap";
-  /** Shape origin in the world (m). */
-  position: [number, number, number];
-  /** Shape orientation `[x, y, z, w]` (capsule and cylinder axes along its local z). */
-  orientation: [number, number, number, number];
-  /** Radius (m): sphere, capsule, cylinder. */
-  radius?: number;
-  /** Half extents (m): box. */
-  halfExtents?: [number, number, number];
-  /** Half height (m): capsule (axis segment), cylinder. */
-  halfHeight?: number;
-  /** Vertices in the shape frame (m, xyz): mesh, height map. */
-  vertices?: Float64Array;
-  /** Triangle indices: mesh, height map. */
-  indices?: Uint32Array;
-}
+export type { BodyShape } from "./shape_table.ts";
 import { quaternion } from "./options.ts";
 
 /**
@@ -224,29 +206,9 @@ export class RigidBody {
       const d = quatRotate(q, lp);
       const position: [number, number, number] = [p[0] + d[0], p[1] + d[1], p[2] + d[2]];
       const orientation = quatMultiply(q, lq);
-      const a = s.param.subarray(4 * k, 4 * k + 4), kind = s.shapeKind[k];
-      if (kind === ShapeKind.sphere) {
-        out.push({ shape: "sphere", position, orientation, radius: a[0] });
-      } else if (kind === ShapeKind.box) {
-        out.push({ shape: "box", position, orientation, halfExtents: [a[0], a[1], a[2]] });
-      } else if (kind === ShapeKind.capsule || kind === ShapeKind.cylinder) {
-        out.push({
-          shape: kind === ShapeKind.capsule ? "capsule" : "cylinder",
-          position,
-          orientation,
-          radius: a[0],
-          halfHeight: a[1],
-        });
-      } else {
-        const t = triangles(s.objects[k]!);
-        out.push({
-          shape: kind === ShapeKind.mesh ? "mesh" : "heightMap",
-          position,
-          orientation,
-          vertices: t.vertices,
-          indices: t.indices,
-        });
-      }
+      const e = SHAPE_TABLE[s.shapeKind[k]];
+      const size = e.describe(s.param.subarray(4 * k, 4 * k + 4), s.objects[k]);
+      out.push({ shape: e.name, position, orientation, ...size });
     }
     return out;
   }

@@ -11,7 +11,7 @@
  */
 import { contactDamping, normalForce } from "../../contact/normal.ts";
 import { rollingScale } from "../../contact/rolling.ts";
-import { ContactKind, type ContactRecord, pushContact3 } from "../../contact/record.ts";
+import { type ContactRecord, pushContact3 } from "../../contact/record.ts";
 import type { CellGrid3 } from "../../math/grid.ts";
 import {
   fillRecord,
@@ -23,10 +23,8 @@ import {
 import type { HistoryTable } from "../history.ts";
 import type { ParticleStore } from "../particles.ts";
 import type { StepStats } from "../stats.ts";
-import { BodyKind, type BodySet, ShapeKind } from "./body_set.ts";
-import { boxClosest, capsuleClosest, cylinderClosest, sphereClosest } from "./shapes.ts";
-import type { TriangleMesh } from "./mesh.ts";
-import type { HeightMap } from "./heightmap.ts";
+import { BodyKind, type BodySet } from "./body_set.ts";
+import { SHAPE_TABLE } from "./shape_table.ts";
 
 /**
  * History partner id of body shape `s`: 0x80000000 + s as an int32 (negative and far below the
@@ -176,13 +174,9 @@ function shapeSweep(
   const prm = set.param, p4 = 4 * s;
   const R = set.wRot, r9 = 9 * s, wp = set.wPos;
   const sx = wp[3 * s], sy = wp[3 * s + 1], sz = wp[3 * s + 2];
-  const obj = set.objects[s];
+  const obj = set.objects[s], closest = SHAPE_TABLE[kind].closest;
   const out = loads.out, counters = loads.counters;
-  const recordKind = kind === ShapeKind.mesh
-    ? ContactKind.mesh
-    : kind === ShapeKind.heightMap
-    ? ContactKind.heightMap
-    : ContactKind.body;
+  const recordKind = SHAPE_TABLE[kind].contactKind;
   let candidates = 0;
   counters[0] = counters[1] = 0;
   for (let cz = cz0; cz <= cz1; cz++) {
@@ -199,16 +193,7 @@ function shapeSweep(
           const lx = R[r9] * dx + R[r9 + 3] * dy + R[r9 + 6] * dz;
           const ly = R[r9 + 1] * dx + R[r9 + 4] * dy + R[r9 + 7] * dz;
           const lz = R[r9 + 2] * dx + R[r9 + 5] * dy + R[r9 + 8] * dz;
-          if (kind === ShapeKind.sphere) sphereClosest(prm[p4], lx, ly, lz, out);
-          else if (kind === ShapeKind.box) {
-            boxClosest(prm[p4], prm[p4 + 1], prm[p4 + 2], lx, ly, lz, out);
-          } else if (kind === ShapeKind.capsule) {
-            capsuleClosest(prm[p4], prm[p4 + 1], lx, ly, lz, out);
-          } else if (kind === ShapeKind.cylinder) {
-            cylinderClosest(prm[p4], prm[p4 + 1], lx, ly, lz, out);
-          } else if (kind === ShapeKind.mesh) {
-            if (!(obj as TriangleMesh).closest(lx, ly, lz, r, out, counters)) continue;
-          } else if (!(obj as HeightMap).closest(lx, ly, lz, r, out, counters)) continue;
+          if (!closest(prm, p4, obj, lx, ly, lz, r, out, counters)) continue;
           const d = out[6];
           if (d >= r) continue;
           const nlx = out[3], nly = out[4], nlz = out[5];

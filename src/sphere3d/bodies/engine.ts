@@ -7,8 +7,9 @@
  * @module
  */
 import type RapierModule from "@dimforge/rapier3d-deterministic-compat";
-import { BodyKind, type BodySet, ShapeKind } from "./body_set.ts";
+import { BodyKind, type BodySet } from "./body_set.ts";
 import { quatMultiplyInto, quatRotateInto } from "./quat.ts";
+import { SHAPE_TABLE } from "./shape_table.ts";
 
 type Rapier = typeof RapierModule;
 type RWorld = InstanceType<Rapier["World"]>;
@@ -33,7 +34,7 @@ export function loadRapier(): Promise<Rapier> {
 
 /** One contact shape handed to the engine (Grainlab conventions: capsule/cylinder axis z). */
 export interface EngineShape {
-  /** {@link ShapeKind}. */
+  /** `ShapeKind` of the shape. */
   kind: number;
   /** Parameters (see {@link BodySet.param}). */
   param: number[];
@@ -169,20 +170,9 @@ export class BodyEngine {
 
   #colliderDesc(sh: EngineShape): InstanceType<Rapier["ColliderDesc"]> {
     const R = this.#R, p = sh.param;
-    let d: InstanceType<Rapier["ColliderDesc"]>;
     let rot = sh.orientation;
-    if (sh.kind === ShapeKind.sphere) d = R.ColliderDesc.ball(p[0]);
-    else if (sh.kind === ShapeKind.box) d = R.ColliderDesc.cuboid(p[0], p[1], p[2]);
-    else if (sh.kind === ShapeKind.capsule) {
-      d = R.ColliderDesc.capsule(p[1], p[0]);
-      rot = quatMultiplyInto([0, 0, 0, 0], sh.orientation, Y_TO_Z);
-    } else if (sh.kind === ShapeKind.cylinder) {
-      d = R.ColliderDesc.cylinder(p[1], p[0]);
-      rot = quatMultiplyInto([0, 0, 0, 0], sh.orientation, Y_TO_Z);
-    } else {
-      const t = sh.triangles!;
-      d = R.ColliderDesc.trimesh(new Float32Array(t.vertices), new Uint32Array(t.indices));
-    }
+    const c = SHAPE_TABLE[sh.kind].collider(R, p, sh.triangles), d = c.desc;
+    if (c.alongY) rot = quatMultiplyInto([0, 0, 0, 0], sh.orientation, Y_TO_Z);
     const [x, y, z] = sh.position;
     d.setTranslation(x, y, z).setRotation({ x: rot[0], y: rot[1], z: rot[2], w: rot[3] });
     return d;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { BodyKind, BodySet, ShapeKind } from "./body_set.ts";
+import { BodyKind, BodySet } from "./body_set.ts";
 import { quatRotateInto, quatRotateInverseInto } from "./quat.ts";
 import { BodyEngine, type EngineShape } from "./engine.ts";
 import type { BodyLoads } from "./contact.ts";
@@ -14,10 +14,11 @@ import type { BodySettings } from "./options.ts";
 import type { TriangleMesh } from "./mesh.ts";
 import type { HeightMap } from "./heightmap.ts";
 import { triangles } from "./mesh_triangles.ts";
+import { SHAPE_TABLE } from "./shape_table.ts";
 
 /** A validated shape ready to be added (local pose in the body frame). */
 export interface ShapeSpec {
-  /** {@link ShapeKind}. */
+  /** `ShapeKind` of the shape. */
   kind: number;
   /** Parameters. */
   param: number[];
@@ -31,36 +32,11 @@ export interface ShapeSpec {
 
 /** Local bounding box (half extents, centre) of a shape about its origin. */
 function localBounds(s: ShapeSpec): { half: number[]; mid: number[] } {
-  const p = s.param;
-  switch (s.kind) {
-    case ShapeKind.sphere:
-      return { half: [p[0], p[0], p[0]], mid: [0, 0, 0] };
-    case ShapeKind.box:
-      return { half: [p[0], p[1], p[2]], mid: [0, 0, 0] };
-    case ShapeKind.capsule:
-      return { half: [p[0], p[0], p[1] + p[0]], mid: [0, 0, 0] };
-    case ShapeKind.cylinder:
-      return { half: [p[0], p[0], p[1]], mid: [0, 0, 0] };
-    default: {
-      const { min, max } = objectBounds(s.object!);
-      return {
-        half: [0, 1, 2].map((k) => 0.5 * (max[k] - min[k])),
-        mid: [0, 1, 2].map((k) => 0.5 * (max[k] + min[k])),
-      };
-    }
-  }
-}
-
-/** Bounds of a mesh or height map in its own frame. */
-function objectBounds(o: TriangleMesh | HeightMap): { min: number[]; max: number[] } {
-  const t = triangles(o);
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let k = 0; k < t.vertices.length; k++) {
-    const a = k % 3, x = t.vertices[k];
-    if (x < min[a]) min[a] = x;
-    if (x > max[a]) max[a] = x;
-  }
-  return { min, max };
+  const { min, max } = SHAPE_TABLE[s.kind].bounds(s.param, s.object);
+  return {
+    half: [0, 1, 2].map((k) => 0.5 * (max[k] - min[k])),
+    mid: [0, 1, 2].map((k) => 0.5 * (max[k] + min[k])),
+  };
 }
 
 /** The bodies of one world. */

@@ -7,6 +7,7 @@
 import { finite, oneOf, options as checkOptions, positive, vec3 } from "../../math/validate.ts";
 import type { Vec3 } from "../options.ts";
 import { BodyKind, type RigidBodyType } from "./body_set.ts";
+import { shapeNamed } from "./shape_table.ts";
 
 /** A unit quaternion `[x, y, z, w]`. */
 export type Quat = [number, number, number, number];
@@ -192,25 +193,6 @@ export function primitive(
   shape: string,
   o: { radius?: unknown; halfExtents?: unknown; halfHeight?: unknown },
 ): { kind: number; param: number[] } {
-  switch (shape) {
-    case "sphere":
-      return { kind: 0, param: [positive(where, "radius", o.radius)] };
-    case "box": {
-      const h = vec3(where, "halfExtents", o.halfExtents);
-      h.forEach((x, k) => positive(where, `halfExtents[${k}]`, x));
-      return { kind: 1, param: h };
-    }
-    case "capsule":
-    case "cylinder":
-      return {
-        kind: shape === "capsule" ? 2 : 3,
-        param: [positive(where, "radius", o.radius), positive(where, "halfHeight", o.halfHeight)],
-      };
-    default:
-      throw new RangeError(
-        `${where}: shape (${
-          JSON.stringify(shape)
-        }) must be "sphere", "box", "capsule" or "cylinder"`,
-      );
-  }
+  const e = shapeNamed(where, shape, true);
+  return { kind: e.kind, param: e.params(where, o) };
 }
