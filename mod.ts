@@ -15,8 +15,13 @@
  *   angle of repose, Brazil nut, force distribution, restitution against speed), each checked
  *   against its published law.
  *
- * The root module re-exports the shared building blocks (seeded random numbers, cell grids,
- * contact laws) and each simulator as a namespace.
+ * The root module is the headline API: the contact laws (pure functions of scalars: normal
+ * force and damping, restitution, tangential history friction, rolling resistance, cohesion),
+ * the contact records the simulators fill, seeded random numbers ({@link Rng}), and each
+ * simulator's entry as a namespace (`sphere3d.World`, `star2d.StarSystem`,
+ * `ipc1d.simulateBar`, `experiments.hopperDischarge`, …). Figures, Arrow tables, notebook
+ * display and file formats have entries of their own (`./plot`, `./arrow`, `./notebook`,
+ * `./io`), so that importing the simulators never loads them.
  *
  * @example
  * ```ts
@@ -31,8 +36,34 @@
  *
  * @module
  */
-export * from "./src/math/mod.ts";
-export * from "./src/contact/mod.ts";
+export { Rng } from "./src/math/rng.ts";
+export {
+  cohesionForce,
+  contactDamping,
+  DampingLaw,
+  dampingRatio,
+  effectiveRadius,
+  hertzNormalForce,
+  hertzRestitution,
+  linearContactDuration,
+  linearDampingRatio,
+  linearNormalForce,
+  linearRestitution,
+  mixGeometric,
+  normalForce,
+  restitutionDamping,
+  type RestitutionOptions,
+  rollingScale,
+  rollingTorque,
+  tangentialHistory1,
+  tangentialHistory3,
+} from "./src/contact/mod.ts";
+export {
+  CONTACT_KIND_NAMES,
+  ContactKind,
+  type ContactKindName,
+  ContactRecord,
+} from "./src/contact/record.ts";
 export * as sphere3d from "./src/sphere3d/mod.ts";
 export * as star2d from "./src/star2d/mod.ts";
 export * as ipc1d from "./src/ipc1d/mod.ts";

@@ -36,7 +36,7 @@ export const SPRING_IO = {
  * @returns 1 when the contact slides (Coulomb cap active), else 0
  * @example
  * ```ts
- * import { SPRING_IO, tangentialSpring3 } from "@grainlab/grainlab";
+ * import { SPRING_IO, tangentialSpring3 } from "./tangential.ts";
  * import { expect } from "expect";
  * const xi = new Float64Array(3), f = new Float64Array(3), io = new Float64Array(10);
  * io.set([0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10]); // normal z, slip 1 m/s along x for 1 ms
