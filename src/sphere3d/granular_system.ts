@@ -203,6 +203,9 @@ export class GranularSystem {
    * `enabled: false` wakes every grain.
    * Off by default. The count is in `lastStepStats.sleepingParticles`.
    *
+   * Unstable: may change without notice (pool sleep is the specification's approximation).
+   *
+   * @experimental
    * @throws {RangeError} naming the option: a non-positive speed, quiet steps outside
    *   1–65535, a negative wake distance
    * @example
