@@ -13,6 +13,9 @@ import { options as checkOptions } from "../../math/validate.ts";
 /**
  * Thrown when WebGPU or a GPU adapter is missing; the message says what to install.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
  * import { WebGpuUnavailableError } from "@grainlab/grainlab/star2d";
@@ -64,7 +67,7 @@ function gpuApi(): GPU | null {
  *
  * @example
  * ```ts
- * import { adapterName } from "@grainlab/grainlab/star2d";
+ * import { adapterName } from "./device.ts";
  * import { expect } from "expect";
  * const fake = { info: { description: "llvmpipe", vendor: "", architecture: "", isFallbackAdapter: true } };
  * expect(adapterName(fake as unknown as GPUAdapter)).toBe("llvmpipe (software)");
@@ -85,6 +88,9 @@ export function adapterName(adapter: GPUAdapter): string {
  * The device asks for the adapter's largest storage-buffer binding, buffer size and number of
  * storage buffers per stage, so that large systems fit.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
  * import { gpuAvailable, requestGpu } from "@grainlab/grainlab/star2d";
@@ -155,6 +161,9 @@ let probe: Promise<boolean> | null = null;
  * True when `navigator.gpu` exists and yields an adapter (checked once, then cached): the
  * guard for GPU tests and examples.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
  * import { gpuAvailable } from "@grainlab/grainlab/star2d";

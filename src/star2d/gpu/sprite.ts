@@ -33,7 +33,8 @@ export const DEFAULT_SPRITE_RESOLUTION = 1024;
  *
  * @example
  * ```ts
- * import { StarShape, StarSprite } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarSprite } from "./sprite.ts";
  * import { expect } from "expect";
  * const sprite = new StarSprite(StarShape.preset("cross", { rMax: 0.005 }), 128);
  * expect(sprite.resolution).toBe(128);
@@ -92,7 +93,8 @@ export class StarSprite {
    *
    * @example
    * ```ts
-   * import { StarShape, StarSprite } from "@grainlab/grainlab/star2d";
+   * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { StarSprite } from "./sprite.ts";
    * import { expect } from "expect";
    * const circle = StarShape.preset("circle", { rMax: 1 });
    * const s = new StarSprite(circle, 64);
@@ -127,7 +129,8 @@ export class StarSprite {
    *
    * @example
    * ```ts
-   * import { StarShape, StarSprite } from "@grainlab/grainlab/star2d";
+   * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { StarSprite } from "./sprite.ts";
    * import { expect } from "expect";
    * const s = new StarSprite(StarShape.preset("circle", { rMax: 1 }), 64);
    * const n = s.normal(0, 0.9);
@@ -228,7 +231,8 @@ const ERROR_KEYS = ["resolution", "band", "samples", "seed", "sprite"];
  *
  * @example
  * ```ts
- * import { spriteError, StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { spriteError } from "./sprite.ts";
  * import { expect } from "expect";
  * const cross = StarShape.preset("cross", { area: 30e-6 });
  * const e = spriteError(cross, { resolution: 256, samples: 2000 });
