@@ -28,39 +28,28 @@ import { GranularSystem, World } from "../sphere3d/mod.ts";
 import { ClumpSystem, DiskSystem, StarSystem } from "../star2d/mod.ts";
 import { registerDisplay } from "./display.ts";
 
-export { inNotebook, jupyter, type JupyterApi, type MediaBundle } from "./kernel.ts";
+export { inNotebook } from "./kernel.ts";
+export type { MediaBundle } from "./kernel.ts";
 export type { ContactsLike, NumArray, ParticleSystemLike } from "../arrow/types.ts";
-export {
-  DISPLAY,
-  registerDisplay,
-  show,
-  systemBundle,
-  type SystemSummary,
-  systemSummary,
-  tableBundle,
-  tableView,
-  type TableViewOptions,
-} from "./display.ts";
-export { Progress, type ProgressOptions, runWithProgress, type Steppable } from "./progress.ts";
-export {
-  type BoundariesLike,
-  type BoxLike,
-  type Camera,
-  type FrameLike,
-  type TableLike,
-  View3D,
-  view3d,
-  type View3DOptions,
-  type ViewBodyStyle,
-  type ViewInfo,
-  type ViewMesh,
-  ViewRecorder,
-  type ViewRecorderOptions,
-  type ViewScale,
-  type ViewSource,
-  type ViewSystem,
-  type ViewWorld,
-  writeViewer,
+export { show, tableView } from "./display.ts";
+export type { TableViewOptions } from "./display.ts";
+export { runWithProgress } from "./progress.ts";
+export type { ProgressOptions, Steppable } from "./progress.ts";
+export { View3D, view3d, ViewRecorder, writeViewer } from "./viewer.ts";
+export type {
+  BoundariesLike,
+  BoxLike,
+  Camera,
+  FrameLike,
+  TableLike,
+  View3DOptions,
+  ViewBodyStyle,
+  ViewInfo,
+  ViewMesh,
+  ViewScale,
+  ViewSource,
+  ViewSystem,
+  ViewWorld,
 } from "./viewer.ts";
 
 // The library's own classes only: apache-arrow's Table is not patched (use tableView or show).

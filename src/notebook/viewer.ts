@@ -54,7 +54,8 @@ export { ViewRecorder, type ViewRecorderOptions } from "./viewer_frames.ts";
  *
  * @example
  * ```ts
- * import { DISPLAY, view3d } from "@grainlab/grainlab/notebook";
+ * import { view3d } from "@grainlab/grainlab/notebook";
+ * import { DISPLAY } from "./display.ts";
  * import { expect } from "expect";
  * const grains = { count: 2, positions: [0, 0, 0.01, 0.02, 0, 0.01], velocities: [0, 0, 0, 0, 0, 1], radii: [0.01, 0.01] };
  * const view = view3d(grains, { color: ["height", "speed"], poster: false });
