@@ -35,13 +35,8 @@ export type { VtkContactSource, VtkOptions, VtkParticleSource, VtkPeriodicCell }
 export type { VtkSeriesOptions } from "./vtk_series.ts";
 export { exportLammps } from "./lammps.ts";
 export { canRun, runLammps } from "./lammps_run.ts";
-export {
-  lammpsDumpFrames,
-  parseLammpsDump,
-  parseLammpsDumpBytes,
-  readLammpsDump,
-} from "./lammps_dump.ts";
-export { lammpsFrameTable, loadLammpsFrame } from "./lammps_dump_frames.ts";
+export { lammpsDumpFrames, parseLammpsDump, readLammpsDump } from "./lammps_dump.ts";
+export { loadLammpsFrame } from "./lammps_dump_frames.ts";
 export type { ExportLammpsOptions, LammpsAtomType, LammpsExport } from "./lammps.ts";
 export type { LammpsRun, RunLammpsOptions } from "./lammps_run.ts";
 export type { LammpsDump, LammpsDumpOptions, LammpsDumpStreamOptions } from "./lammps_dump.ts";
