@@ -27,15 +27,15 @@
  *
  * @module
  */
-export { STAR_PRESETS, StarShape } from "./shape.ts";
+export { StarShape } from "./shape.ts";
 export type { StarPresetName } from "./shape.ts";
 export { StarSystem } from "./system.ts";
 export type { StarGrainsOptions, StarSamplingOptions, StarSystemOptions } from "./system.ts";
 export type { StarSampling } from "./detect.ts";
 export { ClumpSystem, DiskSystem } from "./clump.ts";
 export type { ClumpGrainsOptions, DiskGrainsOptions } from "./clump.ts";
-export { approximateByDisks, clumpTemplate } from "./clump_template.ts";
-export type { ClumpTemplate, ClumpTemplateOptions } from "./clump_template.ts";
+export { approximateByDisks } from "./clump_template.ts";
+export type { ClumpTemplate } from "./clump_template.ts";
 export type { GrainSystem2 } from "./body.ts";
 export type { GrainInit, GrainSystemOptions, StepStats } from "./body_options.ts";
 export type { SaveStateOptions } from "./checkpoint.ts";
