@@ -177,9 +177,9 @@ export class GranularSystem {
    *
    * @example
    * ```ts
-   * import { sphere3d } from "@grainlab/grainlab";
+   * import { World } from "@grainlab/grainlab";
    * import { expect } from "expect";
-   * const world = new sphere3d.World({ timeStep: 1e-4 });
+   * const world = new World({ timeStep: 1e-4 });
    * const g = world.addGranularBox({ min: [0, 0, 0], max: [0.1, 0.1, 0.1], radius: 0.01, spacing: 0.021 });
    * g.setGroundPlane(0);
    * world.profile = true;
