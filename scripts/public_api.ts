@@ -10,19 +10,56 @@
  * @module
  */
 
-/** The fixture the test compares against, relative to the repository root. */
+/**
+ * The fixture the test compares against, relative to the repository root.
+ *
+ * @example
+ * ```ts
+ * import { PUBLIC_API_FIXTURE } from "./public_api.ts";
+ * import { expect } from "expect";
+ * expect(PUBLIC_API_FIXTURE).toBe("tests/fixtures/public_api.json");
+ * ```
+ */
 export const PUBLIC_API_FIXTURE = "tests/fixtures/public_api.json";
 
-/** The repository root (the folder that holds deno.json). */
+/**
+ * The repository root (the folder that holds deno.json), ending in `/`.
+ *
+ * @example
+ * ```ts
+ * import { ROOT } from "./public_api.ts";
+ * import { expect } from "expect";
+ * expect(Deno.statSync(`${ROOT}deno.json`).isFile).toBe(true);
+ * ```
+ */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
 
-/** deno.json's `exports`: entry name (".", "./sphere3d", …) → module path. */
+/**
+ * deno.json's `exports`: entry name (".", "./sphere3d", …) → module path.
+ *
+ * @example
+ * ```ts
+ * import { entries } from "./public_api.ts";
+ * import { expect } from "expect";
+ * expect(entries()["."]).toBe("./mod.ts");
+ * ```
+ */
 export function entries(): Record<string, string> {
   const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
   return config.exports as Record<string, string>;
 }
 
-/** The sorted, unique names one entry module exports, from `deno doc --json`. */
+/**
+ * The sorted, unique names one entry module exports, from `deno doc --json`.
+ *
+ * @param modulePath the entry's path relative to the repository root
+ * @example
+ * ```ts
+ * import { entryNames } from "./public_api.ts";
+ * import { expect } from "expect";
+ * expect(await entryNames("./src/version.ts")).toEqual(["VERSION"]);
+ * ```
+ */
 export async function entryNames(modulePath: string): Promise<string[]> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["doc", "--json", modulePath],
@@ -45,14 +82,33 @@ export async function entryNames(modulePath: string): Promise<string[]> {
   return [...names].sort();
 }
 
-/** Every entry's sorted names, keyed by the entry name of deno.json (".", "./sphere3d", …). */
+/**
+ * Every entry's sorted names, keyed by the entry name of deno.json (".", "./sphere3d", …).
+ *
+ * @example
+ * ```ts
+ * import { publicApi } from "./public_api.ts";
+ * import { expect } from "expect";
+ * const api = await publicApi();
+ * expect(api["./sphere3d"]).toContain("World");
+ * ```
+ */
 export async function publicApi(): Promise<Record<string, string[]>> {
   const api: Record<string, string[]> = {};
   for (const [entry, path] of Object.entries(entries())) api[entry] = await entryNames(path);
   return api;
 }
 
-/** Unique names across entries and the names exported from more than one entry. */
+/**
+ * Unique names across entries and the names exported from more than one entry.
+ *
+ * @example
+ * ```ts
+ * import { summary } from "./public_api.ts";
+ * import { expect } from "expect";
+ * expect(summary({ ".": ["A", "B"], "./x": ["B", "C"] })).toEqual({ unique: 3, shared: ["B"] });
+ * ```
+ */
 export function summary(api: Record<string, string[]>): { unique: number; shared: string[] } {
   const seen = new Map<string, number>();
   for (const names of Object.values(api)) {
