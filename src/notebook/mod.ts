@@ -36,21 +36,9 @@ export type { TableViewOptions } from "./display.ts";
 export { runWithProgress } from "./progress.ts";
 export type { ProgressOptions, Steppable } from "./progress.ts";
 export { View3D, view3d, ViewRecorder, writeViewer } from "./viewer.ts";
-export type {
-  BoundariesLike,
-  BoxLike,
-  Camera,
-  FrameLike,
-  TableLike,
-  View3DOptions,
-  ViewBodyStyle,
-  ViewInfo,
-  ViewMesh,
-  ViewScale,
-  ViewSource,
-  ViewSystem,
-  ViewWorld,
-} from "./viewer.ts";
+export type { Camera } from "./raster.ts";
+// The viewer's option and source types, all of them (viewer_types.ts holds nothing else).
+export type * from "./viewer_types.ts";
 
 // The library's own classes only: apache-arrow's Table is not patched (use tableView or show).
 registerDisplay([World, GranularSystem, StarSystem, ClumpSystem, DiskSystem]);

@@ -31,21 +31,6 @@ import { build, type Built } from "./viewer_build.ts";
 import { viewDocument, viewFragment } from "./viewer_html.ts";
 import type { View3DOptions, ViewInfo, ViewSource } from "./viewer_types.ts";
 
-export type { Camera } from "./raster.ts";
-export type {
-  BoundariesLike,
-  BoxLike,
-  FrameLike,
-  TableLike,
-  View3DOptions,
-  ViewBodyStyle,
-  ViewInfo,
-  ViewMesh,
-  ViewScale,
-  ViewSource,
-  ViewSystem,
-  ViewWorld,
-} from "./viewer_types.ts";
 export { ViewRecorder, type ViewRecorderOptions } from "./viewer_frames.ts";
 
 /**
