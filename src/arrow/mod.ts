@@ -35,7 +35,7 @@ export { barTable } from "./bar.ts";
 export type { BarRunLike } from "./bar.ts";
 export { readArrow, writeArrow } from "./io.ts";
 export { FrameReader, FrameWriter, readFrames } from "./frames.ts";
-export type { Frame, FrameStamp } from "./frames.ts";
+export type { Frame, FrameStamp, FrameWriterOptions } from "./frames.ts";
 export { buildTable } from "./schema.ts";
 export type { ColumnSpec, ColumnType, TableMetadata } from "./schema.ts";
 export type { ContactsLike, NumArray, ParticleSystemLike, SnapshotOptions } from "./types.ts";

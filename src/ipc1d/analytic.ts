@@ -15,8 +15,7 @@ import { finite, nonNegative, oneOf } from "../math/validate.ts";
  *
  * @example
  * ```ts
- * import { type BarConstants } from "./analytic.ts";
- * import { bounceSolution } from "./analytic.ts";
+ * import { type BarConstants, bounceSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const k: BarConstants = bounceSolution().constants;
  * expect(k.period).toBeCloseTo(16 / 3, 12);
@@ -50,8 +49,7 @@ export interface BarConstants {
  *
  * @example
  * ```ts
- * import { type BarEnergy } from "./analytic.ts";
- * import { impactSolution } from "./analytic.ts";
+ * import { type BarEnergy, impactSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const e: BarEnergy = impactSolution().energy(0.6);
  * expect(e.kinetic).toBeCloseTo(350, 9);
@@ -74,8 +72,7 @@ export interface BarEnergy {
  *
  * @example
  * ```ts
- * import { type BarFieldValue } from "./analytic.ts";
- * import { impactSolution } from "./analytic.ts";
+ * import { type BarFieldValue, impactSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const f: BarFieldValue = impactSolution().field(5, 5 / 6 - 1e-9);
  * expect(f.strain).toBeCloseTo(-1 / 3, 12);

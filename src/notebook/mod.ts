@@ -36,6 +36,7 @@ export type { TableViewOptions } from "./display.ts";
 export { runWithProgress } from "./progress.ts";
 export type { ProgressOptions, Steppable } from "./progress.ts";
 export { View3D, view3d, ViewRecorder, writeViewer } from "./viewer.ts";
+export type { ViewRecorderOptions } from "./viewer.ts";
 export type { Camera } from "./raster.ts";
 // The viewer's option and source types, all of them (viewer_types.ts holds nothing else).
 export type * from "./viewer_types.ts";

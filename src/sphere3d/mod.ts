@@ -28,9 +28,9 @@ export { World } from "./world.ts";
 export type { GranularBoxOptions, ParticleSet, WorldOptions } from "./world.ts";
 export type { ProgressOptions, RunOptions } from "../math/progress.ts";
 export { GranularSystem } from "./granular_system.ts";
-export type { SaveGranularStateOptions } from "./checkpoint.ts";
+export type { ParticleTableLike, SaveGranularStateOptions } from "./checkpoint.ts";
 export type { HistoryColumns } from "./history.ts";
-export { jitteredPacking, regularPacking } from "./emit.ts";
+export { jitteredPacking } from "./emit.ts";
 export type {
   BodyType,
   EmitBoxOptions,
@@ -66,6 +66,4 @@ export type {
   MeshOptions,
   SphereOptions,
 } from "./bodies/options.ts";
-export { quatFromAxisAngle } from "./bodies/quat.ts";
-export type { Quaternion } from "./bodies/quat.ts";
 export type { PoolSleepOptions } from "./bodies/sleep.ts";

@@ -28,7 +28,7 @@
  * @module
  */
 export { StarShape } from "./shape.ts";
-export type { StarPresetName } from "./shape.ts";
+export type { StarPresetName, StarPresetOptions, StarShapeOptions } from "./shape.ts";
 export { StarSystem } from "./system.ts";
 export type { StarGrainsOptions, StarSamplingOptions, StarSystemOptions } from "./system.ts";
 export type { StarSampling } from "./detect.ts";
@@ -64,5 +64,5 @@ export type { SceneOptions, StarScene } from "./scenes.ts";
 export { gpuAvailable, requestGpu, WebGpuUnavailableError } from "./gpu/device.ts";
 export type { GpuContext, RequestGpuOptions } from "./gpu/device.ts";
 export { StarSystemGpu } from "./gpu/system_gpu.ts";
-export type { GpuReadOptions, GpuStepStats } from "./gpu/options.ts";
+export type { GpuReadOptions, GpuStepStats, StarSystemGpuOptions } from "./gpu/options.ts";
 export type { StarSprite } from "./gpu/sprite.ts";

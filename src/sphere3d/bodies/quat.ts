@@ -101,7 +101,7 @@ export function rpyToQuaternion(rpy: ArrayLike<number>): Quaternion {
  *
  * @example
  * ```ts
- * import { quatFromAxisAngle } from "@grainlab/grainlab/sphere3d";
+ * import { quatFromAxisAngle } from "./quat.ts";
  * import { expect } from "expect";
  * const q = quatFromAxisAngle([0, 2, 0], Math.PI);
  * expect(q[1]).toBeCloseTo(1, 12);
@@ -307,8 +307,7 @@ export function quatRotateInto<T extends WritableNumbers>(
  *
  * @example
  * ```ts
- * import { quatFromAxisAngle } from "@grainlab/grainlab/sphere3d";
- * import { quatRotate } from "./quat.ts";
+ * import { quatFromAxisAngle, quatRotate } from "./quat.ts";
  * import { expect } from "expect";
  * const v = quatRotate(quatFromAxisAngle([1, 0, 0], Math.PI / 2), [0, 1, 0]);
  * expect(v[2]).toBeCloseTo(1, 12); // y turns into z about x
@@ -407,8 +406,7 @@ export function quatToMatrixInto<T extends WritableNumbers>(
  *
  * @example
  * ```ts
- * import { quatFromAxisAngle } from "@grainlab/grainlab/sphere3d";
- * import { quatToMatrix } from "./quat.ts";
+ * import { quatFromAxisAngle, quatToMatrix } from "./quat.ts";
  * import { expect } from "expect";
  * const m = quatToMatrix(quatFromAxisAngle([0, 0, 1], Math.PI / 2));
  * // the first column is the image of x: y
