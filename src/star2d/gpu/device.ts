@@ -33,7 +33,13 @@ export class WebGpuUnavailableError extends Error {
   }
 }
 
-/** Options of {@linkcode requestGpu}. */
+/**
+ * Options of {@linkcode requestGpu}.
+ *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
+ */
 export interface RequestGpuOptions {
   /** Adapter power preference. @default "high-performance" */
   powerPreference?: "low-power" | "high-performance";
@@ -41,7 +47,13 @@ export interface RequestGpuOptions {
   allowFallback?: boolean;
 }
 
-/** A device with the adapter it came from. */
+/**
+ * A device with the adapter it came from.
+ *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
+ */
 export interface GpuContext {
   /** The device, with the adapter's largest buffer and storage limits requested. */
   device: GPUDevice;

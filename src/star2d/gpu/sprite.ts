@@ -31,6 +31,9 @@ export const DEFAULT_SPRITE_RESOLUTION = 1024;
  * A star shape sampled on an S × S grid over [−L, L]² (body frame, polar centre at the
  * origin), L = r_max·(1 + 4/S): the texture data of the GPU path.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
  * import { StarShape } from "@grainlab/grainlab/star2d";
