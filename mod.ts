@@ -15,14 +15,22 @@
  *   angle of repose, Brazil nut, force distribution, restitution against speed), each checked
  *   against its published law.
  *
- * The root module re-exports the shared building blocks (seeded random numbers, cell grids,
- * contact laws) and each simulator as a namespace.
+ * The root module is the headline API: each simulator's main classes and functions
+ * ({@link World} and {@link GranularSystem}; {@link StarSystem}, {@link StarShape},
+ * {@link ClumpSystem} and {@link DiskSystem}; the bar study {@link simulateBar},
+ * {@link compareBar} and {@link convergenceStudy}), the contact laws (pure functions of
+ * scalars: normal force and damping, restitution, rolling resistance, cohesion, mixing), the
+ * contact records the simulators fill and seeded random numbers ({@link Rng}). Everything
+ * else a simulator offers (option and result types, bodies, walls, scenes, experiments) is in
+ * its entry, and figures, Arrow tables, notebook display and file formats have entries of
+ * their own (`./plot`, `./arrow`, `./notebook`, `./io`), so that importing the simulators
+ * never loads them.
  *
  * @example
  * ```ts
- * import { sphere3d } from "@grainlab/grainlab";
+ * import { World } from "@grainlab/grainlab";
  * import { expect } from "expect";
- * const world = new sphere3d.World({ timeStep: 1e-4 });
+ * const world = new World({ timeStep: 1e-4 });
  * const g = world.addGranularParticles({ positions: [[0, 0, 0.05]], radii: 0.02 });
  * g.setGroundPlane(0);
  * world.run(100);
@@ -31,10 +39,36 @@
  *
  * @module
  */
-export * from "./src/math/mod.ts";
-export * from "./src/contact/mod.ts";
-export * as sphere3d from "./src/sphere3d/mod.ts";
-export * as star2d from "./src/star2d/mod.ts";
-export * as ipc1d from "./src/ipc1d/mod.ts";
-export * as experiments from "./src/experiments/mod.ts";
+export { World } from "./src/sphere3d/world.ts";
+export { GranularSystem } from "./src/sphere3d/granular_system.ts";
+export { StarSystem } from "./src/star2d/system.ts";
+export { StarShape } from "./src/star2d/shape.ts";
+export { ClumpSystem, DiskSystem } from "./src/star2d/clump.ts";
+export { simulateBar } from "./src/ipc1d/simulate.ts";
+export { compareBar, convergenceStudy } from "./src/ipc1d/study.ts";
+export { Rng } from "./src/math/rng.ts";
+export {
+  cohesionForce,
+  contactDamping,
+  DampingLaw,
+  dampingRatio,
+  effectiveRadius,
+  hertzNormalForce,
+  hertzRestitution,
+  linearContactDuration,
+  linearDampingRatio,
+  linearNormalForce,
+  linearRestitution,
+  mixGeometric,
+  normalForce,
+  restitutionDamping,
+  type RestitutionOptions,
+  rollingTorque,
+} from "./src/contact/mod.ts";
+export {
+  CONTACT_KIND_NAMES,
+  ContactKind,
+  type ContactKindName,
+  ContactRecord,
+} from "./src/contact/record.ts";
 export { VERSION } from "./src/version.ts";

@@ -37,7 +37,8 @@
  *
  * @module
  */
-import { type GranularSystem, type RigidBody, TriangleMesh, World } from "../src/sphere3d/mod.ts";
+import { type GranularSystem, type RigidBody, World } from "../src/sphere3d/mod.ts";
+import { TriangleMesh } from "../src/sphere3d/bodies/mesh.ts";
 import { SCENE } from "./settle_bench.ts";
 import { lowbias32 } from "../src/math/rng.ts";
 

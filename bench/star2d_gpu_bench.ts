@@ -31,13 +31,8 @@
  * (`--name value` works as well as `--name=value`)
  */
 
-import {
-  gpuAvailable,
-  gpuMemory,
-  requestGpu,
-  StarShape,
-  StarSystemGpu,
-} from "../src/star2d/mod.ts";
+import { gpuAvailable, requestGpu, StarShape, StarSystemGpu } from "../src/star2d/mod.ts";
+import { gpuMemory } from "../src/star2d/gpu/memory.ts";
 import { Rng } from "../src/math/rng.ts";
 
 function arg(name: string): string | undefined {

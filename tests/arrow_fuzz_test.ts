@@ -6,7 +6,8 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import * as A from "apache-arrow";
 import pl from "nodejs-polars";
-import { FrameWriter, readFrames, tableFromBytes, tableToArrowFile } from "../src/arrow/mod.ts";
+import { FrameWriter, readFrames } from "../src/arrow/mod.ts";
+import { tableFromBytes, tableToArrowFile } from "../src/arrow/io.ts";
 import { foreignTable, mixedTable, tableSignature } from "./arrow_fixtures.ts";
 import type { FuzzCase, FuzzJob, FuzzResult } from "./arrow_fuzz_worker.ts";
 

@@ -1,6 +1,7 @@
 // Worker of tests/arrow_fuzz_test.ts: reads damaged Arrow bytes, one case at a time, and posts
 // the outcome of each read before starting the next, so that the test can time every read.
-import { readFrames, tableFromBytes } from "../src/arrow/mod.ts";
+import { readFrames } from "../src/arrow/mod.ts";
+import { tableFromBytes } from "../src/arrow/io.ts";
 import { tableSignature } from "./arrow_fixtures.ts";
 
 /** One damaged copy: `bytes[at]` replaced by `op(bytes[at])`, or `bytes` cut to `cut` bytes. */

@@ -2,18 +2,17 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import * as A from "apache-arrow";
 import {
-  checkArrowFile,
-  CHECKSUM_KEY,
   contactsTable,
   type Frame,
   FrameWriter,
   particlesTable,
   readArrow,
   readFrames,
-  tableFromBytes,
-  tableToArrowFile,
   writeArrow,
 } from "../src/arrow/mod.ts";
+import { checkArrowFile } from "../src/arrow/ipc/file.ts";
+import { CHECKSUM_KEY } from "../src/arrow/ipc/checksum.ts";
+import { tableFromBytes, tableToArrowFile } from "../src/arrow/io.ts";
 import { fakeSystem3d, foreignTable, mixedTable, tableSignature } from "./arrow_fixtures.ts";
 
 describe("writeArrow / readArrow", () => {

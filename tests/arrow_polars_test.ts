@@ -4,7 +4,6 @@ import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import pl from "nodejs-polars";
 import {
-  checkArrowFile,
   contactsTable,
   FrameWriter,
   particlesTable,
@@ -13,6 +12,7 @@ import {
   statsTable,
   writeArrow,
 } from "../src/arrow/mod.ts";
+import { checkArrowFile } from "../src/arrow/ipc/file.ts";
 import { fakeSystem3d } from "./arrow_fixtures.ts";
 
 const read = async (p: string) => pl.readIPC(Buffer.from(await Deno.readFile(p)));

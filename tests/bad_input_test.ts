@@ -9,19 +9,13 @@ import { type GranularSystem, World } from "../src/sphere3d/mod.ts";
 import { ParticleStore } from "../src/sphere3d/particles.ts";
 import { HistoryTable } from "../src/sphere3d/history.ts";
 import { packingScene, StarShape, Walls } from "../src/star2d/mod.ts";
-import {
-  barMatrices,
-  characteristicLattice,
-  compareBar,
-  contactIntervals,
-  convergenceStudy,
-  integrateDem,
-  integrateImplicit,
-  ipcPotential,
-  penaltyPotential,
-  resolutionRatio,
-  simulateBar,
-} from "../src/ipc1d/mod.ts";
+import { compareBar, convergenceStudy, simulateBar } from "../src/ipc1d/mod.ts";
+import { barMatrices } from "../src/ipc1d/fem.ts";
+import { characteristicLattice } from "../src/ipc1d/lattice.ts";
+import { contactIntervals } from "../src/ipc1d/metrics.ts";
+import { integrateDem, penaltyPotential } from "../src/ipc1d/penalty.ts";
+import { integrateImplicit } from "../src/ipc1d/newmark.ts";
+import { ipcPotential, resolutionRatio } from "../src/ipc1d/barrier.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;

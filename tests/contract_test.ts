@@ -2,7 +2,8 @@
 // core, the profile, the run loop, empty systems, star2d option names, the divergence guard.
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { CONTACT_KIND_NAMES, ContactKind, STAT_FIELDS } from "../mod.ts";
+import { CONTACT_KIND_NAMES, ContactKind } from "../mod.ts";
+import { STAT_FIELDS } from "../src/contact/stats.ts";
 import { World } from "../src/sphere3d/mod.ts";
 import { GranularCore } from "../src/sphere3d/core.ts";
 import { DiskSystem, StarShape, StarSystem } from "../src/star2d/mod.ts";

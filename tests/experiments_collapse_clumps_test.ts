@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { clumpColumnCollapse, collapsePile } from "../src/experiments/mod.ts";
+import { clumpColumnCollapse } from "../src/experiments/mod.ts";
+import { collapsePile } from "../src/experiments/collapse2d.ts";
 
 // Tolerance stated in clumpColumnCollapse's documentation (scale "ci": 160 grains, 1.2 s,
 // seeds 1–3): clumps of 17 disks, which fill the cross within 2.5 %, stand in a pile whose

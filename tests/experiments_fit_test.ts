@@ -2,26 +2,27 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import {
   angleOfRepose,
-  beverlooFit,
   brazilNut,
-  exponentialTail,
-  flankAngles,
   forceDistribution,
   hopperDischarge,
   janssenEffect,
-  janssenFit,
-  linearFit,
-  minimize1d,
-  normaliseBySlab,
-  powerLawFit,
-  resolveGrains,
   restitutionVsSpeed,
   slotHopper,
   starClogging,
   starColumnCollapse,
   starForceDistribution,
-  surfaceProfile,
 } from "../src/experiments/mod.ts";
+import {
+  beverlooFit,
+  exponentialTail,
+  janssenFit,
+  linearFit,
+  minimize1d,
+  powerLawFit,
+} from "../src/experiments/fit.ts";
+import { flankAngles } from "../src/experiments/repose.ts";
+import { normaliseBySlab } from "../src/experiments/force_distribution.ts";
+import { resolveGrains, surfaceProfile } from "../src/experiments/common.ts";
 import { Rng } from "../src/math/rng.ts";
 
 describe("experiments: fitting helpers against exact answers", () => {

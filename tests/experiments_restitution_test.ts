@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { HERTZ_TIME_FACTOR, restitutionVsSpeed } from "../src/experiments/mod.ts";
+import { restitutionVsSpeed } from "../src/experiments/mod.ts";
+import { HERTZ_TIME_FACTOR } from "../src/experiments/restitution.ts";
 
 // Tolerances stated in restitutionVsSpeed's documentation (scale "ci": 7 speeds, 0.01–1 m/s).
 describe("experiments: restitution and contact time against impact speed (Hertz)", () => {

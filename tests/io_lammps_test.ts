@@ -16,9 +16,9 @@ import {
   type LammpsFrame,
   loadLammpsFrame,
   parseLammpsDump,
-  parseLammpsDumpBytes,
   readLammpsDump,
 } from "../src/io/mod.ts";
+import { parseLammpsDumpBytes } from "../src/io/lammps_dump.ts";
 import { Rng } from "../src/math/rng.ts";
 
 const R = 0.02, RHO = 1600, MASS = RHO * (4 / 3) * Math.PI * R ** 3;

@@ -1,11 +1,8 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  analyticSolution,
-  bounceSolution,
-  characteristicLattice,
-  impactSolution,
-} from "../src/ipc1d/mod.ts";
+import { analyticSolution } from "../src/ipc1d/analytic.ts";
+import { bounceSolution, impactSolution } from "../src/ipc1d/analytic.ts";
+import { characteristicLattice } from "../src/ipc1d/lattice.ts";
 
 const close = (a: number, b: number, tol = 1e-9): void => {
   expect(Math.abs(a - b)).toBeLessThanOrEqual(tol);

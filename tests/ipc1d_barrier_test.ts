@@ -10,7 +10,7 @@ import {
   physicalBarrierGradient,
   physicalBarrierHessian,
   resolutionRatio,
-} from "../src/ipc1d/mod.ts";
+} from "../src/ipc1d/barrier.ts";
 
 const forms = [
   { name: "physical", b: physicalBarrier, g: physicalBarrierGradient, h: physicalBarrierHessian },

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { convergenceOrders, convergenceStudy } from "../src/ipc1d/mod.ts";
+import { convergenceStudy } from "../src/ipc1d/mod.ts";
+import { convergenceOrders } from "../src/ipc1d/metrics.ts";
 
 describe("ipc1d refinement along the resolved path (acceptance test 5, spec §7.3)", () => {
   // d̂ = Δx, κ = 0.1E, h = 0.5Δx/c, consistent mass: Δx, d̂ and h shrink together

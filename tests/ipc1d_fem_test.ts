@@ -6,7 +6,7 @@ import {
   solveTridiagonal,
   tridiagonalMultiply,
   tridiagonalQuadraticForm,
-} from "../src/ipc1d/mod.ts";
+} from "../src/ipc1d/fem.ts";
 
 describe("ipc1d P1 bar (spec §4)", () => {
   const m = barMatrices(100);

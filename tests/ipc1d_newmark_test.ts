@@ -1,11 +1,8 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  type EndContactPotential,
-  integrateImplicit,
-  ipcPotential,
-  simulateBar,
-} from "../src/ipc1d/mod.ts";
+import { simulateBar } from "../src/ipc1d/mod.ts";
+import { type EndContactPotential, ipcPotential } from "../src/ipc1d/barrier.ts";
+import { integrateImplicit } from "../src/ipc1d/newmark.ts";
 
 /** A linear bilateral spring ½k(d − d₀)², active everywhere (no filter). */
 function bilateralSpring(k: number, d0: number): EndContactPotential {

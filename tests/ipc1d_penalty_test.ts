@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { compareBar, integrateDem, penaltyPotential, simulateBar } from "../src/ipc1d/mod.ts";
+import { compareBar, simulateBar } from "../src/ipc1d/mod.ts";
+import { integrateDem, penaltyPotential } from "../src/ipc1d/penalty.ts";
 
 describe("ipc1d penalty and DEM contact (spec §8, acceptance test 7)", () => {
   it("undamped stiff DEM (k_n = 1e5) chatters, overshoots and penetrates", () => {

@@ -3,17 +3,9 @@ import { expect } from "expect";
 import { particlesTable } from "../src/arrow/mod.ts";
 import { World } from "../src/sphere3d/mod.ts";
 import { StarShape, StarSystem } from "../src/star2d/mod.ts";
-import {
-  DISPLAY,
-  inNotebook,
-  Progress,
-  runWithProgress,
-  show,
-  systemBundle,
-  systemSummary,
-  tableBundle,
-  tableView,
-} from "../src/notebook/mod.ts";
+import { inNotebook, runWithProgress, show, tableView } from "../src/notebook/mod.ts";
+import { DISPLAY, systemBundle, systemSummary, tableBundle } from "../src/notebook/display.ts";
+import { Progress } from "../src/math/progress.ts";
 import { fakeSystem3d } from "./arrow_fixtures.ts";
 
 type Displayable = Record<symbol, () => Record<string, string>>;

@@ -4,20 +4,19 @@ import { particlesTable } from "../src/arrow/mod.ts";
 import {
   barComparison,
   bed3d,
-  colorScale,
   compose,
   distanceErrorFigure,
   Figure,
   forceNetwork,
   heightMap,
   lines,
-  parseSVG,
   particles2d,
   slice3d,
   timeSeries,
-  toPNG,
-  toSVG,
 } from "../src/plot/mod.ts";
+import { colorScale } from "../src/plot/color.ts";
+import { parseSVG } from "../src/plot/dom.ts";
+import { toPNG, toSVG } from "../src/plot/figure.ts";
 import { fakeSystem2d, fakeSystem3d } from "./arrow_fixtures.ts";
 
 const count = (svg: string, tag: string) => parseSVG(svg).querySelectorAll(tag).length;

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { animate, encodeGif, particles2d } from "../src/plot/mod.ts";
+import { animate, particles2d } from "../src/plot/mod.ts";
+import { encodeGif } from "../src/plot/gif.ts";
 
 /** Minimal GIF decoder (enough to check our encoder): returns the frames' palette indices. */
 function decodeGif(g: Uint8Array): { width: number; height: number; frames: Uint8Array[] } {

@@ -5,15 +5,11 @@ import * as Plot from "@observablehq/plot";
 import { contactsTable, particlesTable } from "../src/arrow/mod.ts";
 import { ContactKind } from "../src/contact/record.ts";
 import { StarShape, StarSystem } from "../src/star2d/mod.ts";
-import {
-  type DomElement,
-  forceChains,
-  grains,
-  parseSVG,
-  plotDocument,
-  plotFigure,
-  walls,
-} from "../src/plot/mod.ts";
+import { type DomElement, parseSVG, plotDocument } from "../src/plot/dom.ts";
+import { forceChains } from "../src/plot/marks/chains.ts";
+import { grains } from "../src/plot/marks/grains.ts";
+import { plotFigure } from "../src/plot/marks/plot_figure.ts";
+import { walls } from "../src/plot/marks/walls.ts";
 import { fakeSystem3d } from "./arrow_fixtures.ts";
 
 type Chart = DomElement & {

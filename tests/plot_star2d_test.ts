@@ -4,14 +4,9 @@ import { expect } from "expect";
 import { StarShape, StarSystem } from "../src/star2d/mod.ts";
 import { simulateBar } from "../src/ipc1d/mod.ts";
 import { barTable, contactsTable, particlesTable } from "../src/arrow/mod.ts";
-import {
-  barComparison,
-  forceChains,
-  forceNetwork,
-  parseSVG,
-  particles2d,
-  plotDocument,
-} from "../src/plot/mod.ts";
+import { barComparison, forceNetwork, particles2d } from "../src/plot/mod.ts";
+import { forceChains } from "../src/plot/marks/chains.ts";
+import { parseSVG, plotDocument } from "../src/plot/dom.ts";
 import * as Plot from "@observablehq/plot";
 import { ContactKind } from "../src/contact/record.ts";
 

@@ -4,10 +4,10 @@ import {
   distanceErrorMap,
   exactDistance,
   firstOrderDistance,
-  firstOrderNormal,
   radialDistance,
   StarShape,
 } from "../src/star2d/mod.ts";
+import { firstOrderNormal } from "../src/star2d/distance.ts";
 
 describe("star2d distances", () => {
   it("are exact on a circle", () => {
@@ -66,7 +66,7 @@ describe("star2d distances", () => {
 
 describe("star2d implicit function", () => {
   it("has the analytic gradient of f (checked by finite differences)", async () => {
-    const { implicitGradient } = await import("../src/star2d/mod.ts");
+    const { implicitGradient } = await import("../src/star2d/distance.ts");
     const s = StarShape.preset("butterfly", { rMax: 1 });
     const pose = { x: 0.3, y: -0.2, angle: 1.1 };
     for (const p of [[0.9, 0.4], [-0.2, 0.7], [0.1, -0.95]]) {

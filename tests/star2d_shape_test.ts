@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { STAR_PRESETS, StarShape } from "../src/star2d/mod.ts";
+import { StarShape } from "../src/star2d/mod.ts";
+import { STAR_PRESETS } from "../src/star2d/shape.ts";
 
 describe("star2d StarShape", () => {
   it("lookup tables match the Fourier sum to 1e-6 (r_max = 1)", () => {

@@ -1,5 +1,6 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
+import { StarShape, StarSystem, type StarSystemOptions } from "../src/star2d/mod.ts";
 import {
   CELL_INSIDE,
   CELL_OUTSIDE,
@@ -8,10 +9,7 @@ import {
   ShapeSprite,
   SPRITE_SECTORS,
   spriteAccuracy,
-  StarShape,
-  StarSystem,
-  type StarSystemOptions,
-} from "../src/star2d/mod.ts";
+} from "../src/star2d/sprite.ts";
 import type { StarSamplingOptions } from "../src/star2d/system.ts";
 import { contactBuffers } from "../src/contact/record.ts";
 import { Rng } from "../src/math/rng.ts";

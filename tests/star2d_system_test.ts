@@ -2,13 +2,13 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import {
   ClumpSystem,
-  clumpTemplate,
   DiskSystem,
   packingScene,
   StarShape,
   StarSystem,
   type StarSystemOptions,
 } from "../src/star2d/mod.ts";
+import { clumpTemplate } from "../src/star2d/clump_template.ts";
 
 const cross = StarShape.preset("cross", { rMax: 0.01 });
 

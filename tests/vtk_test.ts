@@ -8,13 +8,8 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
 import { StarShape, StarSystem } from "../src/star2d/mod.ts";
-import {
-  vtkContactsBytes,
-  vtkParticlesBytes,
-  VtkSeriesWriter,
-  writeVtk,
-  writeVtkContacts,
-} from "../src/io/mod.ts";
+import { VtkSeriesWriter, writeVtk, writeVtkContacts } from "../src/io/mod.ts";
+import { vtkContactsBytes, vtkParticlesBytes } from "../src/io/vtk.ts";
 import { ContactKind } from "../src/contact/record.ts";
 
 const PYTHON = "/usr/bin/python3";

@@ -38,7 +38,7 @@ export {
  *
  * @example
  * ```ts
- * import { writeFileAtomic } from "@grainlab/grainlab/arrow";
+ * import { writeFileAtomic } from "./io.ts";
  * import { expect } from "expect";
  * const dir = await Deno.makeTempDir();
  * await writeFileAtomic(`${dir}/a.bin`, new Uint8Array([1, 2]));
@@ -58,12 +58,8 @@ export const writeFileAtomic: (path: string, bytes: Uint8Array) => Promise<void>
  *   dictionaries for one column, which the file format does not allow)
  * @example
  * ```ts
- * import {
- *   checkArrowFile,
- *   particlesTable,
- *   tableFromBytes,
- *   tableToArrowFile,
- * } from "@grainlab/grainlab/arrow";
+ * import { particlesTable } from "@grainlab/grainlab/arrow";
+ * import { checkArrowFile, tableFromBytes, tableToArrowFile } from "./io.ts";
  * import { expect } from "expect";
  * const t = particlesTable({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] });
  * const bytes = tableToArrowFile(t);
@@ -170,7 +166,7 @@ export async function readArrow(path: string): Promise<A.Table> {
  * @example
  * ```ts
  * import * as A from "apache-arrow";
- * import { tableFromBytes } from "@grainlab/grainlab/arrow";
+ * import { tableFromBytes } from "./io.ts";
  * import { expect } from "expect";
  * const bytes = A.tableToIPC(A.tableFromArrays({ x: new Int32Array([4, 5]) }), "file");
  * expect([...tableFromBytes(bytes).getChild("x")!]).toEqual([4, 5]);

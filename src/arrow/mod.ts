@@ -25,44 +25,17 @@
  *
  * @module
  */
-export { particlesTable, type ParticlesTableOptions } from "./particles.ts";
-export { contactsTable, type ContactsTableOptions } from "./contacts.ts";
-export { type StatsEntry, StatsRecorder, statsTable } from "./stats.ts";
-export { type BarRunLike, barTable } from "./bar.ts";
-export {
-  type ArrowFileLayout,
-  checkArrowFile,
-  type CheckArrowFileOptions,
-  CHECKSUM_KEY,
-  readArrow,
-  tableFromBytes,
-  tableToArrowFile,
-  writeArrow,
-  writeFileAtomic,
-} from "./io.ts";
-export {
-  type Frame,
-  FrameReader,
-  type FrameStamp,
-  FrameWriter,
-  type FrameWriterOptions,
-  readFrames,
-} from "./frames.ts";
-export {
-  buildTable,
-  type ColumnSpec,
-  type ColumnType,
-  CONTACT_KINDS,
-  metadataMap,
-  schemaMetadata,
-  type TableMetadata,
-  VERSION_KEY,
-} from "./schema.ts";
-export {
-  checkSystem,
-  type ContactsLike,
-  dimensionOf,
-  type NumArray,
-  type ParticleSystemLike,
-  type SnapshotOptions,
-} from "./types.ts";
+export { particlesTable } from "./particles.ts";
+export type { ParticlesTableOptions } from "./particles.ts";
+export { contactsTable } from "./contacts.ts";
+export type { ContactsTableOptions } from "./contacts.ts";
+export { StatsRecorder, statsTable } from "./stats.ts";
+export type { StatsEntry } from "./stats.ts";
+export { barTable } from "./bar.ts";
+export type { BarRunLike } from "./bar.ts";
+export { readArrow, writeArrow } from "./io.ts";
+export { FrameReader, FrameWriter, readFrames } from "./frames.ts";
+export type { Frame, FrameStamp, FrameWriterOptions } from "./frames.ts";
+export { buildTable } from "./schema.ts";
+export type { ColumnSpec, ColumnType, TableMetadata } from "./schema.ts";
+export type { ContactsLike, NumArray, ParticleSystemLike, SnapshotOptions } from "./types.ts";

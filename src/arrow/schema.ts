@@ -125,7 +125,7 @@ function columnData(spec: ColumnSpec, length: number, type: A.DataType): A.Data 
  * @throws {RangeError} when a key starts with `ARROW:`
  * @example
  * ```ts
- * import { metadataMap } from "@grainlab/grainlab/arrow";
+ * import { metadataMap } from "./schema.ts";
  * import { expect } from "expect";
  * expect(metadataMap("demo", { unit: "m", n: 2 })).toEqual(new Map([["unit", "m"], ["n", "2"]]));
  * expect(() => metadataMap("demo", { "ARROW:x": 1 })).toThrow(/reserved by Arrow/);
@@ -227,7 +227,7 @@ export function buildTable(
  * @returns a Map with keys prefixed `grainlab.`
  * @example
  * ```ts
- * import { schemaMetadata, VERSION_KEY } from "@grainlab/grainlab/arrow";
+ * import { VERSION_KEY, schemaMetadata } from "./schema.ts";
  * import { expect } from "expect";
  * const m = schemaMetadata("demo", { simulator: "sphere3d", table: "particles", time: 0.5 });
  * expect(m.get("grainlab.time")).toBe("0.5");

@@ -90,7 +90,7 @@ export interface SnapshotOptions {
  * @returns 2 or 3
  * @example
  * ```ts
- * import { dimensionOf } from "@grainlab/grainlab/arrow";
+ * import { dimensionOf } from "./types.ts";
  * import { expect } from "expect";
  * expect(dimensionOf({ count: 1, positions: [0, 0], velocities: [0, 0], angles: [0] })).toBe(2);
  * expect(dimensionOf({ count: 1, positions: [0, 0, 0], velocities: [0, 0, 0] })).toBe(3);
@@ -112,7 +112,7 @@ export function dimensionOf(system: ParticleSystemLike): 2 | 3 {
  * @throws {RangeError} when arrays are shorter than `count × dimension`
  * @example
  * ```ts
- * import { checkSystem } from "@grainlab/grainlab/arrow";
+ * import { checkSystem } from "./types.ts";
  * import { expect } from "expect";
  * expect(checkSystem("demo", { count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] })).toBe(3);
  * expect(() => checkSystem("demo", { count: 2, positions: [0, 0, 1], velocities: [0, 0, 0] }))

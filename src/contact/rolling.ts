@@ -31,7 +31,7 @@ export function rollingTorque(muR: number, fn: number, r: number): number {
  *   Σ τ/I over the two bodies (rad/s²)
  * @example
  * ```ts
- * import { rollingScale } from "@grainlab/grainlab";
+ * import { rollingScale } from "./rolling.ts";
  * import { expect } from "expect";
  * expect(rollingScale(100, 1e-3, 1)).toBe(1);
  * expect(rollingScale(100, 1e-3, 0.05)).toBe(0.5);

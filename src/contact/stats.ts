@@ -12,7 +12,7 @@
  *
  * @example
  * ```ts
- * import type { StepStatsCore } from "@grainlab/grainlab";
+ * import type { StepStatsCore } from "./stats.ts";
  * import { expect } from "expect";
  * const s: StepStatsCore = {
  *   step: 1, time: 1e-3, candidatePairs: 4, particleContacts: 2, boundaryContacts: 1,
@@ -46,7 +46,7 @@ export interface StepStatsCore {
  *
  * @example
  * ```ts
- * import { emptyProfile } from "@grainlab/grainlab";
+ * import { emptyProfile } from "./stats.ts";
  * import { expect } from "expect";
  * expect(emptyProfile().total).toBe(0);
  * ```
@@ -69,7 +69,7 @@ export interface StepProfile {
  *
  * @example
  * ```ts
- * import { emptyProfile } from "@grainlab/grainlab";
+ * import { emptyProfile } from "./stats.ts";
  * import { expect } from "expect";
  * expect(Object.keys(emptyProfile())).toEqual([
  *   "neighbors", "pairForces", "boundaryForces", "integration", "total",
@@ -85,7 +85,7 @@ export function emptyProfile(): StepProfile {
  *
  * @example
  * ```ts
- * import { emptyProfile, resetProfile } from "@grainlab/grainlab";
+ * import { emptyProfile, resetProfile } from "./stats.ts";
  * import { expect } from "expect";
  * const p = { ...emptyProfile(), pairForces: 0.5, total: 1 };
  * resetProfile(p);
@@ -108,7 +108,7 @@ export function resetProfile(p: StepProfile): void {
  *
  * @example
  * ```ts
- * import { addProfile, emptyProfile, emptyProfileTotals } from "@grainlab/grainlab";
+ * import { addProfile, emptyProfile, emptyProfileTotals } from "./stats.ts";
  * import { expect } from "expect";
  * const t = emptyProfileTotals();
  * const p = emptyProfile();
@@ -128,7 +128,7 @@ export interface ProfileTotals extends StepProfile {
  *
  * @example
  * ```ts
- * import { emptyProfileTotals } from "@grainlab/grainlab";
+ * import { emptyProfileTotals } from "./stats.ts";
  * import { expect } from "expect";
  * expect(emptyProfileTotals().steps).toBe(0);
  * ```
@@ -142,7 +142,7 @@ export function emptyProfileTotals(): ProfileTotals {
  *
  * @example
  * ```ts
- * import { addProfile, emptyProfile, emptyProfileTotals } from "@grainlab/grainlab";
+ * import { addProfile, emptyProfile, emptyProfileTotals } from "./stats.ts";
  * import { expect } from "expect";
  * const t = emptyProfileTotals();
  * addProfile(t, { ...emptyProfile(), integration: 0.5, total: 0.5 });
@@ -163,7 +163,7 @@ export function addProfile(t: ProfileTotals, p: Readonly<StepProfile>): void {
  *
  * @example
  * ```ts
- * import { addProfile, emptyProfile, emptyProfileTotals, resetProfileTotals } from "@grainlab/grainlab";
+ * import { addProfile, emptyProfile, emptyProfileTotals, resetProfileTotals } from "./stats.ts";
  * import { expect } from "expect";
  * const t = emptyProfileTotals();
  * addProfile(t, emptyProfile());
@@ -192,7 +192,7 @@ const f = (unit: string, description: string): StatField => ({ unit, description
  *
  * @example
  * ```ts
- * import { STAT_FIELDS } from "@grainlab/grainlab";
+ * import { STAT_FIELDS } from "./stats.ts";
  * import { expect } from "expect";
  * expect(STAT_FIELDS.maxPenetration.unit).toBe("m");
  * expect(STAT_FIELDS.kineticEnergy.unit).toBe("J");

@@ -36,7 +36,7 @@ export const SPRING_IO = {
  * @returns 1 when the contact slides (Coulomb cap active), else 0
  * @example
  * ```ts
- * import { SPRING_IO, tangentialSpring3 } from "@grainlab/grainlab";
+ * import { SPRING_IO, tangentialSpring3 } from "./tangential.ts";
  * import { expect } from "expect";
  * const xi = new Float64Array(3), f = new Float64Array(3), io = new Float64Array(10);
  * io.set([0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10]); // normal z, slip 1 m/s along x for 1 ms
@@ -116,7 +116,7 @@ const IO = new Float64Array(10);
  * @returns 1 when the contact slides (Coulomb cap active), else 0
  * @example
  * ```ts
- * import { tangentialHistory3 } from "@grainlab/grainlab";
+ * import { tangentialHistory3 } from "./tangential.ts";
  * import { expect } from "expect";
  * const xi = new Float64Array(3), f = new Float64Array(3);
  * // Sticking: the spring force opposes the accumulated displacement.
@@ -153,7 +153,7 @@ export function tangentialHistory3(
  * @param vt relative tangential velocity of the first body along the tangent (m/s)
  * @example
  * ```ts
- * import { tangentialHistory1 } from "@grainlab/grainlab";
+ * import { tangentialHistory1 } from "./tangential.ts";
  * import { expect } from "expect";
  * const xi = new Float64Array(1);
  * const f = tangentialHistory1(xi, 0, 1, 1, 500, 0, 0.2); // would be −500 N: capped

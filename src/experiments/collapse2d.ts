@@ -153,7 +153,7 @@ const PILE_KEYS = ["shape", "nodes", "grains", "duration", "seed", "clumpDisks",
  *   or time step out of range, or a time step above the system's stability bound
  * @example
  * ```ts
- * import { collapsePile } from "@grainlab/grainlab/experiments";
+ * import { collapsePile } from "./collapse2d.ts";
  * import { expect } from "expect";
  * const p = collapsePile("clump", { grains: 10, duration: 0.01, clumpDisks: 9 });
  * expect(p.clumpDisks?.radii).toHaveLength(90);

@@ -123,7 +123,7 @@ export type GrainDefaults = Partial<Record<keyof GrainOptions, number>>;
  * @returns the grain model
  * @example
  * ```ts
- * import { resolveGrains } from "@grainlab/grainlab/experiments";
+ * import { resolveGrains } from "./common.ts";
  * import { expect } from "expect";
  * const g = resolveGrains("demo", { diameter: 0.01, softness: 1e-3 });
  * expect(g.kn).toBeCloseTo((g.mass * 9.81) / (1e-3 * 0.01), 9);
@@ -196,7 +196,8 @@ export function resolveGrains(
  * @returns the merged options and the scale
  * @example
  * ```ts
- * import { experimentOptions, type ExperimentScale } from "@grainlab/grainlab/experiments";
+ * import { type ExperimentScale } from "@grainlab/grainlab/experiments";
+ * import { experimentOptions } from "./common.ts";
  * import { expect } from "expect";
  * interface DemoOptions { scale?: ExperimentScale; n?: number }
  * const presets = { smoke: { n: 1 }, ci: { n: 2 }, full: { n: 3 } };
@@ -233,7 +234,7 @@ export function experimentOptions<T extends { scale?: ExperimentScale }>(
  * @returns the numbers as a Float64Array
  * @example
  * ```ts
- * import { numberList, } from "@grainlab/grainlab/experiments";
+ * import { numberList } from "./common.ts";
  * import { expect } from "expect";
  * expect([...numberList("demo", "speeds", [1, 2], (w, n, x) => x as number)]).toEqual([1, 2]);
  * expect(() => numberList("demo", "speeds", [], (w, n, x) => x as number)).toThrow(/at least 1/);
@@ -283,7 +284,7 @@ export interface SurfaceProfile {
  * @returns bin centres and tops
  * @example
  * ```ts
- * import { surfaceProfile } from "@grainlab/grainlab/experiments";
+ * import { surfaceProfile } from "./common.ts";
  * import { expect } from "expect";
  * const p = surfaceProfile([0.5, 1, 1.5, 3], 2, 0, 1, [0.5, 0.5], 2, 0, 2, 1);
  * expect([...p.top]).toEqual([1.5, 3.5]);
@@ -319,7 +320,7 @@ export function surfaceProfile(
  *
  * @example
  * ```ts
- * import { logspace } from "@grainlab/grainlab/experiments";
+ * import { logspace } from "./common.ts";
  * import { expect } from "expect";
  * const v = logspace(0.01, 1, 3);
  * expect(v[1]).toBeCloseTo(0.1, 12);
@@ -405,7 +406,7 @@ export interface SnapshotSource {
  * @returns the snapshot
  * @example
  * ```ts
- * import { snapshot } from "@grainlab/grainlab/experiments";
+ * import { snapshot } from "./common.ts";
  * import { World } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const g = new World().addGranularParticles({ positions: [[0, 0, 0.01]], radii: 0.01 });

@@ -50,7 +50,7 @@ function checkXY(where: string, x: ArrayLike<number>, y: ArrayLike<number>, min:
  *   all x equal
  * @example
  * ```ts
- * import { linearFit } from "@grainlab/grainlab/experiments";
+ * import { linearFit } from "./fit.ts";
  * import { expect } from "expect";
  * const f = linearFit([0, 1, 2, 3], [1, 3, 5, 7]);
  * expect(f.slope).toBeCloseTo(2, 12);
@@ -117,7 +117,7 @@ export interface PowerLawFit {
  * @throws {RangeError} when a value is not positive, or as {@link linearFit}
  * @example
  * ```ts
- * import { powerLawFit } from "@grainlab/grainlab/experiments";
+ * import { powerLawFit } from "./fit.ts";
  * import { expect } from "expect";
  * const x = [1, 2, 4, 8];
  * const f = powerLawFit(x, x.map((v) => 3 * v ** -0.2));
@@ -154,7 +154,7 @@ export function powerLawFit(x: ArrayLike<number>, y: ArrayLike<number>): PowerLa
  * @returns the minimiser
  * @example
  * ```ts
- * import { minimize1d } from "@grainlab/grainlab/experiments";
+ * import { minimize1d } from "./fit.ts";
  * import { expect } from "expect";
  * expect(minimize1d((x) => (x - 0.3) ** 2, 0, 1)).toBeCloseTo(0.3, 8);
  * ```
@@ -252,7 +252,7 @@ export interface BeverlooFitOptions {
  * @throws {RangeError} with fewer than three points or non-positive values
  * @example
  * ```ts
- * import { beverlooFit } from "@grainlab/grainlab/experiments";
+ * import { beverlooFit } from "./fit.ts";
  * import { expect } from "expect";
  * const d = 0.01, rho = 1500, D = [0.04, 0.06, 0.08, 0.1];
  * const W = D.map((x) => 0.58 * rho * Math.sqrt(9.81) * (x - 1.4 * d) ** 2.5);
@@ -393,7 +393,7 @@ export interface JanssenFit {
  * @throws {RangeError} with fewer than two points or non-positive masses
  * @example
  * ```ts
- * import { janssenFit } from "@grainlab/grainlab/experiments";
+ * import { janssenFit } from "./fit.ts";
  * import { expect } from "expect";
  * const M = [0.1, 0.2, 0.4, 0.8, 1.6];
  * const f = janssenFit(M, M.map((m) => 0.5 * (1 - Math.exp(-m / 0.5))));
@@ -468,7 +468,7 @@ export interface ExponentialTailOptions {
  *   `strict: false`)
  * @example
  * ```ts
- * import { exponentialTail } from "@grainlab/grainlab/experiments";
+ * import { exponentialTail } from "./fit.ts";
  * import { Rng } from "@grainlab/grainlab";
  * import { expect } from "expect";
  * const rng = new Rng(1);

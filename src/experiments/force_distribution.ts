@@ -48,7 +48,7 @@ export interface ForceSample {
  * @returns the normalised forces of the contacts kept
  * @example
  * ```ts
- * import { normaliseBySlab } from "@grainlab/grainlab/experiments";
+ * import { normaliseBySlab } from "./force_distribution.ts";
  * import { expect } from "expect";
  * const f = normaliseBySlab([1, 3, 10, 30], [0.1, 0.2, 1.1, 1.2], 1, 2);
  * expect([...f]).toEqual([0.5, 1.5, 0.5, 1.5]);

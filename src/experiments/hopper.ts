@@ -461,7 +461,7 @@ export function fitFlowingRates(
  * @returns the rate and its relative error (NaN with fewer than 5 samples or a rate <= 0)
  * @example
  * ```ts
- * import { steadyRate } from "@grainlab/grainlab/experiments";
+ * import { steadyRate } from "./hopper.ts";
  * import { expect } from "expect";
  * const t = Float64Array.from({ length: 101 }, (_, i) => i / 10);
  * const r = steadyRate(t, t.map((x) => 3 * x + 0.01 * Math.sin(7 * x)), 1, 10);

@@ -18,9 +18,10 @@
  * | {@link forceDistribution}, {@link starForceDistribution} | P(f/⟨f⟩) ∝ e^{−β·f/⟨f⟩} above the mean, β ≈ 1–2 |
  * | {@link restitutionVsSpeed} | Hertz: contact time ∝ v^{−1/5}; the linear law's e and time do not depend on v |
  *
- * The fitting helpers ({@link linearFit}, {@link powerLawFit}, {@link beverlooFit},
- * {@link janssenFit}, {@link exponentialTail}, {@link minimize1d}) are exported too. Figures
- * are left to `@grainlab/grainlab/plot` (see `examples/classic_experiments.ts` and notebook 09).
+ * The fits each result carries ({@link BeverlooFit}, {@link PowerLawFit},
+ * {@link ExponentialTail}) are typed here; the fitting helpers themselves
+ * (`src/experiments/fit.ts`) are not part of the entry. Figures are left to
+ * `@grainlab/grainlab/plot` (see `examples/classic_experiments.ts` and notebook 09).
  *
  * @example
  * ```ts
@@ -33,106 +34,51 @@
  *
  * @module
  */
-export {
-  type BeverlooFit,
-  beverlooFit,
-  type BeverlooFitOptions,
-  type ExponentialTail,
-  exponentialTail,
-  type ExponentialTailOptions,
-  type JanssenFit,
-  janssenFit,
-  type LinearFit,
-  linearFit,
-  minimize1d,
-  type PowerLawFit,
-  powerLawFit,
-} from "./fit.ts";
-export {
-  type ContactColumns,
-  experimentOptions,
-  type ExperimentScale,
-  G,
-  GRAIN_KEYS,
-  type GrainDefaults,
-  type GrainMaterial,
-  type GrainModel,
-  type GrainOptions,
-  logspace,
-  numberList,
-  resolveGrains,
-  SCALES,
-  type Snapshot,
-  snapshot,
-  type SnapshotSource,
-  type SurfaceProfile,
-  surfaceProfile,
-} from "./common.ts";
-export {
-  type DischargeRun,
-  hopperDischarge,
-  type HopperOptions,
-  type HopperResult,
-  slopeIn,
-  steadyRate,
-} from "./hopper.ts";
-export {
-  type SlotClogging,
-  slotHopper,
-  type SlotHopperOptions,
-  type SlotHopperResult,
-  type SlotRun,
-} from "./hopper2d.ts";
-export {
-  type OutletRun,
-  type OutletSeries,
-  starClogging,
-  type StarCloggingOptions,
-  type StarCloggingResult,
+export { hopperDischarge } from "./hopper.ts";
+export type { DischargeRun, HopperOptions, HopperResult } from "./hopper.ts";
+export { slotHopper } from "./hopper2d.ts";
+export type { SlotClogging, SlotHopperOptions, SlotHopperResult, SlotRun } from "./hopper2d.ts";
+export { starClogging } from "./clogging2d.ts";
+export type {
+  OutletRun,
+  OutletSeries,
+  StarCloggingOptions,
+  StarCloggingResult,
 } from "./clogging2d.ts";
-export { janssenEffect, type JanssenOptions, type JanssenResult } from "./janssen.ts";
-export {
-  angleOfRepose,
-  flankAngles,
-  type Heap,
-  type ReposeOptions,
-  type ReposeResult,
-} from "./repose.ts";
-export {
-  type CollapsedPile,
-  type StarCollapseOptions,
-  type StarCollapseResult,
-  starColumnCollapse,
-} from "./collapse2d.ts";
-export { collapsePile, type CollapsePileOptions } from "./collapse2d.ts";
-export {
-  type ClumpCollapseOptions,
-  type ClumpCollapseResult,
-  clumpColumnCollapse,
-  type CollapseMethod,
+export { janssenEffect } from "./janssen.ts";
+export type { JanssenOptions, JanssenResult } from "./janssen.ts";
+export { angleOfRepose } from "./repose.ts";
+export type { Heap, ReposeOptions, ReposeResult } from "./repose.ts";
+export { starColumnCollapse } from "./collapse2d.ts";
+export type { CollapsedPile, StarCollapseOptions, StarCollapseResult } from "./collapse2d.ts";
+export { clumpColumnCollapse } from "./collapse_clumps.ts";
+export type {
+  ClumpCollapseOptions,
+  ClumpCollapseResult,
+  CollapseMethod,
 } from "./collapse_clumps.ts";
-export {
-  brazilNut,
-  type BrazilNutOptions,
-  type BrazilNutResult,
-  type ShakeRun,
-} from "./brazil_nut.ts";
-export {
-  forceDistribution,
-  type ForceDistributionOptions,
-  type ForceDistributionResult,
-  type ForceSample,
-  normaliseBySlab,
-  starForceDistribution,
-  type StarForceOptions,
-  type StarForceResult,
+export { brazilNut } from "./brazil_nut.ts";
+export type { BrazilNutOptions, BrazilNutResult, ShakeRun } from "./brazil_nut.ts";
+export { forceDistribution, starForceDistribution } from "./force_distribution.ts";
+export type {
+  ForceDistributionOptions,
+  ForceDistributionResult,
+  ForceSample,
+  StarForceOptions,
+  StarForceResult,
 } from "./force_distribution.ts";
-export {
-  HERTZ_TIME_FACTOR,
-  IMPACT_MODELS,
-  type ImpactModel,
-  type ImpactSeries,
-  type RestitutionOptions,
-  type RestitutionResult,
-  restitutionVsSpeed,
+export { restitutionVsSpeed } from "./restitution.ts";
+export type {
+  ImpactModel,
+  ImpactSeries,
+  RestitutionVsSpeedOptions,
+  RestitutionVsSpeedResult,
 } from "./restitution.ts";
+export type {
+  ContactColumns,
+  ExperimentScale,
+  GrainOptions,
+  Snapshot,
+  SurfaceProfile,
+} from "./common.ts";
+export type { BeverlooFit, ExponentialTail, PowerLawFit } from "./fit.ts";

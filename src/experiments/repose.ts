@@ -265,7 +265,7 @@ function pour(m: GrainModel, total: number, slab: number, X: number, rate: numbe
  * @returns [left angle, right angle] in degrees (NaN for a flank with fewer than 3 bins)
  * @example
  * ```ts
- * import { flankAngles } from "@grainlab/grainlab/experiments";
+ * import { flankAngles } from "./repose.ts";
  * import { expect } from "expect";
  * const x = Float64Array.from({ length: 21 }, (_, i) => i - 10);
  * const top = x.map((v) => 10 - Math.abs(v));

@@ -35,7 +35,7 @@ export const IMPACT_MODELS: readonly ImpactModel[] = [
 ];
 
 /** Options of {@link restitutionVsSpeed}. */
-export interface RestitutionOptions {
+export interface RestitutionVsSpeedOptions {
   /** Run size. @default "ci" */
   scale?: ExperimentScale;
   /** Impact speeds (m/s), positive. @default 7 values from 0.01 to 1 (ci); 3 (smoke); 13 (full) */
@@ -70,7 +70,7 @@ const KEYS = [
   "stepsPerContact",
 ];
 
-const PRESETS: Record<ExperimentScale, Partial<RestitutionOptions>> = {
+const PRESETS: Record<ExperimentScale, Partial<RestitutionVsSpeedOptions>> = {
   smoke: { speeds: logspace(0.01, 1, 3), stepsPerContact: 100 },
   ci: { speeds: logspace(0.01, 1, 7) },
   full: { speeds: logspace(0.01, 1, 13), stepsPerContact: 2000 },
@@ -97,7 +97,7 @@ export interface ImpactSeries {
 }
 
 /** Result of {@link restitutionVsSpeed}. */
-export interface RestitutionResult {
+export interface RestitutionVsSpeedResult {
   /** The scale run. */
   scale: ExperimentScale;
   /** Impact speeds (m/s). */
@@ -209,7 +209,9 @@ function hertzOde(m: number, kr: number, c: number, v: number): [number, number]
  * expect(r.series[0].restitution[0]).toBeCloseTo(1, 2); // no damping: e = 1
  * ```
  */
-export function restitutionVsSpeed(options: RestitutionOptions = {}): RestitutionResult {
+export function restitutionVsSpeed(
+  options: RestitutionVsSpeedOptions = {},
+): RestitutionVsSpeedResult {
   const w = "restitutionVsSpeed";
   const { options: o, scale } = experimentOptions(w, options, KEYS, PRESETS);
   const speeds = numberList(w, "speeds", o.speeds, positive, 2);

@@ -132,7 +132,7 @@ function dumpOptions(where: string, options: LammpsDumpOptions) {
  * @param name the file name for error messages
  * @example
  * ```ts
- * import { parseLammpsDumpBytes } from "@grainlab/grainlab/io";
+ * import { parseLammpsDumpBytes } from "./lammps_dump.ts";
  * import { expect } from "expect";
  * const text = "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n0\nITEM: BOX BOUNDS ff ff ff\n" +
  *   "0 1\n0 1\n0 1\nITEM: ATOMS id x y z\n";

@@ -19,7 +19,8 @@ import type { LammpsDumpExpectation, LammpsFrame } from "./lammps_dump_parse.ts"
  * @param expectation the export it came from (types, material, time step), optional
  * @example
  * ```ts
- * import { lammpsFrameTable, parseLammpsDump } from "@grainlab/grainlab/io";
+ * import { parseLammpsDump } from "@grainlab/grainlab/io";
+ * import { lammpsFrameTable } from "./lammps_dump_frames.ts";
  * import { expect } from "expect";
  * const [f] = parseLammpsDump("ITEM: TIMESTEP\n7\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS " +
  *   "ff ff ff\n0 1\n0 1\n0 1\nITEM: ATOMS id x y z vx vy vz\n3 0.1 0.2 0.3 0 0 -2\n");

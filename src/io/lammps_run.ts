@@ -39,7 +39,7 @@ export interface LammpsRun {
  *
  * @example
  * ```ts
- * import { lammpsCommand } from "@grainlab/grainlab/io";
+ * import { lammpsCommand } from "./lammps_run.ts";
  * import { expect } from "expect";
  * expect(lammpsCommand({ ranks: 2 }).slice(0, 4)).toEqual(["mpirun", "--allow-run-as-root", "-np", "2"]);
  * expect(lammpsCommand()[0]).toBe("lmp");

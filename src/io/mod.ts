@@ -6,6 +6,9 @@
  * `loadLammpsFrame`.
  *
  * Not re-exported from the package root, so that importing the simulators never loads it.
+ * The sphere3d types its signatures take (`World`, `GranularSystem`, `Material`) are exported
+ * by `@grainlab/grainlab/sphere3d`, not re-exported here. URDF files are read by
+ * `world.addArticulatedSystem` (sphere3d).
  *
  * @example
  * ```ts
@@ -26,38 +29,16 @@
  *
  * @module
  */
-export { vtkContactsBytes, vtkParticlesBytes, writeVtk, writeVtkContacts } from "./vtk.ts";
+export { writeVtk, writeVtkContacts } from "./vtk.ts";
 export { VtkSeriesWriter } from "./vtk_series.ts";
 export type { VtkContactSource, VtkOptions, VtkParticleSource, VtkPeriodicCell } from "./vtk.ts";
 export type { VtkSeriesOptions } from "./vtk_series.ts";
-export type { ContactRecord } from "../contact/record.ts";
 export { exportLammps } from "./lammps.ts";
-export { LAMMPS_DUMP_COLUMNS } from "./lammps_script.ts";
-export { canRun, lammpsCommand, runLammps } from "./lammps_run.ts";
-export {
-  lammpsDumpFrames,
-  parseLammpsDump,
-  parseLammpsDumpBytes,
-  readLammpsDump,
-} from "./lammps_dump.ts";
-export { lammpsFrameTable, loadLammpsFrame } from "./lammps_dump_frames.ts";
+export { canRun, runLammps } from "./lammps_run.ts";
+export { lammpsDumpFrames, parseLammpsDump, readLammpsDump } from "./lammps_dump.ts";
+export { loadLammpsFrame } from "./lammps_dump_frames.ts";
 export type { ExportLammpsOptions, LammpsAtomType, LammpsExport } from "./lammps.ts";
 export type { LammpsRun, RunLammpsOptions } from "./lammps_run.ts";
 export type { LammpsDump, LammpsDumpOptions, LammpsDumpStreamOptions } from "./lammps_dump.ts";
 export type { LammpsDumpExpectation, LammpsFrame } from "./lammps_dump_parse.ts";
 export type { LoadLammpsFrameOptions } from "./lammps_dump_frames.ts";
-// The sphere3d types the exporter's and the dump reader's signatures take (World,
-// GranularSystem, Material and the types those reference), type-only: nothing is loaded.
-export type * from "../sphere3d/mod.ts";
-
-export { parseUrdf, readUrdf } from "../sphere3d/bodies/urdf.ts";
-export type {
-  ParseUrdfOptions,
-  UrdfJoint,
-  UrdfJointType,
-  UrdfLimit,
-  UrdfLink,
-  UrdfModel,
-  UrdfShape,
-  UrdfShapePose,
-} from "../sphere3d/bodies/urdf.ts";

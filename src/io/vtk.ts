@@ -108,7 +108,7 @@ export interface VtkContactSource {
  * @throws {TypeError|RangeError} when a column is missing or its length does not match `count`
  * @example
  * ```ts
- * import { vtkParticlesBytes } from "@grainlab/grainlab/io";
+ * import { vtkParticlesBytes } from "./vtk.ts";
  * import { World } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const g = new World().addGranularParticles({ positions: [[0, 0, 0.1], [0.1, 0, 0.1]], radii: 0.02 });
@@ -198,7 +198,7 @@ export function vtkParticlesBytes(system: VtkParticleSource, options?: VtkOption
  *   before a removal)
  * @example
  * ```ts
- * import { vtkContactsBytes } from "@grainlab/grainlab/io";
+ * import { vtkContactsBytes } from "./vtk.ts";
  * import { World } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const world = new World({ timeStep: 1e-4 });

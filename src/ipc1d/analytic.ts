@@ -15,7 +15,7 @@ import { finite, nonNegative, oneOf } from "../math/validate.ts";
  *
  * @example
  * ```ts
- * import { bounceSolution, type BarConstants } from "@grainlab/grainlab/ipc1d";
+ * import { type BarConstants, bounceSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const k: BarConstants = bounceSolution().constants;
  * expect(k.period).toBeCloseTo(16 / 3, 12);
@@ -49,7 +49,7 @@ export interface BarConstants {
  *
  * @example
  * ```ts
- * import { impactSolution, type BarEnergy } from "@grainlab/grainlab/ipc1d";
+ * import { type BarEnergy, impactSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const e: BarEnergy = impactSolution().energy(0.6);
  * expect(e.kinetic).toBeCloseTo(350, 9);
@@ -72,7 +72,7 @@ export interface BarEnergy {
  *
  * @example
  * ```ts
- * import { impactSolution, type BarFieldValue } from "@grainlab/grainlab/ipc1d";
+ * import { type BarFieldValue, impactSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const f: BarFieldValue = impactSolution().field(5, 5 / 6 - 1e-9);
  * expect(f.strain).toBeCloseTo(-1 / 3, 12);
@@ -95,7 +95,7 @@ export interface BarFieldValue {
  *
  * @example
  * ```ts
- * import { impactSolution } from "@grainlab/grainlab/ipc1d";
+ * import { impactSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const s = impactSolution();
  * expect(s.endPosition(0.25)).toBe(2.5);
@@ -125,7 +125,7 @@ export class AnalyticBarSolution {
    *   periodicity condition under which the closed form holds
    * @example
    * ```ts
-   * import { AnalyticBarSolution } from "@grainlab/grainlab/ipc1d";
+   * import { AnalyticBarSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * const s = new AnalyticBarSolution("bounce");
    * expect(s.contactForce(1)).toBe(300);
@@ -189,7 +189,7 @@ export class AnalyticBarSolution {
    * @param t time (s), ≥ 0
    * @example
    * ```ts
-   * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { bounceSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * expect(bounceSolution().endPosition(8 / 3)).toBeCloseTo(35 / 9, 12);
    * ```
@@ -205,7 +205,7 @@ export class AnalyticBarSolution {
    * @param t time (s), ≥ 0
    * @example
    * ```ts
-   * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { bounceSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * expect(bounceSolution().endVelocity(2)).toBeCloseTo(20 / 3, 12);
    * ```
@@ -222,7 +222,7 @@ export class AnalyticBarSolution {
    * @param t time (s)
    * @example
    * ```ts
-   * import { impactSolution } from "@grainlab/grainlab/ipc1d";
+   * import { impactSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * expect(impactSolution().inContact(0.5)).toBe(true);
    * expect(impactSolution().inContact(1.2)).toBe(false);
@@ -239,7 +239,7 @@ export class AnalyticBarSolution {
    * @param t time (s)
    * @example
    * ```ts
-   * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { bounceSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * const s = bounceSolution();
    * expect(s.contactForce(1)).toBe(300);
@@ -259,7 +259,7 @@ export class AnalyticBarSolution {
    * @param tEnd horizon (s), ≥ 0
    * @example
    * ```ts
-   * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { bounceSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * const w = bounceSolution().contactWindows(8);
    * expect(w).toHaveLength(3);
@@ -293,7 +293,7 @@ export class AnalyticBarSolution {
    * @param t time (s), ≥ 0
    * @example
    * ```ts
-   * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { bounceSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * // at the first release the whole bar moves up at V = 10 m/s
    * const f = bounceSolution().field(7, 5 / 3);
@@ -313,7 +313,7 @@ export class AnalyticBarSolution {
    * @param t time (s)
    * @example
    * ```ts
-   * import { impactSolution } from "@grainlab/grainlab/ipc1d";
+   * import { impactSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * expect(impactSolution().displacement(0, 0.25)).toBe(-2.5);
    * ```
@@ -330,7 +330,7 @@ export class AnalyticBarSolution {
    * @param t time (s)
    * @example
    * ```ts
-   * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+   * import { bounceSolution } from "./analytic.ts";
    * import { expect } from "expect";
    * const e = bounceSolution().energy(5 / 3 + 1e-12);
    * expect(e.elastic).toBeCloseTo(2000 / 27, 6);
@@ -518,7 +518,7 @@ const GL_W = [5 / 9, 8 / 9, 5 / 9];
  * @returns the exact solution
  * @example
  * ```ts
- * import { impactSolution } from "@grainlab/grainlab/ipc1d";
+ * import { impactSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const s = impactSolution();
  * expect(s.constants.contactTime).toBe(0.5);
@@ -538,7 +538,7 @@ export function impactSolution(bar?: Partial<BarParameters>): AnalyticBarSolutio
  * @throws {RangeError} when V/G is not an integer multiple ≥ 2 of L/c
  * @example
  * ```ts
- * import { bounceSolution } from "@grainlab/grainlab/ipc1d";
+ * import { bounceSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * expect(bounceSolution().energy(3).total).toBeCloseTo(1000, 9);
  * ```
@@ -555,7 +555,7 @@ export function bounceSolution(bar?: Partial<BarParameters>): AnalyticBarSolutio
  * @returns the exact solution
  * @example
  * ```ts
- * import { analyticSolution } from "@grainlab/grainlab/ipc1d";
+ * import { analyticSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * expect(analyticSolution("impact").constants.totalEnergy).toBe(500);
  * ```

@@ -19,7 +19,7 @@ import { nonNegative, options as checkOptions, positive } from "../math/validate
  * @returns b (m²)
  * @example
  * ```ts
- * import { barrier2020 } from "@grainlab/grainlab/ipc1d";
+ * import { barrier2020 } from "./barrier.ts";
  * import { expect } from "expect";
  * expect(barrier2020(1, 1)).toBe(0);
  * expect(barrier2020(0, 1)).toBe(Infinity);
@@ -41,7 +41,7 @@ export function barrier2020(d: number, dHat: number): number {
  * @returns b′ (m), ≤ 0; −∞ for d ≤ 0
  * @example
  * ```ts
- * import { barrier2020Gradient } from "@grainlab/grainlab/ipc1d";
+ * import { barrier2020Gradient } from "./barrier.ts";
  * import { expect } from "expect";
  * expect(barrier2020Gradient(0.5, 1)).toBeLessThan(0);
  * expect(barrier2020Gradient(2, 1)).toBe(0);
@@ -61,7 +61,7 @@ export function barrier2020Gradient(d: number, dHat: number): number {
  * @returns b″ (–), > 0 on (0, d̂); +∞ for d ≤ 0
  * @example
  * ```ts
- * import { barrier2020Hessian } from "@grainlab/grainlab/ipc1d";
+ * import { barrier2020Hessian } from "./barrier.ts";
  * import { expect } from "expect";
  * expect(barrier2020Hessian(0.5, 1)).toBeGreaterThan(0);
  * expect(barrier2020Hessian(1, 1)).toBe(0);
@@ -82,7 +82,7 @@ export function barrier2020Hessian(d: number, dHat: number): number {
  * @returns b (m); +∞ for d ≤ 0, 0 for d ≥ d̂
  * @example
  * ```ts
- * import { barrier2020, physicalBarrier } from "@grainlab/grainlab/ipc1d";
+ * import { barrier2020, physicalBarrier } from "./barrier.ts";
  * import { expect } from "expect";
  * expect(physicalBarrier(0.3, 2) * 2).toBeCloseTo(barrier2020(0.3, 2), 15);
  * ```
@@ -102,7 +102,7 @@ export function physicalBarrier(d: number, dHat: number): number {
  * @returns b′ (–), negative on (0, d̂)
  * @example
  * ```ts
- * import { physicalBarrierGradient } from "@grainlab/grainlab/ipc1d";
+ * import { physicalBarrierGradient } from "./barrier.ts";
  * import { expect } from "expect";
  * // the resting ratio at κ = 0.1E = 90 Pa under 300 Pa is s* ≈ 0.30
  * const pressure = -90 * physicalBarrierGradient(0.3, 1); // 298.7 Pa
@@ -125,7 +125,7 @@ export function physicalBarrierGradient(d: number, dHat: number): number {
  * @returns b″ (1/m), positive and decreasing on (0, d̂)
  * @example
  * ```ts
- * import { physicalBarrierHessian } from "@grainlab/grainlab/ipc1d";
+ * import { physicalBarrierHessian } from "./barrier.ts";
  * import { expect } from "expect";
  * expect(physicalBarrierHessian(0.1, 1)).toBeGreaterThan(physicalBarrierHessian(0.5, 1));
  * ```
@@ -145,7 +145,7 @@ export function physicalBarrierHessian(d: number, dHat: number): number {
  *
  * @example
  * ```ts
- * import { ipcPotential, type EndContactPotential } from "@grainlab/grainlab/ipc1d";
+ * import { ipcPotential, type EndContactPotential } from "./barrier.ts";
  * import { expect } from "expect";
  * const p: EndContactPotential = ipcPotential({ kappa: 90, dHat: 0.1 });
  * expect(p.force(0.05)).toBeGreaterThan(0);
@@ -173,7 +173,7 @@ export interface EndContactPotential {
  *
  * @example
  * ```ts
- * import type { IpcPotentialOptions } from "@grainlab/grainlab/ipc1d";
+ * import type { IpcPotentialOptions } from "./barrier.ts";
  * import { expect } from "expect";
  * const o: IpcPotentialOptions = { kappa: 90, dHat: 0.1, form: "physical" };
  * expect(o.kappa).toBe(90);
@@ -200,7 +200,7 @@ export interface IpcPotentialOptions {
  * @throws {TypeError} for an unknown form
  * @example
  * ```ts
- * import { ipcPotential } from "@grainlab/grainlab/ipc1d";
+ * import { ipcPotential } from "./barrier.ts";
  * import { expect } from "expect";
  * const a = ipcPotential({ kappa: 90, dHat: 0.1 });
  * const b = ipcPotential({ kappa: 900, dHat: 0.1, form: "2020" });
@@ -237,7 +237,7 @@ export function ipcPotential(options: IpcPotentialOptions): EndContactPotential 
  * @returns s* in (0, 1)
  * @example
  * ```ts
- * import { barrierRestingRatio } from "@grainlab/grainlab/ipc1d";
+ * import { barrierRestingRatio } from "./barrier.ts";
  * import { expect } from "expect";
  * expect(barrierRestingRatio(90, 300)).toBeCloseTo(0.30, 2);
  * expect(barrierRestingRatio(900, 300)).toBeCloseTo(0.70, 2);
@@ -262,7 +262,7 @@ export function barrierRestingRatio(kappa: number, pressure: number): number {
  *
  * @example
  * ```ts
- * import type { ResolutionRatioOptions } from "@grainlab/grainlab/ipc1d";
+ * import type { ResolutionRatioOptions } from "./barrier.ts";
  * import { expect } from "expect";
  * const o: ResolutionRatioOptions = { kappa: 90, dHat: 0.1, dx: 0.1 };
  * expect(o.dx).toBe(0.1);
@@ -291,7 +291,7 @@ export interface ResolutionRatioOptions {
  * @throws {RangeError} for non-positive values
  * @example
  * ```ts
- * import { resolutionRatio } from "@grainlab/grainlab/ipc1d";
+ * import { resolutionRatio } from "./barrier.ts";
  * import { expect } from "expect";
  * expect(resolutionRatio({ kappa: 90, dHat: 0.1, dx: 0.1 })).toBeCloseTo(1.73, 2);
  * ```

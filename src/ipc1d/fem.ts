@@ -14,7 +14,7 @@ import { positiveInteger, sizeGuard } from "../math/validate.ts";
  *
  * @example
  * ```ts
- * import type { SymmetricTridiagonal } from "@grainlab/grainlab/ipc1d";
+ * import type { SymmetricTridiagonal } from "./fem.ts";
  * import { expect } from "expect";
  * const a: SymmetricTridiagonal = { diag: new Float64Array([2, 2]), off: new Float64Array([-1]) };
  * expect(a.off.length).toBe(a.diag.length - 1);
@@ -32,7 +32,7 @@ export interface SymmetricTridiagonal {
  *
  * @example
  * ```ts
- * import { barMatrices, type BarMatrices } from "@grainlab/grainlab/ipc1d";
+ * import { barMatrices, type BarMatrices } from "./fem.ts";
  * import { expect } from "expect";
  * const m: BarMatrices = barMatrices(10);
  * expect(m.dx).toBe(1);
@@ -67,7 +67,7 @@ export interface BarMatrices {
  * @throws {RangeError} when `elements` is not a positive integer
  * @example
  * ```ts
- * import { barMatrices } from "@grainlab/grainlab/ipc1d";
+ * import { barMatrices } from "./fem.ts";
  * import { expect } from "expect";
  * const m = barMatrices(100);
  * const total = m.nodalMass.reduce((a, b) => a + b, 0);
@@ -122,7 +122,7 @@ export function barMatrices(elements: number, bar?: Partial<BarParameters>): Bar
  * @returns `out`
  * @example
  * ```ts
- * import { tridiagonalMultiply } from "@grainlab/grainlab/ipc1d";
+ * import { tridiagonalMultiply } from "./fem.ts";
  * import { expect } from "expect";
  * const a = { diag: new Float64Array([2, 2, 2]), off: new Float64Array([-1, -1]) };
  * const y = tridiagonalMultiply(a, new Float64Array([1, 1, 1]), new Float64Array(3));
@@ -157,7 +157,7 @@ export function tridiagonalMultiply(
  * @returns xᵀAx
  * @example
  * ```ts
- * import { barMatrices, tridiagonalQuadraticForm } from "@grainlab/grainlab/ipc1d";
+ * import { barMatrices, tridiagonalQuadraticForm } from "./fem.ts";
  * import { expect } from "expect";
  * const m = barMatrices(8);
  * // a rigid velocity of 10 m/s: ½·vᵀMv = ½·m·V² = 500 J
@@ -185,7 +185,7 @@ export function tridiagonalQuadraticForm(a: SymmetricTridiagonal, x: Float64Arra
  * @returns `out`
  * @example
  * ```ts
- * import { solveTridiagonal } from "@grainlab/grainlab/ipc1d";
+ * import { solveTridiagonal } from "./fem.ts";
  * import { expect } from "expect";
  * const a = { diag: new Float64Array([4, 4, 4]), off: new Float64Array([1, 1]) };
  * const x = solveTridiagonal(a, new Float64Array([5, 6, 5]), new Float64Array(3), new Float64Array(3));
@@ -222,7 +222,7 @@ export function solveTridiagonal(
  * @returns U (J)
  * @example
  * ```ts
- * import { barMatrices, elasticEnergy } from "@grainlab/grainlab/ipc1d";
+ * import { barMatrices, elasticEnergy } from "./fem.ts";
  * import { expect } from "expect";
  * const m = barMatrices(10);
  * const y = m.restPositions.map((x) => 5 + x * (1 - 1 / 3)); // uniform strain −1/3

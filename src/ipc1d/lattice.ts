@@ -24,7 +24,7 @@ import { oneOf, options as checkOptions, positive, positiveInteger } from "../ma
  *
  * @example
  * ```ts
- * import type { LatticeOptions } from "@grainlab/grainlab/ipc1d";
+ * import type { LatticeOptions } from "./lattice.ts";
  * import { expect } from "expect";
  * const o: LatticeOptions = { problem: "bounce", cells: 30, tEnd: 6 };
  * expect(o.cells).toBe(30);
@@ -47,7 +47,7 @@ export interface LatticeOptions {
  *
  * @example
  * ```ts
- * import { characteristicLattice, type LatticeResult } from "@grainlab/grainlab/ipc1d";
+ * import { characteristicLattice, type LatticeResult } from "./lattice.ts";
  * import { expect } from "expect";
  * const r: LatticeResult = characteristicLattice({ cells: 30, tEnd: 1 });
  * expect(r.time.length).toBe(r.endPosition.length);
@@ -84,7 +84,7 @@ export interface LatticeResult {
  * @throws {RangeError} for non-positive cells or horizon
  * @example
  * ```ts
- * import { characteristicLattice } from "@grainlab/grainlab/ipc1d";
+ * import { characteristicLattice } from "./lattice.ts";
  * import { expect } from "expect";
  * const r = characteristicLattice({ problem: "impact", cells: 30, tEnd: 2 });
  * const i = r.halfTime.findIndex((t) => t > 0.6);

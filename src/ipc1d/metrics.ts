@@ -13,7 +13,7 @@ import { finite, options as checkOptions, positive } from "../math/validate.ts";
  *
  * @example
  * ```ts
- * import type { MetricColumns } from "@grainlab/grainlab/ipc1d";
+ * import type { MetricColumns } from "./metrics.ts";
  * import { expect } from "expect";
  * const t = new Float64Array([0, 1]);
  * const c: MetricColumns = { time: t, endPosition: t, endVelocity: t, contactForce: t, energy: t };
@@ -82,7 +82,7 @@ export interface BarMetrics {
  *
  * @example
  * ```ts
- * import type { ContactIntervalOptions } from "@grainlab/grainlab/ipc1d";
+ * import type { ContactIntervalOptions } from "./metrics.ts";
  * import { expect } from "expect";
  * const o: ContactIntervalOptions = { threshold: 3 };
  * expect(o.threshold).toBe(3);
@@ -98,7 +98,8 @@ export interface ContactIntervalOptions {
  *
  * @example
  * ```ts
- * import { contactIntervals, type ContactIntervalList } from "@grainlab/grainlab/ipc1d";
+ * import { type ContactIntervalList } from "@grainlab/grainlab/ipc1d";
+ * import { contactIntervals } from "./metrics.ts";
  * import { expect } from "expect";
  * const l: ContactIntervalList = contactIntervals({
  *   time: new Float64Array([0, 1, 2]), contactForce: new Float64Array([0, 9, 0]),
@@ -123,7 +124,8 @@ export interface ContactIntervalList {
  * @throws {RangeError} for a non-finite threshold
  * @example
  * ```ts
- * import { contactIntervals, simulateBar } from "@grainlab/grainlab/ipc1d";
+ * import { simulateBar } from "@grainlab/grainlab/ipc1d";
+ * import { contactIntervals } from "./metrics.ts";
  * import { expect } from "expect";
  * const run = simulateBar({ problem: "bounce", elements: 30, tEnd: 6 });
  * const { on } = contactIntervals(run);
@@ -162,7 +164,9 @@ export function contactIntervals(
  * @returns the metrics
  * @example
  * ```ts
- * import { barMetrics, impactSolution, simulateBar } from "@grainlab/grainlab/ipc1d";
+ * import { simulateBar } from "@grainlab/grainlab/ipc1d";
+ * import { barMetrics } from "./metrics.ts";
+ * import { impactSolution } from "./analytic.ts";
  * import { expect } from "expect";
  * const run = simulateBar({ elements: 20 });
  * const m = barMetrics(run, impactSolution());
@@ -290,7 +294,7 @@ export function barMetrics(columns: MetricColumns, solution: AnalyticBarSolution
  * @throws {RangeError} for mismatched lengths or non-positive values
  * @example
  * ```ts
- * import { convergenceOrders } from "@grainlab/grainlab/ipc1d";
+ * import { convergenceOrders } from "./metrics.ts";
  * import { expect } from "expect";
  * const p = convergenceOrders([4e-2, 1e-2], [0.2, 0.1]);
  * expect(p[0]).toBeCloseTo(2, 12);

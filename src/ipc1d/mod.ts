@@ -17,75 +17,22 @@
  * @module
  */
 
-export {
-  AnalyticBarSolution,
-  analyticSolution,
-  type BarConstants,
-  type BarEnergy,
-  type BarFieldValue,
-  bounceSolution,
-  impactSolution,
-} from "./analytic.ts";
-export {
-  barrier2020,
-  barrier2020Gradient,
-  barrier2020Hessian,
-  barrierRestingRatio,
-  type EndContactPotential,
-  ipcPotential,
-  type IpcPotentialOptions,
-  physicalBarrier,
-  physicalBarrierGradient,
-  physicalBarrierHessian,
-  resolutionRatio,
-  type ResolutionRatioOptions,
-} from "./barrier.ts";
-export {
-  type BarMatrices,
-  barMatrices,
-  elasticEnergy,
-  solveTridiagonal,
-  type SymmetricTridiagonal,
-  tridiagonalMultiply,
-  tridiagonalQuadraticForm,
-} from "./fem.ts";
-export { characteristicLattice, type LatticeOptions, type LatticeResult } from "./lattice.ts";
-export {
-  type BarMetrics,
-  barMetrics,
-  type ContactIntervalList,
-  type ContactIntervalOptions,
-  contactIntervals,
-  convergenceOrders,
-  type MetricColumns,
-} from "./metrics.ts";
-export {
-  type BarTrajectory,
-  type ImplicitIntegrationOptions,
-  integrateImplicit,
-  type IntegratorOptions,
-} from "./newmark.ts";
-export { type BarParameters, type BarProblem, resolveBarParameters } from "./params.ts";
-export {
-  type DemIntegrationOptions,
-  integrateDem,
-  penaltyPotential,
-  type PenaltyPotentialOptions,
-} from "./penalty.ts";
-export {
-  type BarRun,
-  type ContactOptions,
-  simulateBar,
-  type SimulateBarOptions,
-} from "./simulate.ts";
+export { simulateBar } from "./simulate.ts";
+export type { BarRun, ContactOptions, SimulateBarOptions } from "./simulate.ts";
 export {
   compareBar,
-  type CompareBarOptions,
-  type ComparisonCase,
-  type ComparisonRow,
-  type ConvergenceStudy,
   convergenceStudy,
-  type ConvergenceStudyOptions,
   formatComparisonTable,
   formatConvergenceTable,
 } from "./study.ts";
+export type {
+  CompareBarOptions,
+  ComparisonCase,
+  ComparisonRow,
+  ConvergenceStudy,
+  ConvergenceStudyOptions,
+} from "./study.ts";
+export type { BarParameters, BarProblem } from "./params.ts";
+export type { BarMetrics, ContactIntervalList } from "./metrics.ts";
+export type { BarTrajectory } from "./newmark.ts";
+export type { IntegratorOptions } from "./newmark_options.ts";

@@ -45,7 +45,8 @@ export type { ImplicitIntegrationOptions, IntegratorOptions } from "./newmark_op
  *
  * @example
  * ```ts
- * import { integrateImplicit, type BarTrajectory } from "@grainlab/grainlab/ipc1d";
+ * import { type BarTrajectory } from "@grainlab/grainlab/ipc1d";
+ * import { integrateImplicit } from "./newmark.ts";
  * import { expect } from "expect";
  * const r: BarTrajectory = integrateImplicit({ elements: 10, timeStep: 0.01, steps: 5 });
  * expect(r.time).toHaveLength(6);
@@ -153,7 +154,8 @@ function recordState(
  * @throws {TypeError} for unknown kinds
  * @example
  * ```ts
- * import { integrateImplicit, ipcPotential } from "@grainlab/grainlab/ipc1d";
+ * import { integrateImplicit } from "./newmark.ts";
+ * import { ipcPotential } from "./barrier.ts";
  * import { expect } from "expect";
  * const r = integrateImplicit({
  *   elements: 20, timeStep: 0.5 * 0.5 / 30, steps: 1200,

@@ -46,7 +46,7 @@ export type IntegratorOptions =
  *
  * @example
  * ```ts
- * import type { ImplicitIntegrationOptions } from "@grainlab/grainlab/ipc1d";
+ * import type { ImplicitIntegrationOptions } from "./newmark_options.ts";
  * import { expect } from "expect";
  * const o: ImplicitIntegrationOptions = { elements: 50, timeStep: 1e-3, steps: 10 };
  * expect(o.steps).toBe(10);

@@ -12,7 +12,8 @@ import { options, positive, sizeGuard, workGuard } from "../math/validate.ts";
  *
  * @example
  * ```ts
- * import { type BarParameters, resolveBarParameters } from "@grainlab/grainlab/ipc1d";
+ * import { type BarParameters } from "@grainlab/grainlab/ipc1d";
+ * import { resolveBarParameters } from "./params.ts";
  * import { expect } from "expect";
  * const p: BarParameters = resolveBarParameters({ length: 20 });
  * expect(p.length).toBe(20);
@@ -56,7 +57,7 @@ const DEFAULT_BAR: BarParameters = Object.freeze({
  * @throws {RangeError} when a value is not finite or not > 0
  * @example
  * ```ts
- * import { resolveBarParameters } from "@grainlab/grainlab/ipc1d";
+ * import { resolveBarParameters } from "./params.ts";
  * import { expect } from "expect";
  * expect(resolveBarParameters().length).toBe(10);
  * expect(() => resolveBarParameters({ density: -1 })).toThrow(RangeError);

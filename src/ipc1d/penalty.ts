@@ -29,7 +29,7 @@ import {
  *
  * @example
  * ```ts
- * import type { PenaltyPotentialOptions } from "@grainlab/grainlab/ipc1d";
+ * import type { PenaltyPotentialOptions } from "./penalty.ts";
  * import { expect } from "expect";
  * const o: PenaltyPotentialOptions = { stiffness: 1e4 };
  * expect(o.stiffness).toBe(1e4);
@@ -51,7 +51,7 @@ export interface PenaltyPotentialOptions {
  * @throws {RangeError} for stiffness < 0 or area ≤ 0
  * @example
  * ```ts
- * import { penaltyPotential } from "@grainlab/grainlab/ipc1d";
+ * import { penaltyPotential } from "./penalty.ts";
  * import { expect } from "expect";
  * const p = penaltyPotential({ stiffness: 1e4 });
  * expect(p.force(-0.01)).toBe(100);
@@ -78,7 +78,7 @@ export function penaltyPotential(options: PenaltyPotentialOptions): EndContactPo
  *
  * @example
  * ```ts
- * import type { DemIntegrationOptions } from "@grainlab/grainlab/ipc1d";
+ * import type { DemIntegrationOptions } from "./penalty.ts";
  * import { expect } from "expect";
  * const o: DemIntegrationOptions = { elements: 100, stiffness: 1e5, damping: 0.3, tEnd: 2 };
  * expect(o.damping).toBe(0.3);
@@ -111,7 +111,7 @@ export interface DemIntegrationOptions {
  * @throws {RangeError} for non-positive sizes, stiffness, horizon or step factor, or ζ < 0
  * @example
  * ```ts
- * import { integrateDem } from "@grainlab/grainlab/ipc1d";
+ * import { integrateDem } from "./penalty.ts";
  * import { expect } from "expect";
  * const r = integrateDem({ elements: 50, tEnd: 2, stiffness: 1e4 });
  * expect(r.minIterateGap).toBeLessThan(0); // a penalty always penetrates

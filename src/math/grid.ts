@@ -65,7 +65,7 @@ const MAX_CELLS_PER_ITEM = 4;
  *
  * @example
  * ```ts
- * import { CellGrid3, PairList } from "@grainlab/grainlab";
+ * import { CellGrid3, PairList } from "./grid.ts";
  * import { expect } from "expect";
  * const pos = new Float64Array([0, 0, 0, 0.019, 0, 0, 1, 1, 1]);
  * const radii = new Float64Array([0.01, 0.01, 0.01]);
@@ -348,7 +348,7 @@ export class CellGrid3 {
  *
  * @example
  * ```ts
- * import { CellGrid2, PairList } from "@grainlab/grainlab";
+ * import { CellGrid2, PairList } from "./grid.ts";
  * import { expect } from "expect";
  * const pos = new Float64Array([0, 0, 1.5, 0, 10, 10]);
  * const r = new Float64Array([1, 1, 1]);
@@ -524,7 +524,7 @@ export interface Grid2View {
  *
  * @example
  * ```ts
- * import { CellGrid2, findPairRows2 } from "@grainlab/grainlab";
+ * import { CellGrid2, findPairRows2 } from "./grid.ts";
  * import { expect } from "expect";
  * const pos = new Float64Array([0, 0, 0.015, 0, 1, 1]), r = new Float64Array([0.01, 0.01, 0.01]);
  * const g = new CellGrid2();

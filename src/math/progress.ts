@@ -25,7 +25,7 @@ export interface ProgressOptions {
  *
  * @example
  * ```ts
- * import { Progress } from "@grainlab/grainlab";
+ * import { Progress } from "./progress.ts";
  * import { expect } from "expect";
  * const p = new Progress(100, { label: "settle", mode: "none" });
  * for (let k = 1; k <= 100; k++) p.update(k);
@@ -179,7 +179,7 @@ export interface RunOptions<T> {
  *
  * @example
  * ```ts
- * import { runSteps } from "@grainlab/grainlab";
+ * import { runSteps } from "./progress.ts";
  * import { expect } from "expect";
  * let n = 0, last = 0;
  * const sim = { step: () => n++ };

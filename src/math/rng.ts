@@ -147,7 +147,7 @@ function rotl(x: number, k: number): number {
  * @returns an unsigned 32-bit integer
  * @example
  * ```ts
- * import { lowbias32 } from "@grainlab/grainlab";
+ * import { lowbias32 } from "./rng.ts";
  * import { expect } from "expect";
  * expect(lowbias32(0)).toBe(0);
  * expect(lowbias32(1)).toBe(lowbias32(1)); // deterministic

@@ -10,7 +10,7 @@
  *
  * @example
  * ```ts
- * import { norm3 } from "@grainlab/grainlab";
+ * import { norm3 } from "./vec.ts";
  * import { expect } from "expect";
  * expect(norm3(new Float64Array([3, 4, 0]), 0)).toBe(5);
  * ```
@@ -25,7 +25,7 @@ export function norm3(a: ArrayLike<number>, o: number): number {
  *
  * @example
  * ```ts
- * import { dot3 } from "@grainlab/grainlab";
+ * import { dot3 } from "./vec.ts";
  * import { expect } from "expect";
  * expect(dot3([1, 2, 3], 0, [4, 5, 6], 0)).toBe(32);
  * ```

@@ -39,7 +39,7 @@ const SPIN_SHORT_MS = 0.05;
  *
  * @example
  * ```ts
- * import { spinFor } from "@grainlab/grainlab";
+ * import { spinFor } from "./worker_pool.ts";
  * import { expect } from "expect";
  * expect(spinFor(2, 2)).toBe(5);
  * expect(spinFor(3, 2)).toBe(0.05);
@@ -76,7 +76,7 @@ const WAIT_MS = 120_000;
  *
  * @example
  * ```ts
- * import { WorkerPool } from "@grainlab/grainlab";
+ * import { WorkerPool } from "./worker_pool.ts";
  * import { expect } from "expect";
  * // a pool of one thread has no workers: every job runs on the calling thread
  * const pool = new WorkerPool(1, new URL("data:text/javascript,"));
@@ -186,7 +186,7 @@ export class WorkerPool {
  *
  * @example
  * ```ts
- * import { serveJobs } from "@grainlab/grainlab";
+ * import { serveJobs } from "./worker_pool.ts";
  * import { expect } from "expect";
  * // in a worker module: serveJobs(parentPort!, workerData, (buf) => …, (job) => …)
  * expect(typeof serveJobs).toBe("function");

@@ -46,7 +46,7 @@ export interface SystemSummary {
  * @returns the summary
  * @example
  * ```ts
- * import { systemSummary } from "@grainlab/grainlab/notebook";
+ * import { systemSummary } from "./display.ts";
  * import { expect } from "expect";
  * const s = systemSummary({ count: 1, positions: [0, 0, 1], velocities: [3, 4, 0], radii: [0.1] });
  * expect(s).toMatchObject({ kind: "sphere3d", count: 1, maxSpeed: 5, meanRadius: 0.1, contacts: 0 });
@@ -105,7 +105,7 @@ function fmt(v: number | undefined, unit = ""): string {
  * @returns the media bundle
  * @example
  * ```ts
- * import { systemBundle } from "@grainlab/grainlab/notebook";
+ * import { systemBundle } from "./display.ts";
  * import { expect } from "expect";
  * const b = systemBundle({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0], radii: [0.1] });
  * expect(b["text/plain"]).toMatch(/^sphere3d: 1 particles, /);
@@ -169,7 +169,7 @@ export function systemBundle(
  * @example
  * ```ts
  * import { particlesTable } from "@grainlab/grainlab/arrow";
- * import { tableBundle } from "@grainlab/grainlab/notebook";
+ * import { tableBundle } from "./display.ts";
  * import { expect } from "expect";
  * const t = particlesTable({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] });
  * const html = String(tableBundle(t)["text/html"]);
@@ -324,7 +324,7 @@ function worldBundle(
  * @returns the number of classes patched
  * @example
  * ```ts
- * import { registerDisplay } from "@grainlab/grainlab/notebook";
+ * import { registerDisplay } from "./display.ts";
  * import { expect } from "expect";
  * class Probe { count = 1; positions = [0, 0, 1]; velocities = [0, 0, 0]; }
  * expect(registerDisplay([Probe])).toBe(1);

@@ -26,7 +26,7 @@ let cached: JupyterApi | null | undefined;
  * @returns the API or null
  * @example
  * ```ts
- * import { jupyter } from "@grainlab/grainlab/notebook";
+ * import { jupyter } from "./kernel.ts";
  * import { expect } from "expect";
  * expect(jupyter()).toBeNull(); // not in a kernel here
  * expect(jupyter()).toBe(jupyter()); // looked up once

@@ -28,40 +28,18 @@ import { GranularSystem, World } from "../sphere3d/mod.ts";
 import { ClumpSystem, DiskSystem, StarSystem } from "../star2d/mod.ts";
 import { registerDisplay } from "./display.ts";
 
-export { inNotebook, jupyter, type JupyterApi, type MediaBundle } from "./kernel.ts";
+export { inNotebook } from "./kernel.ts";
+export type { MediaBundle } from "./kernel.ts";
 export type { ContactsLike, NumArray, ParticleSystemLike } from "../arrow/types.ts";
-export {
-  DISPLAY,
-  registerDisplay,
-  show,
-  systemBundle,
-  type SystemSummary,
-  systemSummary,
-  tableBundle,
-  tableView,
-  type TableViewOptions,
-} from "./display.ts";
-export { Progress, type ProgressOptions, runWithProgress, type Steppable } from "./progress.ts";
-export {
-  type BoundariesLike,
-  type BoxLike,
-  type Camera,
-  type FrameLike,
-  type TableLike,
-  View3D,
-  view3d,
-  type View3DOptions,
-  type ViewBodyStyle,
-  type ViewInfo,
-  type ViewMesh,
-  ViewRecorder,
-  type ViewRecorderOptions,
-  type ViewScale,
-  type ViewSource,
-  type ViewSystem,
-  type ViewWorld,
-  writeViewer,
-} from "./viewer.ts";
+export { show, tableView } from "./display.ts";
+export type { TableViewOptions } from "./display.ts";
+export { runWithProgress } from "./progress.ts";
+export type { ProgressOptions, Steppable } from "./progress.ts";
+export { View3D, view3d, ViewRecorder, writeViewer } from "./viewer.ts";
+export type { ViewRecorderOptions, ViewSource } from "./viewer.ts";
+export type { Camera } from "./raster.ts";
+// The viewer's option and source types, all of them (viewer_types.ts holds nothing else).
+export type * from "./viewer_types.ts";
 
 // The library's own classes only: apache-arrow's Table is not patched (use tableView or show).
 registerDisplay([World, GranularSystem, StarSystem, ClumpSystem, DiskSystem]);

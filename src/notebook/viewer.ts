@@ -32,20 +32,6 @@ import { viewDocument, viewFragment } from "./viewer_html.ts";
 import type { View3DOptions, ViewInfo } from "./viewer_types.ts";
 import type { ViewSource } from "./viewer_frames.ts";
 
-export type { Camera } from "./raster.ts";
-export type {
-  BoundariesLike,
-  BoxLike,
-  FrameLike,
-  TableLike,
-  View3DOptions,
-  ViewBodyStyle,
-  ViewInfo,
-  ViewMesh,
-  ViewScale,
-  ViewSystem,
-  ViewWorld,
-} from "./viewer_types.ts";
 export { ViewRecorder, type ViewRecorderOptions, type ViewSource } from "./viewer_frames.ts";
 
 /**
@@ -54,7 +40,8 @@ export { ViewRecorder, type ViewRecorderOptions, type ViewSource } from "./viewe
  *
  * @example
  * ```ts
- * import { DISPLAY, view3d } from "@grainlab/grainlab/notebook";
+ * import { view3d } from "@grainlab/grainlab/notebook";
+ * import { DISPLAY } from "./display.ts";
  * import { expect } from "expect";
  * const grains = { count: 2, positions: [0, 0, 0.01, 0.02, 0, 0.01], velocities: [0, 0, 0, 0, 0, 1], radii: [0.01, 0.01] };
  * const view = view3d(grains, { color: ["height", "speed"], poster: false });

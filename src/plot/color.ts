@@ -43,7 +43,7 @@ export interface ColorScale {
  * @returns the scale
  * @example
  * ```ts
- * import { colorScale } from "@grainlab/grainlab/plot";
+ * import { colorScale } from "./color.ts";
  * import { expect } from "expect";
  * const s = colorScale([0, 1, 2, 3.5], { label: "speed (m/s)" });
  * expect(s.type).toBe("linear");
@@ -123,7 +123,7 @@ export function colorScale(values: ArrayLike<number>, options: ColorScaleOptions
  * @returns tick values within [lo, hi]
  * @example
  * ```ts
- * import { niceTicks } from "@grainlab/grainlab/plot";
+ * import { niceTicks } from "./color.ts";
  * import { expect } from "expect";
  * expect(niceTicks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
  * expect(niceTicks(0, 0.035, 4)).toEqual([0, 0.01, 0.02, 0.03]);
@@ -207,7 +207,7 @@ function colorBar(
  * @returns the legend panel
  * @example
  * ```ts
- * import { swatches } from "@grainlab/grainlab/plot";
+ * import { swatches } from "./color.ts";
  * import { expect } from "expect";
  * const p = swatches([{ label: "glass", color: "steelblue" }, { label: "sand", color: "orange" }]);
  * expect(p.svg).toContain("glass");

@@ -41,7 +41,7 @@ let doc: DomDocument | undefined;
  * @returns a DOM `Document`
  * @example
  * ```ts
- * import { plotDocument } from "@grainlab/grainlab/plot";
+ * import { plotDocument } from "./dom.ts";
  * import { expect } from "expect";
  * const svg = plotDocument().createElementNS("http://www.w3.org/2000/svg", "svg");
  * expect(svg.tagName.toLowerCase()).toBe("svg");
@@ -63,7 +63,7 @@ export function plotDocument(): DomDocument {
  * @returns the escaped text
  * @example
  * ```ts
- * import { escapeXml } from "@grainlab/grainlab/plot";
+ * import { escapeXml } from "./dom.ts";
  * import { expect } from "expect";
  * expect(escapeXml('a<b & "c"')).toBe("a&lt;b &amp; &quot;c&quot;");
  * ```
@@ -83,7 +83,7 @@ export function escapeXml(text: string): string {
  * @throws {Error} when the string has no `<svg>` root
  * @example
  * ```ts
- * import { parseSVG } from "@grainlab/grainlab/plot";
+ * import { parseSVG } from "./dom.ts";
  * import { expect } from "expect";
  * const root = parseSVG('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>');
  * expect(root.querySelectorAll("circle").length).toBe(1);

@@ -120,7 +120,7 @@ export class Figure {
  * @returns base64 text
  * @example
  * ```ts
- * import { base64 } from "@grainlab/grainlab/plot";
+ * import { base64 } from "./figure.ts";
  * import { expect } from "expect";
  * expect(base64(new Uint8Array([104, 105]))).toBe("aGk=");
  * expect(atob(base64(new Uint8Array([0, 255])))).toBe("\x00\xff");
@@ -143,7 +143,7 @@ export function base64(bytes: Uint8Array): string {
  * @throws {TypeError} when the input is not SVG
  * @example
  * ```ts
- * import { toSVG } from "@grainlab/grainlab/plot";
+ * import { toSVG } from "./figure.ts";
  * import { expect } from "expect";
  * const s = toSVG('<svg width="5" height="5"><circle r="2"/></svg>');
  * expect(s).toBe('<svg xmlns="http://www.w3.org/2000/svg" width="5" height="5"><circle r="2"/></svg>');
@@ -169,7 +169,7 @@ export function toSVG(svg: string | DomElement | Figure): string {
  * @returns PNG bytes
  * @example
  * ```ts
- * import { toPNG } from "@grainlab/grainlab/plot";
+ * import { toPNG } from "./figure.ts";
  * import { expect } from "expect";
  * const png = toPNG('<svg width="8" height="8"><rect width="4" height="4"/></svg>', { scale: 1 });
  * expect(Array.from(png.subarray(0, 4))).toEqual([0x89, 0x50, 0x4e, 0x47]);

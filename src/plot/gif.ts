@@ -124,7 +124,7 @@ function lzw(indices: Uint8Array): Uint8Array {
  * @throws {RangeError} when there are no frames or a size is invalid
  * @example
  * ```ts
- * import { encodeGif } from "@grainlab/grainlab/plot";
+ * import { encodeGif } from "./gif.ts";
  * const red = { width: 2, height: 2, pixels: new Uint8Array(16).map((_, i) => (i % 4 === 0 || i % 4 === 3 ? 255 : 0)) };
  * import { expect } from "expect";
  * const gif = encodeGif([red, red]);

@@ -60,7 +60,7 @@ const MARGIN = { top: 22, right: 14, bottom: 36, left: 54 };
  * @returns width and height (px) including margins
  * @example
  * ```ts
- * import { equalAspectSize } from "@grainlab/grainlab/plot";
+ * import { equalAspectSize } from "./panel.ts";
  * import { expect } from "expect";
  * const { width, height } = equalAspectSize([0, 2], [0, 1], { maxWidth: 454 });
  * // 386 px across 2 m: 193 px per metre on both axes, plus the margins
@@ -113,7 +113,7 @@ let tokenCounter = 0;
  * @returns the panel
  * @example
  * ```ts
- * import { plotPanel } from "@grainlab/grainlab/plot";
+ * import { plotPanel } from "./panel.ts";
  * import { expect } from "expect";
  * const p = plotPanel({
  *   xDomain: [0, 1], yDomain: [0, 1], width: 200, height: 200, marks: [

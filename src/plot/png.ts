@@ -72,7 +72,7 @@ function render(svg: string, options: PngOptions, where: string) {
  * @throws {RangeError} when `scale` is not in (0, 16]
  * @example
  * ```ts
- * import { svgToPNG } from "@grainlab/grainlab/plot";
+ * import { svgToPNG } from "./png.ts";
  * import { expect } from "expect";
  * const png = svgToPNG('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
  * expect(Array.from(png.subarray(0, 8))).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -93,7 +93,7 @@ export function svgToPNG(svg: string, options: PngOptions = {}): Uint8Array {
  * @returns width, height and RGBA bytes (4 per pixel, row-major)
  * @example
  * ```ts
- * import { svgToRGBA } from "@grainlab/grainlab/plot";
+ * import { svgToRGBA } from "./png.ts";
  * import { expect } from "expect";
  * const img = svgToRGBA('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"/>', { scale: 1 });
  * expect([img.width, img.height, img.pixels.length]).toEqual([4, 3, 4 * 3 * 4]);

@@ -30,7 +30,7 @@ export const PLANE = 0, SEGMENT = 1, DRUM = 2;
  * @returns its walls or undefined
  * @example
  * ```ts
- * import { wallsOf } from "@grainlab/grainlab/plot";
+ * import { wallsOf } from "./walls.ts";
  * import { expect } from "expect";
  * const floor = { count: 1, kind: [0], enabled: [1], geom: [0, 0, 0, 1, 0, 0, 0, 0] };
  * expect(wallsOf({ walls: floor })).toBe(floor);
@@ -88,7 +88,7 @@ export function wallExtent(
  * @returns the grown domain
  * @example
  * ```ts
- * import { withWalls } from "@grainlab/grainlab/plot";
+ * import { withWalls } from "./walls.ts";
  * import { expect } from "expect";
  * const drum = { count: 1, kind: [2], enabled: [1], geom: [0, 0, 1, 0, 0, 0, 0, 0] };
  * const dom = withWalls(drum, { x: [-0.5, 0.5], y: [-0.5, 0.5] });
@@ -122,7 +122,7 @@ export function withWalls(
  * @returns the layer
  * @example
  * ```ts
- * import { wallsLayer } from "@grainlab/grainlab/plot";
+ * import { wallsLayer } from "./walls.ts";
  * const floor = { count: 1, kind: [0], enabled: [1], geom: [0, 0, 0, 1, 0, 0, 0, 0] };
  * import { expect } from "expect";
  * const svg = wallsLayer(floor, { x: [-1, 1], y: [-1, 1] }).raw((x) => x, (y) => -y, 1);

@@ -59,7 +59,7 @@ export function guardPacking(
  *
  * @example
  * ```ts
- * import { regularPacking } from "@grainlab/grainlab/sphere3d";
+ * import { regularPacking } from "./emit.ts";
  * import { expect } from "expect";
  * const c = regularPacking([0, 0, 0], [0.1, 0.1, 0.1], 0.01, 0.02, Infinity);
  * expect(c.length).toBe(3 * 5 * 5 * 5);

@@ -179,9 +179,9 @@ export class GranularSystem {
    *
    * @example
    * ```ts
-   * import { sphere3d } from "@grainlab/grainlab";
+   * import { World } from "@grainlab/grainlab";
    * import { expect } from "expect";
-   * const world = new sphere3d.World({ timeStep: 1e-4 });
+   * const world = new World({ timeStep: 1e-4 });
    * const g = world.addGranularBox({ min: [0, 0, 0], max: [0.1, 0.1, 0.1], radius: 0.01, spacing: 0.021 });
    * g.setGroundPlane(0);
    * world.profile = true;
@@ -205,6 +205,9 @@ export class GranularSystem {
    * `enabled: false` wakes every grain.
    * Off by default. The count is in `lastStepStats.sleepingParticles`.
    *
+   * Unstable: may change without notice (pool sleep is the specification's approximation).
+   *
+   * @experimental
    * @throws {RangeError} naming the option: a non-positive speed, quiet steps outside
    *   1–65535, a negative wake distance
    * @example

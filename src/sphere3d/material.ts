@@ -99,7 +99,7 @@ export interface ParticleMaterial {
  *
  * @example
  * ```ts
- * import { DEFAULT_MATERIAL } from "@grainlab/grainlab/sphere3d";
+ * import { DEFAULT_MATERIAL } from "./material.ts";
  * import { expect } from "expect";
  * expect(DEFAULT_MATERIAL.density).toBe(1600);
  * ```
@@ -133,7 +133,7 @@ const PARTICLE_MATERIAL_KEYS: readonly string[] = ["friction", "rollingFriction"
  *
  * @example
  * ```ts
- * import { resolveMaterial } from "@grainlab/grainlab/sphere3d";
+ * import { resolveMaterial } from "./material.ts";
  * import { expect } from "expect";
  * const m = resolveMaterial({ friction: 0.8 });
  * expect(m.friction).toBe(0.8);
@@ -186,7 +186,7 @@ export function resolveMaterial(options: Partial<Material> = {}, where = "materi
  *
  * @example
  * ```ts
- * import { resolveParticleMaterial } from "@grainlab/grainlab/sphere3d";
+ * import { resolveParticleMaterial } from "./material.ts";
  * import { expect } from "expect";
  * expect(resolveParticleMaterial({ friction: 0.3 }).rollingFriction).toBe(0);
  * ```

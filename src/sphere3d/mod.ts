@@ -25,10 +25,12 @@
  * @module
  */
 export { World } from "./world.ts";
-export type { BoxOptions, ParticleSet, RunOptions, WorldOptions } from "./world.ts";
+export type { GranularBoxOptions, ParticleSet, WorldOptions } from "./world.ts";
+export type { ProgressOptions, RunOptions } from "../math/progress.ts";
 export { GranularSystem } from "./granular_system.ts";
-export { SPHERE3D_CHECKPOINT_MAGIC, SPHERE3D_CHECKPOINT_VERSION } from "./checkpoint.ts";
 export type { ParticleTableLike, SaveGranularStateOptions } from "./checkpoint.ts";
+export type { HistoryColumns } from "./history.ts";
+export { jitteredPacking } from "./emit.ts";
 export type {
   BodyType,
   EmitBoxOptions,
@@ -39,7 +41,6 @@ export type {
   PeriodicAxes,
   Vec3,
 } from "./options.ts";
-export { DEFAULT_MATERIAL, resolveMaterial, resolveParticleMaterial } from "./material.ts";
 export type {
   ContactLever,
   DampingMode,
@@ -47,20 +48,9 @@ export type {
   NormalContactModel,
   ParticleMaterial,
 } from "./material.ts";
-export { emptyStats } from "./stats.ts";
 export type { StepStats } from "./stats.ts";
-export {
-  CONTACT_KIND_NAMES,
-  ContactKind,
-  type ContactKindName,
-  ContactRecord,
-} from "../contact/record.ts";
-export type { ProgressOptions, RunOptions as RunLoopOptions } from "../math/progress.ts";
 export type { ProfileTotals, StepProfile, StepStatsCore } from "../contact/stats.ts";
-export type { HistoryColumns } from "./history.ts";
-export { jitteredPacking, regularPacking } from "./emit.ts";
-export { MAX_WORLD_XML_BYTES, WORLD_XML_VERSION, worldToXml } from "./xml.ts";
-export { worldFromXml } from "./world_xml.ts";
+export type { ContactRecord } from "../contact/record.ts";
 export { RigidBody } from "./bodies/body.ts";
 export type { BodyShape } from "./bodies/body.ts";
 export type { RigidBodyType } from "./bodies/body_set.ts";
@@ -72,51 +62,8 @@ export type {
   CapsuleOptions,
   CompoundChild,
   CompoundOptions,
-  HeightMapOptions,
+  HeightMapBodyOptions,
   MeshOptions,
-  Quat,
   SphereOptions,
 } from "./bodies/options.ts";
-export {
-  quatConjugate,
-  quatConjugateInto,
-  quatFromAxisAngle,
-  quatFromMatrix,
-  quatMultiply,
-  quatMultiplyInto,
-  quatNormalize,
-  quatNormalizeInto,
-  quatRotate,
-  quatRotateInto,
-  quatRotateInverse,
-  quatRotateInverseInto,
-  quatToMatrix,
-  quatToMatrixInto,
-  rpyToQuaternion,
-} from "./bodies/quat.ts";
-export type { Matrix3, Quaternion, Vector3, WritableNumbers } from "./bodies/quat.ts";
-export { principalInertia, rotateInertia } from "./bodies/inertia.ts";
-export type { InertiaTensor, PrincipalInertia } from "./bodies/inertia.ts";
 export type { PoolSleepOptions } from "./bodies/sleep.ts";
-export {
-  boxClosest,
-  boxHalfExtents,
-  boxMassProperties,
-  capsuleClosest,
-  capsuleHalfExtents,
-  capsuleMassProperties,
-  CLOSEST,
-  cylinderClosest,
-  cylinderHalfExtents,
-  cylinderMassProperties,
-  sphereClosest,
-  sphereHalfExtents,
-  sphereMassProperties,
-} from "./bodies/shapes.ts";
-export type { ClosestLayout, HalfExtents, PrimitiveMass } from "./bodies/shapes.ts";
-export { TriangleMesh } from "./bodies/mesh.ts";
-export type { MeshCounters, MeshMassProperties, TriangleMeshOptions } from "./bodies/mesh.ts";
-export { HeightMap } from "./bodies/heightmap.ts";
-export type { HeightMapCreateOptions, HeightMapData } from "./bodies/heightmap.ts";
-export { parseObj, parseStl, readMeshFile } from "./bodies/mesh_io.ts";
-export type { MeshData } from "./bodies/mesh_io.ts";

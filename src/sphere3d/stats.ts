@@ -47,7 +47,7 @@ export interface StepStats extends StepStatsCore {
  *
  * @example
  * ```ts
- * import { emptyStats } from "@grainlab/grainlab/sphere3d";
+ * import { emptyStats } from "./stats.ts";
  * import { expect } from "expect";
  * expect(emptyStats().particleContacts).toBe(0);
  * expect(emptyStats().kineticEnergy).toBe(0);

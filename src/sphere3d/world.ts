@@ -18,22 +18,22 @@ import type {
   BoxBodyOptions,
   CapsuleOptions,
   CompoundOptions,
-  HeightMapOptions,
+  HeightMapBodyOptions,
   MeshOptions,
   SphereOptions,
 } from "./bodies/options.ts";
-import { type RunOptions as SharedRunOptions, runSteps } from "../math/progress.ts";
+import { type RunOptions, runSteps } from "../math/progress.ts";
 import type { Vec3 } from "./options.ts";
 import type { Material } from "./material.ts";
 import {
-  type BoxOptions,
+  type GranularBoxOptions,
   granularFromBox,
   granularFromParticles,
   type ParticleSet,
 } from "./world_particles.ts";
 import { bool, integerIn, options as checkOptions, positive, vec3 } from "../math/validate.ts";
 
-export type { BoxOptions, ParticleSet } from "./world_particles.ts";
+export type { GranularBoxOptions, ParticleSet } from "./world_particles.ts";
 
 const WORLD_KEYS: readonly string[] = ["timeStep", "gravity", "threads"];
 
@@ -61,9 +61,6 @@ export interface WorldOptions {
    */
   threads?: number;
 }
-
-/** Options of {@link World.run}: `onStep(step, world)` after every step, `progress`. */
-export type RunOptions = SharedRunOptions<World>;
 
 /**
  * A simulation world holding granular systems.
@@ -222,7 +219,7 @@ export class World {
    * expect(g.count).toBe(10);
    * ```
    */
-  addGranularBox(box: BoxOptions, material: Partial<Material> = {}): GranularSystem {
+  addGranularBox(box: GranularBoxOptions, material: Partial<Material> = {}): GranularSystem {
     const sys = granularFromBox(box, material);
     sys.profile = this.#profile;
     sys.threads = this.#threads;
@@ -516,7 +513,7 @@ export class World {
    * expect(t.bodyType).toBe("static");
    * ```
    */
-  addHeightMap(options: HeightMapOptions): RigidBody {
+  addHeightMap(options: HeightMapBodyOptions): RigidBody {
     return addHeightMap(this.#body("World.addHeightMap"), options);
   }
 
@@ -598,7 +595,7 @@ export class World {
    * expect(calls).toBe(10); // after step 5 the world has taken 5 steps
    * ```
    */
-  run(steps: number, options?: RunOptions): void {
+  run(steps: number, options?: RunOptions<World>): void {
     // Without onStep nobody reads the contacts of steps 1 … steps − 1: the particle pairs'
     // contacts are recorded at the last step only (the same forces and bytes otherwise).
     const quiet = options === undefined || options === null || typeof options !== "object" ||

@@ -66,7 +66,7 @@ export interface ParticleSet {
 }
 
 /** Options of {@link World.addGranularBox}: equal spheres on a regular grid in a box. */
-export interface BoxOptions {
+export interface GranularBoxOptions {
   /** Minimum corner (m). */
   min: Vec3;
   /** Maximum corner (m), above `min` on every axis. */
@@ -157,7 +157,10 @@ export function granularFromParticles(
  *
  * @internal
  */
-export function granularFromBox(box: BoxOptions, material: Partial<Material>): GranularSystem {
+export function granularFromBox(
+  box: GranularBoxOptions,
+  material: Partial<Material>,
+): GranularSystem {
   const w = "addGranularBox";
   required(w, "box", box, BOX_KEYS);
   resolveMaterial(material, w);

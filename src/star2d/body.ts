@@ -104,10 +104,10 @@ export abstract class GrainSystem2 {
    *
    * @example
    * ```ts
-   * import { star2d } from "@grainlab/grainlab";
+   * import { StarShape, StarSystem } from "@grainlab/grainlab";
    * import { expect } from "expect";
-   * const s = new star2d.StarSystem({ timeStep: 1e-4 });
-   * s.addGrains({ shape: star2d.StarShape.preset("cross", { area: 30e-6 }), positions: [[0, 0.004]] });
+   * const s = new StarSystem({ timeStep: 1e-4 });
+   * s.addGrains({ shape: StarShape.preset("cross", { area: 30e-6 }), positions: [[0, 0.004]] });
    * s.walls.addPlane({ point: [0, 0], normal: [0, 1] });
    * s.profile = true;
    * s.run(10);

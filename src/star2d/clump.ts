@@ -74,7 +74,8 @@ export class ClumpSystem extends GrainSystem2 {
    *
    * @example
    * ```ts
-   * import { clumpTemplate, ClumpSystem } from "@grainlab/grainlab/star2d";
+   * import { ClumpSystem } from "@grainlab/grainlab/star2d";
+   * import { clumpTemplate } from "./clump_template.ts";
    * import { expect } from "expect";
    * const s = new ClumpSystem();
    * expect(s.addTemplate(clumpTemplate({ centres: [[0, 0]], radii: [0.01] }))).toBe(0);
@@ -107,7 +108,8 @@ export class ClumpSystem extends GrainSystem2 {
    *
    * @example
    * ```ts
-   * import { clumpTemplate, ClumpSystem } from "@grainlab/grainlab/star2d";
+   * import { ClumpSystem } from "@grainlab/grainlab/star2d";
+   * import { clumpTemplate } from "./clump_template.ts";
    * import { expect } from "expect";
    * const s = new ClumpSystem();
    * const t = clumpTemplate({ centres: [[0, 0], [0.01, 0]], radii: [0.006, 0.006] });

@@ -25,7 +25,8 @@ export interface ClumpDisks {
  *
  * @example
  * ```ts
- * import { ClumpDetector, StarContacts } from "@grainlab/grainlab/star2d";
+ * import { StarContacts } from "./contacts.ts";
+ * import { ClumpDetector } from "./clump_detect.ts";
  * import { expect } from "expect";
  * const det = new ClumpDetector();
  * const one = { x: new Float64Array([0]), y: new Float64Array([0]), r: new Float64Array([0.005]) };

@@ -37,7 +37,7 @@ export interface ClumpTemplateOptions {
  *
  * @example
  * ```ts
- * import { clumpTemplate } from "@grainlab/grainlab/star2d";
+ * import { clumpTemplate } from "./clump_template.ts";
  * import { expect } from "expect";
  * const t = clumpTemplate({ centres: [[1, 0]], radii: [0.5] });
  * expect(t.x[0]).toBe(0);

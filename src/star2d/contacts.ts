@@ -21,7 +21,7 @@ import { ContactKind, ContactRecord } from "../contact/record.ts";
  *
  * @example
  * ```ts
- * import { StarContacts } from "@grainlab/grainlab/star2d";
+ * import { StarContacts } from "./contacts.ts";
  * import { expect } from "expect";
  * const c = new StarContacts();
  * c.push(0, 1, 0, 0.5, 0, 1, 0, 1e-4, 0); // detection's view: normal from grain 0 to grain 1
@@ -96,7 +96,7 @@ export class StarContacts extends ContactRecord {
  *
  * @example
  * ```ts
- * import { ContactHistory } from "@grainlab/grainlab/star2d";
+ * import { ContactHistory } from "./contacts.ts";
  * import { expect } from "expect";
  * const h = new ContactHistory();
  * h.begin();
@@ -255,7 +255,7 @@ export class ContactHistory {
    *
    * @example
    * ```ts
-   * import { ContactHistory } from "@grainlab/grainlab/star2d";
+   * import { ContactHistory } from "./contacts.ts";
    * import { expect } from "expect";
    * const h = new ContactHistory();
    * h.begin();

@@ -89,7 +89,8 @@ export function radialDistance(
  *
  * @example
  * ```ts
- * import { implicitGradient, StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { implicitGradient } from "./distance.ts";
  * import { expect } from "expect";
  * const g = implicitGradient(StarShape.preset("circle", { rMax: 1 }), [0, 3]);
  * expect(g[0]).toBeCloseTo(0, 15);
@@ -163,7 +164,8 @@ export function firstOrderDistance(
  *
  * @example
  * ```ts
- * import { firstOrderNormal, StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { firstOrderNormal } from "./distance.ts";
  * import { expect } from "expect";
  * const n = firstOrderNormal(StarShape.preset("circle", { rMax: 1 }), [0, 2]);
  * expect(n[1]).toBeCloseTo(1, 12);

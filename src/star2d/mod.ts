@@ -5,6 +5,9 @@
  * detection, the first-order (Taubin) overlap estimate, walls and rotating drums, the disk and
  * sphere-clump baselines, and the paper's four scenes. SI units throughout.
  *
+ * The GPU backend ({@link StarSystemGpu}, {@link requestGpu}, {@link gpuAvailable}; WebGPU)
+ * is unstable: it may change without notice.
+ *
  * @example
  * ```ts
  * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
@@ -24,25 +27,42 @@
  *
  * @module
  */
-export * from "./shape.ts";
-export * from "./distance.ts";
-export * from "./walls.ts";
-export * from "./contacts.ts";
-export * from "./body.ts";
-export * from "./detect.ts";
-export * from "./sprite.ts";
-export * from "./system.ts";
-export * from "./clump.ts";
-export * from "./clump_detect.ts";
-export * from "./scenes.ts";
-export * from "./gpu/mod.ts";
-export { STAR2D_CHECKPOINT_MAGIC, STAR2D_CHECKPOINT_VERSION } from "./checkpoint.ts";
+export { StarShape } from "./shape.ts";
+export type { StarPresetName, StarPresetOptions, StarShapeOptions } from "./shape.ts";
+export { StarSystem } from "./system.ts";
+export type { StarGrainsOptions, StarSamplingOptions, StarSystemOptions } from "./system.ts";
+export type { StarSampling } from "./detect.ts";
+export { ClumpSystem, DiskSystem } from "./clump.ts";
+export type { ClumpGrainsOptions, DiskGrainsOptions } from "./clump.ts";
+export { approximateByDisks } from "./clump_template.ts";
+export type { ClumpTemplate } from "./clump_template.ts";
+export type { GrainSystem2 } from "./body.ts";
+export type { GrainInit, GrainSystemOptions, StepStats } from "./body_options.ts";
 export type { SaveStateOptions } from "./checkpoint.ts";
-export type { ProgressOptions, RunOptions } from "../math/progress.ts";
-export {
-  CONTACT_KIND_NAMES,
-  ContactKind,
-  type ContactKindName,
-  ContactRecord,
-} from "../contact/record.ts";
+export type { StarContacts } from "./contacts.ts";
+export type { ContactRecord } from "../contact/record.ts";
 export type { ProfileTotals, StepProfile, StepStatsCore } from "../contact/stats.ts";
+export type { ProgressOptions, RunOptions } from "../math/progress.ts";
+export { Walls } from "./walls.ts";
+export type {
+  BoxOptions,
+  DrumOptions,
+  PlaneOptions,
+  SegmentOptions,
+  WallCommonOptions,
+} from "./walls.ts";
+export { distanceErrorMap, exactDistance, firstOrderDistance, radialDistance } from "./distance.ts";
+export type {
+  DistanceErrorMap,
+  DistanceErrorMapOptions,
+  DistanceOptions,
+  StarPose,
+} from "./distance.ts";
+export { archesScene, columnCollapseScene, drumScene, packingScene } from "./scenes.ts";
+export type { SceneOptions, StarScene } from "./scenes.ts";
+// The GPU backend (WebGPU) — unstable: may change without notice.
+export { gpuAvailable, requestGpu, WebGpuUnavailableError } from "./gpu/device.ts";
+export type { GpuContext, RequestGpuOptions } from "./gpu/device.ts";
+export { StarSystemGpu } from "./gpu/system_gpu.ts";
+export type { GpuReadOptions, GpuStepStats, StarSystemGpuOptions } from "./gpu/options.ts";
+export type { StarSprite } from "./gpu/sprite.ts";

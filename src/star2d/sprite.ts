@@ -49,7 +49,8 @@ export const SPRITE_SECTORS = 128;
  *
  * @example
  * ```ts
- * import { CELL_REJECT_MIN_SHARE, ShapeSprite, StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { CELL_REJECT_MIN_SHARE, ShapeSprite } from "./sprite.ts";
  * import { expect } from "expect";
  * const circle = ShapeSprite.of(StarShape.preset("circle"), 64);
  * expect(circle.discOutsideShare).toBeLessThan(CELL_REJECT_MIN_SHARE);
@@ -74,7 +75,8 @@ const cache = new WeakMap<StarShape, Map<number, ShapeSprite>>();
  *
  * @example
  * ```ts
- * import { CELL_OUTSIDE, ShapeSprite, StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { CELL_OUTSIDE, ShapeSprite } from "./sprite.ts";
  * import { expect } from "expect";
  * const cross = StarShape.preset("cross", { rMax: 0.005 });
  * const s = ShapeSprite.of(cross, 128);
@@ -207,7 +209,8 @@ export class ShapeSprite {
    *
    * @example
    * ```ts
-   * import { ShapeSprite, StarShape } from "@grainlab/grainlab/star2d";
+   * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { ShapeSprite } from "./sprite.ts";
    * import { expect } from "expect";
    * const shape = StarShape.preset("flower");
    * expect(ShapeSprite.of(shape, 64)).toBe(ShapeSprite.of(shape, 64));
@@ -227,7 +230,8 @@ export class ShapeSprite {
    *
    * @example
    * ```ts
-   * import { ShapeSprite, StarShape } from "@grainlab/grainlab/star2d";
+   * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { ShapeSprite } from "./sprite.ts";
    * import { expect } from "expect";
    * const s = ShapeSprite.of(StarShape.preset("circle", { rMax: 1 }), 64);
    * expect(s.classAt(0.2, 0.1)).toBe(2);
@@ -257,7 +261,8 @@ export class ShapeSprite {
    *
    * @example
    * ```ts
-   * import { ShapeSprite, StarShape } from "@grainlab/grainlab/star2d";
+   * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { ShapeSprite } from "./sprite.ts";
    * import { expect } from "expect";
    * const s = ShapeSprite.of(StarShape.preset("circle", { rMax: 1 }), 128);
    * expect(s.distance(0.6, 0.7, true)).toBeCloseTo(Math.hypot(0.6, 0.7) - 1, 5);
@@ -273,7 +278,8 @@ export class ShapeSprite {
    *
    * @example
    * ```ts
-   * import { ShapeSprite, StarShape } from "@grainlab/grainlab/star2d";
+   * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { ShapeSprite } from "./sprite.ts";
    * import { expect } from "expect";
    * const n = ShapeSprite.of(StarShape.preset("circle", { rMax: 1 }), 64).normal(0, 0.95);
    * expect(n[1]).toBeCloseTo(1, 6);
@@ -392,7 +398,8 @@ function sampleFields(shape: StarShape, S: number, L: number, h: number): Float3
  *
  * @example
  * ```ts
- * import { implicitFieldsAt, StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { implicitFieldsAt } from "./sprite.ts";
  * import { expect } from "expect";
  * const out = new Float64Array(7);
  * implicitFieldsAt(StarShape.preset("circle", { rMax: 1 }), 2, 0, out);
@@ -484,7 +491,8 @@ const ACCURACY_KEYS = ["resolution", "band", "samples", "seed"];
  *
  * @example
  * ```ts
- * import { spriteAccuracy, StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { spriteAccuracy } from "./sprite.ts";
  * import { expect } from "expect";
  * const cross = StarShape.preset("cross", { area: 30e-6 });
  * const e = spriteAccuracy(cross, { resolution: 256, samples: 2000 });

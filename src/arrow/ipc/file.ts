@@ -71,7 +71,7 @@ export interface CheckArrowFileOptions {
  * @example
  * ```ts
  * import * as A from "apache-arrow";
- * import { checkArrowFile } from "@grainlab/grainlab/arrow";
+ * import { checkArrowFile } from "./file.ts";
  * import { expect } from "expect";
  * const bytes = A.tableToIPC(A.tableFromArrays({ x: new Float64Array([1, 2, 3]) }), "file");
  * expect(checkArrowFile(bytes, "demo").rows).toBe(3);

@@ -177,7 +177,7 @@ function networkOf(where: string, source: NetworkSource): Network {
  *
  * @example
  * ```ts
- * import { forceChains } from "@grainlab/grainlab/plot";
+ * import { forceChains } from "./chains.ts";
  * import { expect } from "expect";
  * const system = {
  *   count: 2, dimension: 2, positions: [0, 0, 1, 0], velocities: [0, 0, 0, 0], radii: [0.5, 0.5],
@@ -340,7 +340,9 @@ class ForceChainsLayer extends GrainlabMark implements ForceChainsMark {
  * @example
  * ```ts
  * import * as Plot from "@observablehq/plot";
- * import { forceChains, grains, plotFigure } from "@grainlab/grainlab/plot";
+ * import { forceChains } from "./chains.ts";
+ * import { grains } from "./grains.ts";
+ * import { plotFigure } from "./plot_figure.ts";
  * import { expect } from "expect";
  * const system = {
  *   count: 2, dimension: 2, positions: [0, 0.5, 1, 0.5], velocities: [0, 0, 0, 0], radii: [0.5, 0.5],

@@ -108,7 +108,7 @@ function paint(
  *
  * @example
  * ```ts
- * import { grains } from "@grainlab/grainlab/plot";
+ * import { grains } from "./grains.ts";
  * import { expect } from "expect";
  * const m = grains({ count: 1, positions: [0, 0, 0.5], velocities: [0, 0, 0], radii: [0.1] });
  * expect(m.count).toBe(1);
@@ -294,7 +294,8 @@ class GrainsLayer extends GrainlabMark implements GrainsMark {
  * @example
  * ```ts
  * import * as Plot from "@observablehq/plot";
- * import { grains, plotFigure } from "@grainlab/grainlab/plot";
+ * import { grains } from "./grains.ts";
+ * import { plotFigure } from "./plot_figure.ts";
  * import { expect } from "expect";
  * const system = { count: 2, dimension: 2, positions: [0, 0, 1, 0], velocities: [0, 0, 1, 0], radii: [0.5, 0.5] };
  * const fig = plotFigure({
@@ -315,7 +316,7 @@ export function grains(source: ParticleSource, options: GrainsOptions = {}): Gra
  * @returns `i => outline` or undefined
  * @example
  * ```ts
- * import { systemOutline } from "@grainlab/grainlab/plot";
+ * import { systemOutline } from "./grains.ts";
  * import { expect } from "expect";
  * expect(systemOutline({ count: 1, outline: () => [0, 0, 1, 0, 0, 1] })?.(0)).toEqual([0, 0, 1, 0, 0, 1]);
  * expect(systemOutline({ count: 1 })).toBeUndefined();

@@ -15,7 +15,7 @@ import { Figure, toSVG } from "../figure.ts";
  *
  * @example
  * ```ts
- * import type { PlotFigureOptions } from "@grainlab/grainlab/plot";
+ * import type { PlotFigureOptions } from "./plot_figure.ts";
  * import * as Plot from "@observablehq/plot";
  * import { expect } from "expect";
  * const options: PlotFigureOptions = { aspectRatio: 1, marks: [Plot.ruleY([0])], x: { domain: [0, 1] } };
@@ -47,7 +47,7 @@ export interface PlotFigureOptions {
  * @example
  * ```ts
  * import * as Plot from "@observablehq/plot";
- * import { plotFigure } from "@grainlab/grainlab/plot";
+ * import { plotFigure } from "./plot_figure.ts";
  * import { expect } from "expect";
  * const fig = plotFigure({ width: 300, height: 200, marks: [Plot.dot([[1, 2], [3, 4]])] });
  * expect([fig.width, fig.height]).toEqual([300, 200]);

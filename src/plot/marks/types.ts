@@ -14,7 +14,7 @@ import type { DomDocument, DomElement } from "../dom.ts";
  *
  * @example
  * ```ts
- * import type { MarkScales } from "@grainlab/grainlab/plot";
+ * import type { MarkScales } from "./types.ts";
  * import { expect } from "expect";
  * const scales: MarkScales = { x: (v) => 100 * v, y: (v) => 200 - 100 * v };
  * expect([scales.x!(1), scales.y!(1)]).toEqual([100, 100]);
@@ -33,7 +33,7 @@ export interface MarkScales {
  *
  * @example
  * ```ts
- * import type { MarkValues } from "@grainlab/grainlab/plot";
+ * import type { MarkValues } from "./types.ts";
  * import { expect } from "expect";
  * const values: MarkValues = { x: [10, 20], y: [5, 5], fill: ["red", "blue"] };
  * expect(values.x?.length).toBe(2);
@@ -63,7 +63,7 @@ export interface MarkValues {
  *
  * @example
  * ```ts
- * import type { MarkDimensions } from "@grainlab/grainlab/plot";
+ * import type { MarkDimensions } from "./types.ts";
  * import { expect } from "expect";
  * const d: MarkDimensions = { width: 640, height: 400, marginTop: 20, marginRight: 20, marginBottom: 30, marginLeft: 40 };
  * expect(d.width - d.marginLeft - d.marginRight).toBe(580); // the frame's width
@@ -90,7 +90,8 @@ export interface MarkDimensions {
  *
  * @example
  * ```ts
- * import { type MarkContext, plotDocument } from "@grainlab/grainlab/plot";
+ * import { type MarkContext } from "./types.ts";
+ * import { plotDocument } from "../dom.ts";
  * import { expect } from "expect";
  * const context: MarkContext = { document: plotDocument() };
  * const g = context.document.createElementNS("http://www.w3.org/2000/svg", "g");
@@ -108,7 +109,8 @@ export interface MarkContext {
  *
  * @example
  * ```ts
- * import { grains, type PlotMark } from "@grainlab/grainlab/plot";
+ * import { grains } from "./grains.ts";
+ * import { type PlotMark } from "./types.ts";
  * import * as Plot from "@observablehq/plot";
  * import { expect } from "expect";
  * const m: PlotMark = grains({ count: 1, dimension: 2, positions: [0, 0], velocities: [0, 0], radii: [1] });
@@ -124,8 +126,9 @@ export interface PlotMark {
   // deno-lint-ignore no-explicit-any
   plot(options?: object): any;
   /**
-   * Draws the mark; called by `Plot.plot`.
+   * Draws the mark; called by `Plot.plot`, not by users.
    *
+   * @internal
    * @param index indices of the data to draw
    * @param scales the plot's scale functions
    * @param values the scaled channel values

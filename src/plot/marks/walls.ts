@@ -37,7 +37,7 @@ export interface WallsOptions {
  *
  * @example
  * ```ts
- * import { walls } from "@grainlab/grainlab/plot";
+ * import { walls } from "./walls.ts";
  * import { expect } from "expect";
  * const floor = { count: 2, kind: [0, 0], enabled: [1, 0], geom: new Array(16).fill(0).fill(1, 3, 4) };
  * expect(walls(floor).count).toBe(1); // the disabled wall is left out
@@ -157,7 +157,8 @@ class WallsLayer extends GrainlabMark implements WallsMark {
  * @example
  * ```ts
  * import * as Plot from "@observablehq/plot";
- * import { plotFigure, walls } from "@grainlab/grainlab/plot";
+ * import { plotFigure } from "./plot_figure.ts";
+ * import { walls } from "./walls.ts";
  * import { expect } from "expect";
  * const box = {
  *   count: 2, kind: [0, 2], enabled: [1, 1],

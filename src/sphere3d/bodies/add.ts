@@ -14,7 +14,7 @@ import {
   type CapsuleOptions,
   type CompoundChild,
   type CompoundOptions,
-  type HeightMapOptions,
+  type HeightMapBodyOptions,
   type MeshOptions,
   primitive,
   quaternion,
@@ -104,9 +104,9 @@ export function addMesh(m: BodyManager, options: MeshOptions): RigidBody {
 }
 
 /** Add static height-map terrain. */
-export function addHeightMap(m: BodyManager, options: HeightMapOptions): RigidBody {
+export function addHeightMap(m: BodyManager, options: HeightMapBodyOptions): RigidBody {
   const where = "World.addHeightMap";
-  const o = checkOptions<HeightMapOptions>(where, "options", options, [
+  const o = checkOptions<HeightMapBodyOptions>(where, "options", options, [
     "heights",
     "nx",
     "ny",

@@ -40,7 +40,7 @@ const TRI_SCRATCH = new Float64Array(8);
  *
  * @example
  * ```ts
- * import { HeightMap } from "@grainlab/grainlab/sphere3d";
+ * import { HeightMap } from "./heightmap.ts";
  * import { expect } from "expect";
  * // a ramp rising along x: h = x + 1 on [−1, 1]²
  * const map = HeightMap.create({ heights: [0, 2, 0, 2], nx: 2, ny: 2, sizeX: 2, sizeY: 2 });
@@ -112,7 +112,7 @@ export class HeightMap {
    *   a size not > 0, `heights` not of length nx·ny, a non-finite height (named by its index)
    * @example
    * ```ts
-   * import { HeightMap } from "@grainlab/grainlab/sphere3d";
+   * import { HeightMap } from "./heightmap.ts";
    * import { expect } from "expect";
    * expect(() => HeightMap.create({ heights: [0, 0, NaN, 0], nx: 2, ny: 2, sizeX: 1, sizeY: 1 }))
    *   .toThrow("heights[2] (NaN)");
@@ -172,7 +172,7 @@ export class HeightMap {
    *
    * @example
    * ```ts
-   * import { HeightMap } from "@grainlab/grainlab/sphere3d";
+   * import { HeightMap } from "./heightmap.ts";
    * import { expect } from "expect";
    * // one cell, heights 0 except 1 at (+½, +½): the diagonal triangles make h = min(x, y) + ½
    * const map = HeightMap.create({ heights: [0, 0, 0, 1], nx: 2, ny: 2, sizeX: 1, sizeY: 1 });
@@ -216,7 +216,7 @@ export class HeightMap {
    * @throws {RangeError} when `reach` is negative or NaN
    * @example
    * ```ts
-   * import { HeightMap } from "@grainlab/grainlab/sphere3d";
+   * import { HeightMap } from "./heightmap.ts";
    * import { expect } from "expect";
    * const flat = HeightMap.create({
    *   heights: new Float64Array(16).fill(0.5), nx: 4, ny: 4, sizeX: 3, sizeY: 3,

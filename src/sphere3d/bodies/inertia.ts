@@ -46,7 +46,8 @@ function full(t: InertiaTensor): number[] {
  * @param q `[x, y, z, w]`, the rotated frame's orientation in the outer frame (norm 1 ± 1e-6).
  * @example
  * ```ts
- * import { rotateInertia, rpyToQuaternion } from "@grainlab/grainlab/sphere3d";
+ * import { rotateInertia } from "./inertia.ts";
+ * import { rpyToQuaternion } from "./quat.ts";
  * import { expect } from "expect";
  * // a rod along x (small ixx) turned 90° about z lies along y (small iyy)
  * const t = rotateInertia([0.001, 0.05, 0.05, 0, 0, 0], rpyToQuaternion([0, 0, Math.PI / 2]));
@@ -89,7 +90,8 @@ export function rotateInertia(inertia: ArrayLike<number>, q: ArrayLike<number>):
  * @param inertia `[ixx, iyy, izz, ixy, ixz, iyz]` (kg·m²).
  * @example
  * ```ts
- * import { principalInertia, quatToMatrix } from "@grainlab/grainlab/sphere3d";
+ * import { principalInertia } from "./inertia.ts";
+ * import { quatToMatrix } from "./quat.ts";
  * import { expect } from "expect";
  * const p = principalInertia([2, 2, 1, 1, 0, 0]); // eigenvalues 1, 1, 3
  * expect(p.moments[0]).toBeCloseTo(1, 12);

@@ -51,7 +51,7 @@ const TRI_SCRATCH = new Float64Array(8);
  *
  * @example
  * ```ts
- * import { TriangleMesh } from "@grainlab/grainlab/sphere3d";
+ * import { TriangleMesh } from "./mesh.ts";
  * import { expect } from "expect";
  * // a tetrahedron with outward winding
  * const mesh = TriangleMesh.create(
@@ -195,7 +195,7 @@ export class TriangleMesh {
    *   or inward winding, a surface enclosing no volume
    * @example
    * ```ts
-   * import { TriangleMesh } from "@grainlab/grainlab/sphere3d";
+   * import { TriangleMesh } from "./mesh.ts";
    * import { expect } from "expect";
    * const box = TriangleMesh.box(1, 1, 1);
    * // drop the last triangle: the surface has a hole
@@ -232,7 +232,7 @@ export class TriangleMesh {
    * @throws {RangeError} when a half extent is not a finite number > 0
    * @example
    * ```ts
-   * import { TriangleMesh } from "@grainlab/grainlab/sphere3d";
+   * import { TriangleMesh } from "./mesh.ts";
    * import { expect } from "expect";
    * const box = TriangleMesh.box(1, 2, 3);
    * expect(box.triangleCount).toBe(12);
@@ -274,7 +274,7 @@ export class TriangleMesh {
    * @throws {RangeError} when `reach` is negative or NaN
    * @example
    * ```ts
-   * import { TriangleMesh } from "@grainlab/grainlab/sphere3d";
+   * import { TriangleMesh } from "./mesh.ts";
    * import { expect } from "expect";
    * const box = TriangleMesh.box(1, 1, 1), out = new Float64Array(7);
    * const counters = new Float64Array(2);
@@ -407,7 +407,7 @@ export class TriangleMesh {
    * @throws {RangeError} when the density is not a finite number > 0
    * @example
    * ```ts
-   * import { TriangleMesh } from "@grainlab/grainlab/sphere3d";
+   * import { TriangleMesh } from "./mesh.ts";
    * import { expect } from "expect";
    * const m = TriangleMesh.box(0.5, 1, 1.5).massProperties(2);
    * expect(m.mass).toBeCloseTo(12, 12);

@@ -25,7 +25,7 @@ export interface MeshData {
  *   with fewer than 3 vertices, a vertex reference of 0 or out of range, no faces at all
  * @example
  * ```ts
- * import { parseObj } from "@grainlab/grainlab/sphere3d";
+ * import { parseObj } from "./mesh_io.ts";
  * import { expect } from "expect";
  * const m = parseObj("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1 2/2 3/3 -1/4\n");
  * expect([...m.indices]).toEqual([0, 1, 2, 0, 2, 3]);
@@ -126,7 +126,7 @@ export function parseObj(text: string, source?: string): MeshData {
  *   triangles
  * @example
  * ```ts
- * import { parseStl } from "@grainlab/grainlab/sphere3d";
+ * import { parseStl } from "./mesh_io.ts";
  * import { expect } from "expect";
  * const text = `solid t
  * facet normal 0 0 1
@@ -272,7 +272,7 @@ function weld(where: string, xyz: Float64Array): MeshData {
  * @throws {Deno.errors.NotFound} when the file does not exist
  * @example
  * ```ts
- * import { readMeshFile } from "@grainlab/grainlab/sphere3d";
+ * import { readMeshFile } from "./mesh_io.ts";
  * import { expect } from "expect";
  * const dir = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${dir}/t.obj`, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n" +

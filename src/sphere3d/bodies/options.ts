@@ -84,7 +84,7 @@ export interface MeshOptions extends BodyOptions {
 }
 
 /** Options of `World.addHeightMap`: static terrain z = h(x, y). */
-export interface HeightMapOptions {
+export interface HeightMapBodyOptions {
   /** Heights (m), row-major with x fastest, length nx·ny. */
   heights: ArrayLike<number>;
   /** Samples along x, ≥ 2. */

@@ -71,7 +71,7 @@ function unitQuat(where: string, name: string, q: unknown): Quaternion {
  * @returns The unit quaternion `[x, y, z, w]`.
  * @example
  * ```ts
- * import { quatRotate, rpyToQuaternion } from "@grainlab/grainlab/sphere3d";
+ * import { quatRotate, rpyToQuaternion } from "./quat.ts";
  * import { expect } from "expect";
  * // a yaw of 90° turns x into y
  * const q = rpyToQuaternion([0, 0, Math.PI / 2]);
@@ -101,7 +101,7 @@ export function rpyToQuaternion(rpy: ArrayLike<number>): Quaternion {
  *
  * @example
  * ```ts
- * import { quatFromAxisAngle } from "@grainlab/grainlab/sphere3d";
+ * import { quatFromAxisAngle } from "./quat.ts";
  * import { expect } from "expect";
  * const q = quatFromAxisAngle([0, 2, 0], Math.PI);
  * expect(q[1]).toBeCloseTo(1, 12);
@@ -125,7 +125,7 @@ export function quatFromAxisAngle(axis: ArrayLike<number>, angle: number): Quate
  * @returns `out`.
  * @example
  * ```ts
- * import { quatMultiplyInto } from "@grainlab/grainlab/sphere3d";
+ * import { quatMultiplyInto } from "./quat.ts";
  * import { expect } from "expect";
  * // two stride-4 columns: body orientations and the shape offsets in their frames
  * const body = new Float64Array([0, 0, 0, 1, 0, 0, Math.SQRT1_2, Math.SQRT1_2]);
@@ -159,7 +159,7 @@ export function quatMultiplyInto<T extends WritableNumbers>(
  *
  * @example
  * ```ts
- * import { quatMultiply, rpyToQuaternion } from "@grainlab/grainlab/sphere3d";
+ * import { quatMultiply, rpyToQuaternion } from "./quat.ts";
  * import { expect } from "expect";
  * const yaw = rpyToQuaternion([0, 0, 0.3]);
  * const q = quatMultiply(yaw, yaw);
@@ -178,7 +178,7 @@ export function quatMultiply(a: ArrayLike<number>, b: ArrayLike<number>): Quater
  * @returns `out`.
  * @example
  * ```ts
- * import { quatConjugateInto } from "@grainlab/grainlab/sphere3d";
+ * import { quatConjugateInto } from "./quat.ts";
  * import { expect } from "expect";
  * const q = [0.5, 0.5, 0.5, 0.5];
  * expect(quatConjugateInto(q, q)).toEqual([-0.5, -0.5, -0.5, 0.5]);
@@ -203,7 +203,7 @@ export function quatConjugateInto<T extends WritableNumbers>(
  *
  * @example
  * ```ts
- * import { quatConjugate, quatMultiply, rpyToQuaternion } from "@grainlab/grainlab/sphere3d";
+ * import { quatConjugate, quatMultiply, rpyToQuaternion } from "./quat.ts";
  * import { expect } from "expect";
  * const q = rpyToQuaternion([0.1, 0.2, 0.3]);
  * const one = quatMultiply(q, quatConjugate(q));
@@ -221,7 +221,7 @@ export function quatConjugate(q: ArrayLike<number>): Quaternion {
  * @throws {RangeError} when `|q|` is zero or not finite.
  * @example
  * ```ts
- * import { quatNormalizeInto } from "@grainlab/grainlab/sphere3d";
+ * import { quatNormalizeInto } from "./quat.ts";
  * import { expect } from "expect";
  * const cols = new Float64Array([0, 0, 0, 2, 0, 3, 0, 4]);
  * quatNormalizeInto(cols, cols, 4, 4);
@@ -254,7 +254,7 @@ export function quatNormalizeInto<T extends WritableNumbers>(
  * @throws {RangeError} when `q` is zero.
  * @example
  * ```ts
- * import { quatNormalize } from "@grainlab/grainlab/sphere3d";
+ * import { quatNormalize } from "./quat.ts";
  * import { expect } from "expect";
  * expect(quatNormalize([0, 0, 3, 4])).toEqual([0, 0, 0.6, 0.8]);
  * ```
@@ -273,7 +273,7 @@ export function quatNormalize(q: ArrayLike<number>): Quaternion {
  * @returns `out`.
  * @example
  * ```ts
- * import { quatRotateInto } from "@grainlab/grainlab/sphere3d";
+ * import { quatRotateInto } from "./quat.ts";
  * import { expect } from "expect";
  * const q = [0, 0, Math.SQRT1_2, Math.SQRT1_2]; // 90° about z
  * const v = new Float64Array([0, 0, 0, 2, 0, 0]); // two stride-3 vectors
@@ -307,7 +307,7 @@ export function quatRotateInto<T extends WritableNumbers>(
  *
  * @example
  * ```ts
- * import { quatFromAxisAngle, quatRotate } from "@grainlab/grainlab/sphere3d";
+ * import { quatFromAxisAngle, quatRotate } from "./quat.ts";
  * import { expect } from "expect";
  * const v = quatRotate(quatFromAxisAngle([1, 0, 0], Math.PI / 2), [0, 1, 0]);
  * expect(v[2]).toBeCloseTo(1, 12); // y turns into z about x
@@ -325,7 +325,7 @@ export function quatRotate(q: ArrayLike<number>, v: ArrayLike<number>): Vector3 
  * @returns `out`.
  * @example
  * ```ts
- * import { quatRotateInverseInto } from "@grainlab/grainlab/sphere3d";
+ * import { quatRotateInverseInto } from "./quat.ts";
  * import { expect } from "expect";
  * const q = [0, 0, Math.SQRT1_2, Math.SQRT1_2]; // body turned 90° about z
  * const local = quatRotateInverseInto([0, 0, 0], q, [0, 1, 0]);
@@ -356,7 +356,7 @@ export function quatRotateInverseInto<T extends WritableNumbers>(
  *
  * @example
  * ```ts
- * import { quatRotate, quatRotateInverse, rpyToQuaternion } from "@grainlab/grainlab/sphere3d";
+ * import { quatRotate, quatRotateInverse, rpyToQuaternion } from "./quat.ts";
  * import { expect } from "expect";
  * const q = rpyToQuaternion([0.4, -0.2, 1.1]);
  * const back = quatRotateInverse(q, quatRotate(q, [1, 2, 3]));
@@ -375,7 +375,7 @@ export function quatRotateInverse(q: ArrayLike<number>, v: ArrayLike<number>): V
  * @returns `out`.
  * @example
  * ```ts
- * import { quatToMatrixInto } from "@grainlab/grainlab/sphere3d";
+ * import { quatToMatrixInto } from "./quat.ts";
  * import { expect } from "expect";
  * const m = quatToMatrixInto(new Float64Array(9), [0, 0, 0, 1]);
  * expect(Array.from(m)).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
@@ -406,7 +406,7 @@ export function quatToMatrixInto<T extends WritableNumbers>(
  *
  * @example
  * ```ts
- * import { quatFromAxisAngle, quatToMatrix } from "@grainlab/grainlab/sphere3d";
+ * import { quatFromAxisAngle, quatToMatrix } from "./quat.ts";
  * import { expect } from "expect";
  * const m = quatToMatrix(quatFromAxisAngle([0, 0, 1], Math.PI / 2));
  * // the first column is the image of x: y
@@ -425,7 +425,7 @@ export function quatToMatrix(q: ArrayLike<number>): Matrix3 {
  *
  * @example
  * ```ts
- * import { quatFromMatrix } from "@grainlab/grainlab/sphere3d";
+ * import { quatFromMatrix } from "./quat.ts";
  * import { expect } from "expect";
  * // 90° about z: x → y, y → −x
  * const q = quatFromMatrix([0, -1, 0, 1, 0, 0, 0, 0, 1]);

@@ -31,13 +31,11 @@ import { triangles } from "./mesh_triangles.ts";
 type Rapier = typeof RapierModule;
 type ColliderDesc = InstanceType<Rapier["ColliderDesc"]>;
 
-/** The name of a shape kind, as in {@link BodyShape.shape}. */
-export type ShapeName = "sphere" | "box" | "capsule" | "cylinder" | "mesh" | "heightMap";
 
 /** One contact shape of a body in world coordinates (see `RigidBody.shapes`). */
 export interface BodyShape {
   /** The shape kind. */
-  shape: ShapeName;
+  shape: "sphere" | "box" | "capsule" | "cylinder" | "mesh" | "heightMap";
   /** Shape origin in the world (m). */
   position: [number, number, number];
   /** Shape orientation `[x, y, z, w]` (capsule and cylinder axes along its local z). */
@@ -61,6 +59,9 @@ export interface ShapeTriangles {
   /** Triangle vertex indices, 3 per triangle. */
   indices: Uint32Array;
 }
+
+/** The name of a shape kind, as in {@link BodyShape.shape}. */
+export type ShapeName = BodyShape["shape"];
 
 /** The mesh or height map of a triangle shape, or null for a primitive. */
 export type ShapeObject = TriangleMesh | HeightMap | null;

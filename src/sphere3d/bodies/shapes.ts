@@ -22,7 +22,7 @@ import { nonNegative, positive } from "../../math/validate.ts";
  *
  * @example
  * ```ts
- * import { CLOSEST, sphereClosest } from "@grainlab/grainlab/sphere3d";
+ * import { CLOSEST, sphereClosest } from "./shapes.ts";
  * import { expect } from "expect";
  * const out = new Float64Array(CLOSEST.length);
  * sphereClosest(1, 0, 3, 0, out);
@@ -74,7 +74,7 @@ export interface PrimitiveMass {
  * @returns the signed distance d
  * @example
  * ```ts
- * import { sphereClosest } from "@grainlab/grainlab/sphere3d";
+ * import { sphereClosest } from "./shapes.ts";
  * import { expect } from "expect";
  * const out = new Float64Array(7);
  * expect(sphereClosest(0.5, 0, 0, 0.2, out)).toBeCloseTo(-0.3, 15);
@@ -111,7 +111,7 @@ export function sphereClosest(
  * @returns the signed distance d
  * @example
  * ```ts
- * import { boxClosest } from "@grainlab/grainlab/sphere3d";
+ * import { boxClosest } from "./shapes.ts";
  * import { expect } from "expect";
  * const out = new Float64Array(7);
  * // beyond the corner (1, 2, 3): the distance to the corner
@@ -179,7 +179,7 @@ export function boxClosest(
  * @returns the signed distance d
  * @example
  * ```ts
- * import { capsuleClosest } from "@grainlab/grainlab/sphere3d";
+ * import { capsuleClosest } from "./shapes.ts";
  * import { expect } from "expect";
  * const out = new Float64Array(7);
  * // above the top cap
@@ -225,7 +225,7 @@ export function capsuleClosest(
  * @returns the signed distance d
  * @example
  * ```ts
- * import { cylinderClosest } from "@grainlab/grainlab/sphere3d";
+ * import { cylinderClosest } from "./shapes.ts";
  * import { expect } from "expect";
  * const out = new Float64Array(7);
  * // beyond the upper rim at (1, 0, 1)
@@ -313,7 +313,7 @@ export function cylinderClosest(
  * @throws {RangeError} when the radius is not a finite number > 0
  * @example
  * ```ts
- * import { sphereHalfExtents } from "@grainlab/grainlab/sphere3d";
+ * import { sphereHalfExtents } from "./shapes.ts";
  * import { expect } from "expect";
  * expect(sphereHalfExtents(0.5)).toEqual([0.5, 0.5, 0.5]);
  * ```
@@ -329,7 +329,7 @@ export function sphereHalfExtents(radius: number): HalfExtents {
  * @throws {RangeError} when a half extent is not a finite number > 0
  * @example
  * ```ts
- * import { boxHalfExtents } from "@grainlab/grainlab/sphere3d";
+ * import { boxHalfExtents } from "./shapes.ts";
  * import { expect } from "expect";
  * expect(boxHalfExtents(1, 2, 3)).toEqual([1, 2, 3]);
  * ```
@@ -345,7 +345,7 @@ export function boxHalfExtents(hx: number, hy: number, hz: number): HalfExtents 
  * @throws {RangeError} when the radius is not > 0 or the half height is negative
  * @example
  * ```ts
- * import { capsuleHalfExtents } from "@grainlab/grainlab/sphere3d";
+ * import { capsuleHalfExtents } from "./shapes.ts";
  * import { expect } from "expect";
  * expect(capsuleHalfExtents(0.5, 1)).toEqual([0.5, 0.5, 1.5]);
  * ```
@@ -362,7 +362,7 @@ export function capsuleHalfExtents(radius: number, halfHeight: number): HalfExte
  * @throws {RangeError} when the radius or the half height is not > 0
  * @example
  * ```ts
- * import { cylinderHalfExtents } from "@grainlab/grainlab/sphere3d";
+ * import { cylinderHalfExtents } from "./shapes.ts";
  * import { expect } from "expect";
  * expect(cylinderHalfExtents(0.5, 1)).toEqual([0.5, 0.5, 1]);
  * ```
@@ -380,7 +380,7 @@ export function cylinderHalfExtents(radius: number, halfHeight: number): HalfExt
  * @throws {RangeError} when the radius is not a finite number > 0
  * @example
  * ```ts
- * import { sphereMassProperties } from "@grainlab/grainlab/sphere3d";
+ * import { sphereMassProperties } from "./shapes.ts";
  * import { expect } from "expect";
  * const { volume, inertia } = sphereMassProperties(1);
  * expect(volume).toBeCloseTo((4 / 3) * Math.PI, 14);
@@ -401,7 +401,7 @@ export function sphereMassProperties(radius: number): PrimitiveMass {
  * @throws {RangeError} when a half extent is not a finite number > 0
  * @example
  * ```ts
- * import { boxMassProperties } from "@grainlab/grainlab/sphere3d";
+ * import { boxMassProperties } from "./shapes.ts";
  * import { expect } from "expect";
  * const { volume, inertia } = boxMassProperties(0.5, 1, 1.5);
  * expect(volume).toBe(6);
@@ -428,7 +428,7 @@ export function boxMassProperties(hx: number, hy: number, hz: number): Primitive
  * @throws {RangeError} when the radius is not > 0 or the half height is negative
  * @example
  * ```ts
- * import { capsuleMassProperties, sphereMassProperties } from "@grainlab/grainlab/sphere3d";
+ * import { capsuleMassProperties, sphereMassProperties } from "./shapes.ts";
  * import { expect } from "expect";
  * // a capsule of zero length is a sphere
  * const c = capsuleMassProperties(0.3, 0), s = sphereMassProperties(0.3);
@@ -453,7 +453,7 @@ export function capsuleMassProperties(radius: number, halfHeight: number): Primi
  * @throws {RangeError} when the radius or the half height is not > 0
  * @example
  * ```ts
- * import { cylinderMassProperties } from "@grainlab/grainlab/sphere3d";
+ * import { cylinderMassProperties } from "./shapes.ts";
  * import { expect } from "expect";
  * const { volume, inertia } = cylinderMassProperties(1, 0.5);
  * expect(volume).toBeCloseTo(Math.PI, 15);

@@ -13,7 +13,23 @@ import type { HistoryTable } from "../history.ts";
 import type { ParticleStore } from "../particles.ts";
 import { BodyKind, type BodySet } from "./body_set.ts";
 
-/** Options of `GranularSystem.setPoolSleep`. */
+/**
+ * Options of `GranularSystem.setPoolSleep`.
+ *
+ * Unstable: may change without notice (pool sleep is the specification's approximation).
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * import type { PoolSleepOptions } from "@grainlab/grainlab/sphere3d";
+ * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
+ * const g = new World().addGranularParticles({ positions: [[0, 0, 0.5]], radii: 0.02 });
+ * const sleep: PoolSleepOptions = { speedThreshold: 0.02, quietSteps: 20 };
+ * g.setPoolSleep(sleep);
+ * expect(g.sleeping[0]).toBe(0);
+ * ```
+ */
 export interface PoolSleepOptions {
   /** Turn sleep on or off (off wakes every grain). @default true */
   enabled?: boolean;

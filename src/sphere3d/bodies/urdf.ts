@@ -162,7 +162,7 @@ const SHAPES = "only box, sphere, cylinder, capsule are supported";
  * of range. The message names the source, line and column, the element and the rule.
  * @example
  * ```ts
- * import { parseUrdf } from "@grainlab/grainlab/io";
+ * import { parseUrdf } from "./urdf.ts";
  * import { expect } from "expect";
  * const model = parseUrdf(`
  *   <robot name="pendulum">
@@ -213,7 +213,7 @@ export function parseUrdf(text: string, options?: ParseUrdfOptions): UrdfModel {
  * @param path The file path.
  * @example
  * ```ts
- * import { readUrdf } from "@grainlab/grainlab/io";
+ * import { readUrdf } from "./urdf.ts";
  * import { expect } from "expect";
  * const path = await Deno.makeTempFile({ suffix: ".urdf" });
  * await Deno.writeTextFile(

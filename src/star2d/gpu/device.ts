@@ -13,6 +13,9 @@ import { options as checkOptions } from "../../math/validate.ts";
 /**
  * Thrown when WebGPU or a GPU adapter is missing; the message says what to install.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
  * import { WebGpuUnavailableError } from "@grainlab/grainlab/star2d";
@@ -30,7 +33,13 @@ export class WebGpuUnavailableError extends Error {
   }
 }
 
-/** Options of {@linkcode requestGpu}. */
+/**
+ * Options of {@linkcode requestGpu}.
+ *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
+ */
 export interface RequestGpuOptions {
   /** Adapter power preference. @default "high-performance" */
   powerPreference?: "low-power" | "high-performance";
@@ -38,7 +47,13 @@ export interface RequestGpuOptions {
   allowFallback?: boolean;
 }
 
-/** A device with the adapter it came from. */
+/**
+ * A device with the adapter it came from.
+ *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
+ */
 export interface GpuContext {
   /** The device, with the adapter's largest buffer and storage limits requested. */
   device: GPUDevice;
@@ -64,7 +79,7 @@ function gpuApi(): GPU | null {
  *
  * @example
  * ```ts
- * import { adapterName } from "@grainlab/grainlab/star2d";
+ * import { adapterName } from "./device.ts";
  * import { expect } from "expect";
  * const fake = { info: { description: "llvmpipe", vendor: "", architecture: "", isFallbackAdapter: true } };
  * expect(adapterName(fake as unknown as GPUAdapter)).toBe("llvmpipe (software)");
@@ -85,6 +100,9 @@ export function adapterName(adapter: GPUAdapter): string {
  * The device asks for the adapter's largest storage-buffer binding, buffer size and number of
  * storage buffers per stage, so that large systems fit.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
  * import { gpuAvailable, requestGpu } from "@grainlab/grainlab/star2d";
@@ -155,6 +173,9 @@ let probe: Promise<boolean> | null = null;
  * True when `navigator.gpu` exists and yields an adapter (checked once, then cached): the
  * guard for GPU tests and examples.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
  * import { gpuAvailable } from "@grainlab/grainlab/star2d";

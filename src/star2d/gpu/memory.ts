@@ -122,7 +122,7 @@ export function layoutFor(cap: number, K: number, L: number, grains = cap): GpuM
  *
  * @example
  * ```ts
- * import { gpuMemory } from "@grainlab/grainlab/star2d";
+ * import { gpuMemory } from "./memory.ts";
  * import { expect } from "expect";
  * const m = gpuMemory(1_000_000);
  * // a million grains with the default slots: every binding fits WebGPU's default 128 MiB

@@ -2,6 +2,9 @@
  * The star2d GPU path (WebGPU): {@linkcode StarSystemGpu}, the shape sprites and the device
  * helpers.
  *
+ * Unstable: may change without notice.
+ *
+ * @experimental
  * @module
  */
 export * from "./device.ts";

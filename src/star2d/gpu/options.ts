@@ -14,7 +14,13 @@ import type { GpuContext } from "./device.ts";
 import { DEFAULT_SPRITE_RESOLUTION } from "./sprite.ts";
 import { DEFAULT_CONTACT_SLOTS, DEFAULT_NEIGHBOR_SLOTS } from "./memory.ts";
 
-/** Options of {@linkcode StarSystemGpu}: the CPU system's, plus the GPU's own. */
+/**
+ * Options of {@linkcode StarSystemGpu}: the CPU system's, plus the GPU's own.
+ *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
+ */
 export interface StarSystemGpuOptions extends Omit<StarSystemOptions, "contactPoints"> {
   /**
    * How node tests read a shape: its 2D "sprite" textures (the paper's GPU path: a few texel
@@ -44,13 +50,25 @@ export interface StarSystemGpuOptions extends Omit<StarSystemOptions, "contactPo
   gpu?: GpuContext;
 }
 
-/** Statistics of the last GPU step: the CPU system's, plus the history overflow. */
+/**
+ * Statistics of the last GPU step: the CPU system's, plus the history overflow.
+ *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
+ */
 export interface GpuStepStats extends StepStats {
   /** Owned contacts that found no free history slot (they act, without tangential history). */
   historyOverflow: number;
 }
 
-/** Options of {@linkcode StarSystemGpu.read}. */
+/**
+ * Options of {@linkcode StarSystemGpu.read}.
+ *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
+ */
 export interface GpuReadOptions {
   /** Also read the contacts of the last step into `contacts`. @default false */
   contacts?: boolean;

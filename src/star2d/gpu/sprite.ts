@@ -31,9 +31,13 @@ export const DEFAULT_SPRITE_RESOLUTION = 1024;
  * A star shape sampled on an S × S grid over [−L, L]² (body frame, polar centre at the
  * origin), L = r_max·(1 + 4/S): the texture data of the GPU path.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
- * import { StarShape, StarSprite } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarSprite } from "./sprite.ts";
  * import { expect } from "expect";
  * const sprite = new StarSprite(StarShape.preset("cross", { rMax: 0.005 }), 128);
  * expect(sprite.resolution).toBe(128);
@@ -92,7 +96,8 @@ export class StarSprite {
    *
    * @example
    * ```ts
-   * import { StarShape, StarSprite } from "@grainlab/grainlab/star2d";
+   * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { StarSprite } from "./sprite.ts";
    * import { expect } from "expect";
    * const circle = StarShape.preset("circle", { rMax: 1 });
    * const s = new StarSprite(circle, 64);
@@ -127,7 +132,8 @@ export class StarSprite {
    *
    * @example
    * ```ts
-   * import { StarShape, StarSprite } from "@grainlab/grainlab/star2d";
+   * import { StarShape } from "@grainlab/grainlab/star2d";
+   * import { StarSprite } from "./sprite.ts";
    * import { expect } from "expect";
    * const s = new StarSprite(StarShape.preset("circle", { rMax: 1 }), 64);
    * const n = s.normal(0, 0.9);
@@ -228,7 +234,8 @@ const ERROR_KEYS = ["resolution", "band", "samples", "seed", "sprite"];
  *
  * @example
  * ```ts
- * import { spriteError, StarShape } from "@grainlab/grainlab/star2d";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
+ * import { spriteError } from "./sprite.ts";
  * import { expect } from "expect";
  * const cross = StarShape.preset("cross", { area: 30e-6 });
  * const e = spriteError(cross, { resolution: 256, samples: 2000 });

@@ -68,6 +68,9 @@ export type { GpuReadOptions, GpuStepStats, StarSystemGpuOptions } from "./optio
  * CPU copies as of the last {@linkcode StarSystemGpu.read}, statistics are fresh after every
  * `run`.
  *
+ * Unstable: may change without notice (the GPU backend).
+ *
+ * @experimental
  * @example
  * ```ts
  * import { gpuAvailable, StarShape, StarSystemGpu } from "@grainlab/grainlab/star2d";
