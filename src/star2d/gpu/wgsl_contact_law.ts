@@ -4,10 +4,29 @@
  * key within keyTol, as the CPU's `ContactHistory`), the law itself (normal spring-dashpot,
  * Coulomb-capped tangential spring, the CPU's), and the bookkeeping of an owned contact: its
  * history slot, or its entry in the contact record. Pieces of the force kernel (see
- * wgsl_forces.ts).
+ * wgsl_forces.ts). The normal force is the CPU's law, written from the same source
+ * (src/contact/law3d_source.ts, through `normalForceWgsl`).
  *
  * @module
  */
+import { normalForceWgsl } from "../../contact/law_wgsl.ts";
+
+/** The normal force fn_ of the running contact: linear, clamped (the star2d law). */
+const NORMAL_FORCE = normalForceWgsl({
+  kn: "P.kn",
+  cn: "P.cn",
+  rEff: "0.0",
+  overlap: "bOv",
+  vn: "vn",
+  fn: "fn_",
+  elastic: "fnEl",
+  raw: "fnRaw",
+}, { hertz: false, clamp: true });
+
+/** `text` with each line indented by two spaces (the body of a WGSL function). */
+function indentWgsl(text: string): string {
+  return text.split("\n").map((l) => "  " + l).join("\n");
+}
 
 /** Words per record entry: i, j, boundary, tile x, tile y, key, point (2), normal (2), overlap, fn, ft, ξ, 2 spare. */
 export const RECORD_WORDS = 16;
@@ -109,7 +128,7 @@ fn emit(isWall: bool, w: u32, cw: vec2<f32>, slot: u32) {
     dv -= vB + vec2<f32>(-wB * rb.y, wB * rb.x);
   }
   let vn = dot(dv, n);
-  let fn_ = max(P.kn * bOv - P.cn * vn, 0.0);
+${indentWgsl(NORMAL_FORCE)}
   let t = vec2<f32>(n.y, -n.x);
   let vt = dot(dv, t);
   var xi = lookup(other, key) + vt * P.dt;
