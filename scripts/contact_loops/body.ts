@@ -50,7 +50,7 @@ const fm = mat.friction[mid];
 const mu = ${L.mix("fm === boundaryFriction", "fm", "boundaryFriction")};
 io[0] = nx, io[1] = ny, io[2] = nz;
 io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
-io[9] = mu * (fn > 0 ? fn : -fn);
+io[9] = ${L.coulomb("mu", "fn")};
 historyForce(hist, i, shapePartner(s), p.stamp, io, ft, sc.spare);
 const fx = fn * nx + ft[0], fy = fn * ny + ft[1], fz = fn * nz + ft[2];
 if (ps.fixed[i] === 0) {

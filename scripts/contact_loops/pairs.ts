@@ -10,7 +10,7 @@ import { generatedHeader, indent } from "./text.ts";
 /** The spring of pair k (ξ in `hx` at 3k), its force in tfx, tfy, tfz. */
 function pairSpring(L: LawSet): string {
   return [
-    "const muFn = mu * (fn > 0 ? fn : -fn);",
+    `const muFn = ${L.coulomb("mu", "fn")};`,
     "const vtx = vx - vn * nx, vty = vy - vn * ny, vtz = vz - vn * nz;",
     "const s3 = 3 * k;",
     L.spring({

@@ -44,7 +44,7 @@ ${
   }
 const m = mid[i];
 const fm = fr[m], mu = ${L.mix("fm === boundaryFriction", "fm", "boundaryFriction")};
-const muFn = mu * (fn > 0 ? fn : -fn);
+const muFn = ${L.coulomb("mu", "fn")};
 const vtx = vx - vn * nx, vty = vy - vn * ny, vtz = vz - vn * nz;
 const ktt = io[7], ctt = io[8], hdt = io[6];
 const s3 = 3 * kc;

@@ -142,6 +142,22 @@ export function tangentialSpring3(
 }
 
 /**
+ * The Coulomb limit μ·|fn| of a contact's tangential force, with |fn| taken as the loops take
+ * it (`fn > 0 ? fn : −fn`: −0 for fn = 0, which a capped spring's force keeps the sign of).
+ *
+ * @example
+ * ```ts
+ * import { coulombLimit } from "./law3d_gen.ts";
+ * import { expect } from "expect";
+ * expect(coulombLimit(0.5, -4)).toBe(2);
+ * expect(Object.is(coulombLimit(0.5, 0), -0)).toBe(true);
+ * ```
+ */
+export function coulombLimit(mu: number, fn: number): number {
+  return mu * (fn > 0 ? fn : -fn);
+}
+
+/**
  * Magnitude of the rolling-resistance torque `μr·fn·r` (N·m).
  *
  * @param muR rolling-friction coefficient (dimensionless)

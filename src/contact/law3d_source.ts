@@ -362,6 +362,21 @@ export function mixLaw(same: string, a: string, b: string): string {
   return `${same} ? ${a} : Math.sqrt(${a} * ${b})`;
 }
 
+/**
+ * The Coulomb limit μ·|fn| of the tangential force, as an expression (|fn| written as
+ * `fn > 0 ? fn : −fn`, so that fn = 0 gives −0, as the loops always have).
+ *
+ * @example
+ * ```ts
+ * import { coulombLaw } from "./law3d_source.ts";
+ * import { expect } from "expect";
+ * expect(coulombLaw("mu", "fn")).toBe("mu * (fn > 0 ? fn : -fn)");
+ * ```
+ */
+export function coulombLaw(mu: string, fn: string): string {
+  return `${mu} * (${fn} > 0 ? ${fn} : -${fn})`;
+}
+
 /** The fragments the generator writes the laws from; a replacement law swaps one entry. */
 export interface LawSet {
   /** Normal force. */
@@ -370,6 +385,8 @@ export interface LawSet {
   damping: typeof dampingLaw;
   /** Tangential history spring. */
   spring: typeof springLaw;
+  /** Coulomb limit of the tangential force. */
+  coulomb: typeof coulombLaw;
   /** Rolling-torque magnitude. */
   rollingTorque: typeof rollingTorqueLaw;
   /** Rolling-torque scale. */
@@ -396,6 +413,7 @@ export const LAW3D: LawSet = {
   normal: normalLaw,
   damping: dampingLaw,
   spring: springLaw,
+  coulomb: coulombLaw,
   rollingTorque: rollingTorqueLaw,
   rollingScale: rollingScaleLaw,
   rolling: rollingLaw,
