@@ -5,6 +5,7 @@
  * @module
  */
 import type { LawSet } from "../../src/contact/law3d_source.ts";
+import { loopNormal } from "./bind.ts";
 import { generatedHeader, indent } from "./text.ts";
 
 /** The body of \`shapeContact\`. */
@@ -31,20 +32,7 @@ if (p.damping !== 0) {
   cd = contactDamping(p.damping, p.cn, me, r, delta);
   io[8] = p.ctScaled ? p.ct * me : p.ct;
 }
-${
-    L.normal({
-      hertz: "p.hertz",
-      kn: "p.kn",
-      cn: "cd",
-      rEff: "r",
-      overlap: "delta",
-      vn: "vn",
-      clamp: "p.clamp",
-      fn: "fn",
-      elastic: "fel",
-      raw: "fraw",
-    })
-  }
+${loopNormal(L, { hertz: "p.hertz", kn: "p.kn", cn: "cd", rEff: "r", clamp: "p.clamp" })}
 const mid = ps.materialId[i];
 const fm = mat.friction[mid];
 const mu = ${L.mix("fm === boundaryFriction", "fm", "boundaryFriction")};

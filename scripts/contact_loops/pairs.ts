@@ -5,53 +5,17 @@
  * @module
  */
 import type { LawSet, NormalFixed } from "../../src/contact/law3d_source.ts";
+import { loopNormal, loopSpring } from "./bind.ts";
 import { generatedHeader, indent } from "./text.ts";
 
 /** The spring of pair k (ξ in `hx` at 3k), its force in tfx, tfy, tfz. */
 function pairSpring(L: LawSet): string {
-  return [
-    `const muFn = ${L.coulomb("mu", "fn")};`,
-    "const vtx = vx - vn * nx, vty = vy - vn * ny, vtz = vz - vn * nz;",
-    "const s3 = 3 * k;",
-    L.spring({
-      state: "hx",
-      s: "s3",
-      nx: "nx",
-      ny: "ny",
-      nz: "nz",
-      vtx: "vtx",
-      vty: "vty",
-      vtz: "vtz",
-      dt: "hdt",
-      kt: "ktt",
-      ct: "ctt",
-      muFn: "muFn",
-      fx: "tfx",
-      fy: "tfy",
-      fz: "tfz",
-      x: "hx0",
-      y: "hx1",
-      z: "hx2",
-    }),
-    "on[k] = 1;",
-    "live++;",
-  ].join("\n");
+  return [loopSpring(L, "k"), "on[k] = 1;", "live++;"].join("\n");
 }
 
-/** The normal force fn of the pair (overlap delta, effective radius reff, damping c). */
+/** The normal force fn of the pair (overlap delta, effective radius reff, damping `cn`). */
 function pairNormal(L: LawSet, cn: string, fixed: NormalFixed): string {
-  return L.normal({
-    hertz: "hertz",
-    kn: "kn",
-    cn,
-    rEff: "reff",
-    overlap: "delta",
-    vn: "vn",
-    clamp: "clamp",
-    fn: "fn",
-    elastic: "fel",
-    raw: "fraw",
-  }, fixed);
+  return loopNormal(L, { hertz: "hertz", kn: "kn", cn, rEff: "reff", clamp: "clamp" }, fixed);
 }
 
 /** Lever arms ca, cb and the relative velocity (vx, vy, vz), vn of a with respect to b. */
@@ -115,6 +79,37 @@ const STATS_TAIL = `stats.maxPenetration = maxPen;
 stats.activeContactHistories += live;
 stats.staleContactHistoriesRemoved += dropped;
 return w;`;
+
+/** The doc example of a pair loop: two grains 0.5 mm into each other, force scalars `set`. */
+function pairExample(set: string, call: string): string {
+  const fence = "```";
+  return ` * @example
+ * ${fence}ts
+ * import { ParticleStore } from "./particles.ts";
+ * import { PairList } from "../math/grid.ts";
+ * import { PairHistory } from "./pair_history.ts";
+ * import { emptyForceParams } from "./forces.ts";
+ * import { contactBuffers, ContactRecord } from "../contact/record.ts";
+ * import { emptyStats } from "./stats.ts";
+ * import { expect } from "expect";
+ * const ps = new ParticleStore();
+ * ps.reserve(2);
+ * ps.count = 2;
+ * ps.pos.set([0, 0, 0, 0, 0, 0.0195]); // 0.5 mm overlap of two 1 cm grains
+ * ps.radius.fill(0.01);
+ * const pairs = new PairList();
+ * pairs.push(1, 0);
+ * const ph = new PairHistory();
+ * ph.ensure(1);
+ * const p = emptyForceParams();
+ * ${set}
+ * const rec = new ContactRecord(3);
+ * rec.reserve(1);
+ * const cb = contactBuffers(rec);
+ * expect(${call}).toBe(1);
+ * expect(ps.force[5]).toBeCloseTo(1e5 * 5e-4, 9); // kn·δ = 50 N pushing grain 1 up
+ * ${fence}`;
+}
 
 /** The general pair loop: every law, cohesion, periodic axes, per-material and rolling friction. */
 function generalLoop(L: LawSet): string {
@@ -200,33 +195,13 @@ ${recordPair("ca", "fnet", TANGENTIAL)}`;
  * pairs k0 ≤ k < k1 of \`pairs\` in list order, their springs in \`ph\`, contacts written to
  * \`cb\` from \`w0\` on; returns the index after the last contact written.
  *
- * @example
- * \`\`\`ts
- * import { ParticleStore } from "./particles.ts";
- * import { PairList } from "../math/grid.ts";
- * import { PairHistory } from "./pair_history.ts";
- * import { emptyForceParams } from "./forces.ts";
- * import { contactBuffers, ContactRecord } from "../contact/record.ts";
- * import { emptyStats } from "./stats.ts";
- * import { expect } from "expect";
- * const ps = new ParticleStore();
- * ps.reserve(2);
- * ps.count = 2;
- * ps.pos.set([0, 0, 0, 0, 0, 0.0195]); // 0.5 mm overlap of two 1 cm grains
- * ps.radius.fill(0.01);
- * const pairs = new PairList();
- * pairs.push(1, 0);
- * const ph = new PairHistory();
- * ph.ensure(1);
- * const p = emptyForceParams();
- * p.kn = 1e5, p.kt = 4e4, p.dt = p.histDt = 1e-5;
- * const mat = { friction: Float64Array.of(0.5), rolling: Float64Array.of(0) };
- * const rec = new ContactRecord(3);
- * rec.reserve(1);
- * const cb = contactBuffers(rec);
- * expect(pairForcesGeneral(ps, pairs, ph, mat, p, cb, emptyStats(), 0, 1, 0)).toBe(1);
- * expect(ps.force[5]).toBeCloseTo(1e5 * 5e-4, 9); // kn·δ = 50 N pushing grain 1 up
- * \`\`\`
+${
+    pairExample(
+      "p.kn = 1e5, p.kt = 4e4, p.dt = p.histDt = 1e-5;\n" +
+        " * const mat = { friction: Float64Array.of(0.5), rolling: Float64Array.of(0) };",
+      "pairForcesGeneral(ps, pairs, ph, mat, p, cb, emptyStats(), 0, 1, 0)",
+    )
+  }
  */
 export function pairForcesGeneral(
   ps: ParticleStore,
@@ -293,32 +268,12 @@ ${recordPair("ca", "fn", TANGENTIAL)}`;
  * \`ph\`, contacts written to \`cb\` from \`w0\` on; returns the index after the last contact
  * written. The same arithmetic in the same order as the general loop, hence the same bits.
  *
- * @example
- * \`\`\`ts
- * import { ParticleStore } from "./particles.ts";
- * import { PairList } from "../math/grid.ts";
- * import { PairHistory } from "./pair_history.ts";
- * import { emptyForceParams } from "./forces.ts";
- * import { contactBuffers, ContactRecord } from "../contact/record.ts";
- * import { emptyStats } from "./stats.ts";
- * import { expect } from "expect";
- * const ps = new ParticleStore();
- * ps.reserve(2);
- * ps.count = 2;
- * ps.pos.set([0, 0, 0, 0, 0, 0.0195]); // 0.5 mm overlap of two 1 cm grains
- * ps.radius.fill(0.01);
- * const pairs = new PairList();
- * pairs.push(1, 0);
- * const ph = new PairHistory();
- * ph.ensure(1);
- * const p = emptyForceParams();
- * p.kn = 1e5, p.kt = 4e4, p.mu = 0.5, p.rolling = false, p.dt = p.histDt = 1e-5;
- * const rec = new ContactRecord(3);
- * rec.reserve(1);
- * const n = pairForcesPlain(ps, pairs, ph, p, contactBuffers(rec), emptyStats(), 0, 1, 0);
- * expect(n).toBe(1);
- * expect(ps.force[5]).toBeCloseTo(1e5 * 5e-4, 9); // kn·δ = 50 N pushing grain 1 up
- * \`\`\`
+${
+    pairExample(
+      "p.kn = 1e5, p.kt = 4e4, p.mu = 0.5, p.rolling = false, p.dt = p.histDt = 1e-5;",
+      "pairForcesPlain(ps, pairs, ph, p, cb, emptyStats(), 0, 1, 0)",
+    )
+  }
  */
 export function pairForcesPlain(
   ps: ParticleStore,

@@ -5,6 +5,7 @@
  * @module
  */
 import type { LawSet } from "../../src/contact/law3d_source.ts";
+import { loopNormal, loopSpring } from "./bind.ts";
 import { generatedHeader, indent } from "./text.ts";
 
 /** The law part of one grain touching the plane: forces, torques, spring, rolling. */
@@ -28,48 +29,11 @@ if (law !== 0) {
   cd = contactDamping(law, cn, me, r, delta);
   io[8] = ctScaled ? ct * me : ct;
 }
-${
-    L.normal({
-      hertz: "hertz",
-      kn: "kn",
-      cn: "cd",
-      rEff: "r",
-      overlap: "delta",
-      vn: "vn",
-      clamp: "clamp",
-      fn: "fn",
-      elastic: "fel",
-      raw: "fraw",
-    })
-  }
+${loopNormal(L, { hertz: "hertz", kn: "kn", cn: "cd", rEff: "r", clamp: "clamp" })}
 const m = mid[i];
 const fm = fr[m], mu = ${L.mix("fm === boundaryFriction", "fm", "boundaryFriction")};
-const muFn = ${L.coulomb("mu", "fn")};
-const vtx = vx - vn * nx, vty = vy - vn * ny, vtz = vz - vn * nz;
 const ktt = io[7], ctt = io[8], hdt = io[6];
-const s3 = 3 * kc;
-${
-    L.spring({
-      state: "hx",
-      s: "s3",
-      nx: "nx",
-      ny: "ny",
-      nz: "nz",
-      vtx: "vtx",
-      vty: "vty",
-      vtz: "vtz",
-      dt: "hdt",
-      kt: "ktt",
-      ct: "ctt",
-      muFn: "muFn",
-      fx: "tfx",
-      fy: "tfy",
-      fz: "tfz",
-      x: "hx0",
-      y: "hx1",
-      z: "hx2",
-    })
-  }
+${loopSpring(L, "kc")}
 on[kc] = 1;
 force[o] += fn * nx + tfx, force[o + 1] += fn * ny + tfy, force[o + 2] += fn * nz + tfz;
 const cx = ny * tfz - nz * tfy, cy = nz * tfx - nx * tfz, cz = nx * tfy - ny * tfx;

@@ -260,8 +260,8 @@ export function pairForcesGeneral(
  * p.kn = 1e5, p.kt = 4e4, p.mu = 0.5, p.rolling = false, p.dt = p.histDt = 1e-5;
  * const rec = new ContactRecord(3);
  * rec.reserve(1);
- * const n = pairForcesPlain(ps, pairs, ph, p, contactBuffers(rec), emptyStats(), 0, 1, 0);
- * expect(n).toBe(1);
+ * const cb = contactBuffers(rec);
+ * expect(pairForcesPlain(ps, pairs, ph, p, cb, emptyStats(), 0, 1, 0)).toBe(1);
  * expect(ps.force[5]).toBeCloseTo(1e5 * 5e-4, 9); // kn·δ = 50 N pushing grain 1 up
  * ```
  */

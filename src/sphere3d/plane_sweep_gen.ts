@@ -118,9 +118,9 @@ export function planeSweep(
     const fn = fraw > 0 || !clamp ? fraw : 0;
     const m = mid[i];
     const fm = fr[m], mu = fm === boundaryFriction ? fm : Math.sqrt(fm * boundaryFriction);
+    const ktt = io[7], ctt = io[8], hdt = io[6];
     const muFn = mu * (fn > 0 ? fn : -fn);
     const vtx = vx - vn * nx, vty = vy - vn * ny, vtz = vz - vn * nz;
-    const ktt = io[7], ctt = io[8], hdt = io[6];
     const s3 = 3 * kc;
     let hx0 = hx[s3], hx1 = hx[s3 + 1], hx2 = hx[s3 + 2];
     const old2 = hx0 * hx0 + hx1 * hx1 + hx2 * hx2;
