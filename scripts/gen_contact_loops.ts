@@ -13,7 +13,17 @@ import { pairLoopsText } from "./contact_loops/pairs.ts";
 import { planeSweepText } from "./contact_loops/plane.ts";
 import { scalarLawsText } from "./contact_loops/scalar.ts";
 
-/** One generated file: its path relative to the repository root, and its text. */
+/**
+ * One generated file: its path relative to the repository root, and its text.
+ *
+ * @example
+ * ```ts
+ * import { type GeneratedFile, generateContactLoops } from "./gen_contact_loops.ts";
+ * import { expect } from "expect";
+ * const [first]: GeneratedFile[] = await generateContactLoops();
+ * expect(first.path).toBe("src/contact/law3d_gen.ts");
+ * ```
+ */
 export interface GeneratedFile {
   /** Path from the repository root, e.g. `src/contact/law3d_gen.ts`. */
   path: string;
@@ -21,7 +31,16 @@ export interface GeneratedFile {
   text: string;
 }
 
-/** The repository root (the folder above `scripts/`). */
+/**
+ * The repository root (the folder above `scripts/`).
+ *
+ * @example
+ * ```ts
+ * import { REPO_ROOT } from "./gen_contact_loops.ts";
+ * import { expect } from "expect";
+ * expect(REPO_ROOT.endsWith("/")).toBe(true);
+ * ```
+ */
 export const REPO_ROOT: string = new URL("../", import.meta.url).pathname;
 
 /**

@@ -7,7 +7,18 @@
  */
 import type { LawSet, NormalFixed } from "../../src/contact/law3d_source.ts";
 
-/** The host's names of the normal law's parameters. */
+/**
+ * The host's names of the normal law's parameters.
+ *
+ * @example
+ * ```ts
+ * import { LAW3D } from "../../src/contact/law3d_source.ts";
+ * import { loopNormal, type NormalInputs } from "./bind.ts";
+ * import { expect } from "expect";
+ * const i: NormalInputs = { hertz: "hertz", kn: "kn", cn: "c", rEff: "reff", clamp: "clamp" };
+ * expect(loopNormal(LAW3D, i)).toContain("const fraw = fel - c * vn;");
+ * ```
+ */
 export interface NormalInputs {
   /** Boolean: Hertz. */
   hertz: string;

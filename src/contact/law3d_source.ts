@@ -25,6 +25,15 @@ export * from "./law3d_tangential_source.ts";
 /**
  * The normal law's inputs, outputs and temporaries: `fn = max(0, elastic − cn·vn)` with
  * `elastic = kn·δ` (linear) or `kn·√(R_eff·δ)·δ` (Hertz); unclamped, the raw force.
+ *
+ * @example
+ * ```ts
+ * import { normalLaw, type NormalNames } from "./law3d_source.ts";
+ * import { expect } from "expect";
+ * const v: NormalNames = { hertz: "h", kn: "kn", cn: "cn", rEff: "r", overlap: "d", vn: "vn",
+ *   clamp: "c", fn: "fn", elastic: "fe", raw: "fr" };
+ * expect(normalLaw(v)).toContain("const fn = fr > 0 || !c ? fr : 0;");
+ * ```
  */
 export interface NormalNames {
   /** Boolean: the Hertz law (ignored when {@link NormalFixed.hertz} fixes it). */
@@ -49,7 +58,19 @@ export interface NormalNames {
   raw: string;
 }
 
-/** Choices of the normal law known when the code is written (the rest are tested at run time). */
+/**
+ * Choices of the normal law known when the code is written (the rest are tested at run time).
+ *
+ * @example
+ * ```ts
+ * import { normalLaw, type NormalFixed } from "./law3d_source.ts";
+ * import { expect } from "expect";
+ * const fixed: NormalFixed = { hertz: false, clamp: false };
+ * const v = { hertz: "h", kn: "kn", cn: "cn", rEff: "r", overlap: "d", vn: "vn", clamp: "c",
+ *   fn: "fn", elastic: "fe", raw: "fr" };
+ * expect(normalLaw(v, fixed)).toBe("const fr = kn * d - cn * vn;\nconst fn = fr;");
+ * ```
+ */
 export interface NormalFixed {
   /** The law is Hertz (true) or linear (false). */
   hertz?: boolean;
@@ -57,10 +78,32 @@ export interface NormalFixed {
   clamp?: boolean;
 }
 
-/** A normal-law fragment: {@link normalLaw}, or a replacement of the same shape. */
+/**
+ * A normal-law fragment: {@link normalLaw}, or a replacement of the same shape.
+ *
+ * @example
+ * ```ts
+ * import { LAW3D, type NormalFragment } from "./law3d_source.ts";
+ * import { expect } from "expect";
+ * const f: NormalFragment = LAW3D.normal;
+ * expect(typeof f).toBe("function");
+ * ```
+ */
 export type NormalFragment = (v: NormalNames, fixed?: NormalFixed) => string;
 
-/** The elastic part of a normal law: an expression of the inputs named in `v`. */
+/**
+ * The elastic part of a normal law: an expression of the inputs named in `v`.
+ *
+ * @example
+ * ```ts
+ * import { type ElasticPart } from "./law3d_source.ts";
+ * import { expect } from "expect";
+ * const cubic: ElasticPart = (v) => `${v.kn} * ${v.overlap} ** 3`;
+ * const v = { hertz: "h", kn: "kn", cn: "cn", rEff: "r", overlap: "d", vn: "vn", clamp: "c",
+ *   fn: "fn", elastic: "fe", raw: "fr" };
+ * expect(cubic(v)).toBe("kn * d ** 3");
+ * ```
+ */
 export type ElasticPart = (v: NormalNames) => string;
 
 /**
@@ -212,7 +255,17 @@ export function mixLaw(same: string, a: string, b: string): string {
   return `${same} ? ${a} : Math.sqrt(${a} * ${b})`;
 }
 
-/** The fragments the generator writes the laws from; a replacement law swaps one entry. */
+/**
+ * The fragments the generator writes the laws from; a replacement law swaps one entry.
+ *
+ * @example
+ * ```ts
+ * import { LAW3D, type LawSet } from "./law3d_source.ts";
+ * import { expect } from "expect";
+ * const same: LawSet = { ...LAW3D };
+ * expect(same.mix("a === b", "a", "b")).toBe("a === b ? a : Math.sqrt(a * b)");
+ * ```
+ */
 export interface LawSet {
   /** Normal force. */
   normal: NormalFragment;

@@ -8,7 +8,19 @@
  * @module
  */
 
-/** The tangential history spring's inputs, outputs and state (see {@link springLaw}). */
+/**
+ * The tangential history spring's inputs, outputs and state (see {@link springLaw}).
+ *
+ * @example
+ * ```ts
+ * import { type SpringNames, springLaw } from "./law3d_tangential_source.ts";
+ * import { expect } from "expect";
+ * const v: SpringNames = { state: "xi", s: "s", nx: "nx", ny: "ny", nz: "nz", vtx: "vx",
+ *   vty: "vy", vtz: "vz", dt: "dt", kt: "kt", ct: "ct", muFn: "lim", fx: "fx", fy: "fy",
+ *   fz: "fz", x: "x", y: "y", z: "z", sliding: "slides" };
+ * expect(springLaw(v)).toContain("slides = 1;");
+ * ```
+ */
 export interface SpringNames {
   /** The array holding ξ at `[s]`, `[s + 1]`, `[s + 2]`. */
   state: string;
@@ -136,7 +148,17 @@ export function rollingScaleLaw(decel: string, dt: string, omega: string): strin
   ].join("\n");
 }
 
-/** One side of a rolling contact (see {@link rollingLaw}). */
+/**
+ * One side of a rolling contact (see {@link rollingLaw}).
+ *
+ * @example
+ * ```ts
+ * import { type RollingSide } from "./law3d_tangential_source.ts";
+ * import { expect } from "expect";
+ * const grain: RollingSide = { mu: "mr", r: "r", invI: "invI[i]", o: "o" };
+ * expect(grain.o).toBe("o");
+ * ```
+ */
 export interface RollingSide {
   /** Rolling-friction coefficient of this side. */
   mu: string;
@@ -148,7 +170,18 @@ export interface RollingSide {
   o: string;
 }
 
-/** The rolling block's inputs (see {@link rollingLaw}). */
+/**
+ * The rolling block's inputs (see {@link rollingLaw}).
+ *
+ * @example
+ * ```ts
+ * import { rollingLaw, type RollingNames } from "./law3d_tangential_source.ts";
+ * import { expect } from "expect";
+ * const v: RollingNames = { fn: "fn", dt: "dt", nx: "nx", ny: "ny", nz: "nz", wx: "wx",
+ *   wy: "wy", wz: "wz", roll: "roll", a: { mu: "mr", r: "r", invI: "invI[i]", o: "o" } };
+ * expect(rollingLaw(v)).toContain("if (mr > 0 && fn > 0) {");
+ * ```
+ */
 export interface RollingNames {
   /** Normal force (N). */
   fn: string;
