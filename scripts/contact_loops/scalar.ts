@@ -160,6 +160,54 @@ ${indent(law, 2)}
 }`;
 }
 
+function tangentialHistory1(L: LawSet): string {
+  const law = L.spring1({
+    xi0: "state[s]",
+    vt: "vt",
+    dt: "dt",
+    kt: "kt",
+    ct: "ct",
+    muFn: "muFn",
+    x: "x",
+    f: "f",
+  });
+  return `/**
+ * One step of the tangential history spring in 2D, where the tangent is a single direction
+ * and ξ a scalar. Updates \`state[s]\` and returns the tangential force (N) on the first body
+ * along the tangent.
+ *
+ * @param state history storage; ξ (m) at \`s\`
+ * @param s index of ξ in \`state\`
+ * @param vt relative tangential velocity of the first body along the tangent (m/s)
+ * @param dt time step (s)
+ * @param kt tangential spring stiffness (N/m)
+ * @param ct tangential damping (N·s/m)
+ * @param muFn Coulomb limit μ·fn (N)
+ * @example
+ * \`\`\`ts
+ * import { tangentialHistory1 } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * const xi = new Float64Array(1);
+ * const f = tangentialHistory1(xi, 0, 1, 1, 500, 0, 0.2); // would be −500 N: capped
+ * expect(f).toBe(-0.2);
+ * expect(xi[0]).toBeCloseTo(0.2 / 500, 15);
+ * \`\`\`
+ */
+export function tangentialHistory1(
+  state: Float64Array,
+  s: number,
+  vt: number,
+  dt: number,
+  kt: number,
+  ct: number,
+  muFn: number,
+): number {
+${indent(law, 2)}
+  state[s] = x;
+  return f;
+}`;
+}
+
 function coulombLimit(L: LawSet): string {
   return `/**
  * The Coulomb limit μ·|fn| of a contact's tangential force, with |fn| taken as the loops take
@@ -282,6 +330,8 @@ ${contactDamping(L)}
 ${tangentialSpring3(L)}
 
 ${coulombLimit(L)}
+
+${tangentialHistory1(L)}
 
 ${rolling(L)}
 

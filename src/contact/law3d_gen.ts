@@ -158,6 +158,47 @@ export function coulombLimit(mu: number, fn: number): number {
 }
 
 /**
+ * One step of the tangential history spring in 2D, where the tangent is a single direction
+ * and ξ a scalar. Updates `state[s]` and returns the tangential force (N) on the first body
+ * along the tangent.
+ *
+ * @param state history storage; ξ (m) at `s`
+ * @param s index of ξ in `state`
+ * @param vt relative tangential velocity of the first body along the tangent (m/s)
+ * @param dt time step (s)
+ * @param kt tangential spring stiffness (N/m)
+ * @param ct tangential damping (N·s/m)
+ * @param muFn Coulomb limit μ·fn (N)
+ * @example
+ * ```ts
+ * import { tangentialHistory1 } from "@grainlab/grainlab";
+ * import { expect } from "expect";
+ * const xi = new Float64Array(1);
+ * const f = tangentialHistory1(xi, 0, 1, 1, 500, 0, 0.2); // would be −500 N: capped
+ * expect(f).toBe(-0.2);
+ * expect(xi[0]).toBeCloseTo(0.2 / 500, 15);
+ * ```
+ */
+export function tangentialHistory1(
+  state: Float64Array,
+  s: number,
+  vt: number,
+  dt: number,
+  kt: number,
+  ct: number,
+  muFn: number,
+): number {
+  let x = state[s] + vt * dt;
+  let f = -kt * x - ct * vt;
+  if (f > muFn || f < -muFn) {
+    f = f > 0 ? muFn : -muFn;
+    x = kt > 0 ? -(f + ct * vt) / kt : 0;
+  }
+  state[s] = x;
+  return f;
+}
+
+/**
  * Magnitude of the rolling-resistance torque `μr·fn·r` (N·m).
  *
  * @param muR rolling-friction coefficient (dimensionless)

@@ -17,6 +17,7 @@ import {
   rollingLaw,
   rollingScaleLaw,
   rollingTorqueLaw,
+  spring1Law,
   springLaw,
 } from "./law3d_tangential_source.ts";
 
@@ -273,6 +274,8 @@ export interface LawSet {
   damping: typeof dampingLaw;
   /** Tangential history spring. */
   spring: typeof springLaw;
+  /** Tangential history spring of a 2D contact. */
+  spring1: typeof spring1Law;
   /** Coulomb limit of the tangential force. */
   coulomb: typeof coulombLaw;
   /** Rolling-torque magnitude. */
@@ -301,6 +304,7 @@ export const LAW3D: LawSet = {
   normal: normalLaw,
   damping: dampingLaw,
   spring: springLaw,
+  spring1: spring1Law,
   coulomb: coulombLaw,
   rollingTorque: rollingTorqueLaw,
   rollingScale: rollingScaleLaw,

@@ -268,3 +268,61 @@ export function rollingLaw(v: RollingNames): string {
 export function coulombLaw(mu: string, fn: string): string {
   return `${mu} * (${fn} > 0 ? ${fn} : -${fn})`;
 }
+
+/**
+ * The history spring of a 2D contact, whose tangent is one direction: names of its inputs and
+ * outputs (see {@link spring1Law}).
+ *
+ * @example
+ * ```ts
+ * import { type Spring1Names, spring1Law } from "./law3d_tangential_source.ts";
+ * import { expect } from "expect";
+ * const v: Spring1Names = { xi0: "xi[s]", vt: "vt", dt: "dt", kt: "kt", ct: "ct",
+ *   muFn: "lim", x: "x", f: "f" };
+ * expect(spring1Law(v)).toContain("let x = xi[s] + vt * dt;");
+ * ```
+ */
+export interface Spring1Names {
+  /** The spring's ξ before this step (an expression). */
+  xi0: string;
+  /** Relative tangential velocity along the tangent. */
+  vt: string;
+  /** Time added to the spring (s). */
+  dt: string;
+  /** Tangential stiffness. */
+  kt: string;
+  /** Tangential damping. */
+  ct: string;
+  /** Coulomb limit μ·fn (a plain name). */
+  muFn: string;
+  /** Output: ξ after the step, declared `let`. */
+  x: string;
+  /** Output: the tangential force along the tangent, declared `let`. */
+  f: string;
+}
+
+/**
+ * One step of the 2D tangential history spring: ξ advanced by vt·dt, the force −kt·ξ − ct·vt
+ * capped at ±μ·fn, ξ rescaled to hold exactly the capped force (the scalar
+ * `tangentialHistory1` and the star2d GPU kernel are written from it).
+ *
+ * @example
+ * ```ts
+ * import { spring1Law } from "./law3d_tangential_source.ts";
+ * import { expect } from "expect";
+ * const code = spring1Law({ xi0: "0", vt: "1", dt: "1", kt: "500", ct: "0", muFn: "lim",
+ *   x: "x", f: "f" });
+ * expect(new Function("lim", code + "\nreturn f;")(0.2)).toBe(-0.2);
+ * ```
+ */
+export function spring1Law(v: Spring1Names): string {
+  const { x, f, kt, ct, vt, muFn } = v;
+  return [
+    `let ${x} = ${v.xi0} + ${vt} * ${v.dt};`,
+    `let ${f} = -${kt} * ${x} - ${ct} * ${vt};`,
+    `if (${f} > ${muFn} || ${f} < -${muFn}) {`,
+    `  ${f} = ${f} > 0 ? ${muFn} : -${muFn};`,
+    `  ${x} = ${kt} > 0 ? -(${f} + ${ct} * ${vt}) / ${kt} : 0;`,
+    `}`,
+  ].join("\n");
+}

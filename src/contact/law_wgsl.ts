@@ -1,14 +1,14 @@
 /**
  * The contact laws of src/contact/law3d_source.ts as WGSL, for the GPU kernels: a fragment's
- * TypeScript text turned into WGSL by a small substitution (`const` → `let`, `Math.sqrt` →
- * `sqrt`, a conditional declaration → `select`, integer literals → f32 literals), so that the
- * GPU's law is the CPU's, written once.
+ * TypeScript text turned into WGSL by a small substitution (`let` → `var`, `const` → `let`,
+ * `Math.sqrt` → `sqrt`, a conditional value → `select`, integer literals → f32 literals), so
+ * that the GPU's law is the CPU's, written once.
  *
  * @module
  */
-import { normalLaw, type NormalNames } from "./law3d_source.ts";
+import { normalLaw, type NormalNames, spring1Law, type Spring1Names } from "./law3d_source.ts";
 
-const CONDITIONAL = /^(\s*)let (\w+) = (.+) \? (.+) : (.+);$/;
+const CONDITIONAL = /^(\s*)((?:let |var )?\w+) = (.+) \? (.+) : (.+);$/;
 
 /**
  * WGSL of a TypeScript fragment made of declarations of f32 scalars (see the module doc).
@@ -24,10 +24,11 @@ const CONDITIONAL = /^(\s*)let (\w+) = (.+) \? (.+) : (.+);$/;
  */
 export function toWgsl(ts: string): string {
   return ts.split("\n").map((line) => {
-    let l = line.replace(/\bconst /g, "let ").replace(/\bMath\.sqrt\(/g, "sqrt(");
+    let l = line.replace(/\blet /g, "var ").replace(/\bconst /g, "let ");
+    l = l.replace(/\bMath\.sqrt\(/g, "sqrt(");
     l = l.replace(/(?<![\w.])(\d+)(?![\w.])/g, "$1.0");
     const m = CONDITIONAL.exec(l);
-    if (m) l = `${m[1]}let ${m[2]} = select(${m[5]}, ${m[4]}, ${m[3]});`;
+    if (m) l = `${m[1]}${m[2]} = select(${m[5]}, ${m[4]}, ${m[3]});`;
     if (/[?:]/.test(l) || /\bMath\./.test(l)) {
       throw new Error(`toWgsl: no WGSL form for the line "${line}"`);
     }
@@ -56,4 +57,21 @@ export function normalForceWgsl(
   fixed: { hertz: boolean; clamp: boolean },
 ): string {
   return toWgsl(normalLaw({ ...v, hertz: "false", clamp: "false" }, fixed));
+}
+
+/**
+ * The WGSL of the 2D tangential history spring ({@link spring1Law} through {@link toWgsl}):
+ * `var` ξ and force named in `v`.
+ *
+ * @example
+ * ```ts
+ * import { spring1Wgsl } from "./law_wgsl.ts";
+ * import { expect } from "expect";
+ * const w = spring1Wgsl({ xi0: "x0", vt: "vt", dt: "P.dt", kt: "P.kt", ct: "P.ct",
+ *   muFn: "lim", x: "xi", f: "ft" });
+ * expect(w).toContain("ft = select(-lim, lim, ft > 0.0);");
+ * ```
+ */
+export function spring1Wgsl(v: Spring1Names): string {
+  return toWgsl(spring1Law(v));
 }

@@ -5,14 +5,15 @@
  * Coulomb limit μ·fn; when the cap is active the spring is rescaled so that it holds exactly
  * the sliding force.
  *
- * `tangentialSpring3` is generated (`law3d_gen.ts`) from the single source of the 3D laws,
- * src/contact/law3d_source.ts, as are the hot loops that apply it.
+ * `tangentialSpring3` and the 2D `tangentialHistory1` are generated (`law3d_gen.ts`) from the
+ * single source of the contact laws, src/contact/law3d_source.ts, as are the hot loops that
+ * apply them.
  *
  * @module
  */
 import { tangentialSpring3 } from "./law3d_gen.ts";
 
-export { tangentialSpring3 } from "./law3d_gen.ts";
+export { tangentialHistory1, tangentialSpring3 } from "./law3d_gen.ts";
 
 /**
  * Layout of the `io` array of `tangentialSpring3`: the unit normal at 0–2, the relative
@@ -78,39 +79,4 @@ export function tangentialHistory3(
   IO[0] = nx, IO[1] = ny, IO[2] = nz, IO[3] = vtx, IO[4] = vty, IO[5] = vtz;
   IO[6] = dt, IO[7] = kt, IO[8] = ct, IO[9] = muFn;
   return tangentialSpring3(state, s, IO, out);
-}
-
-/**
- * One step of the tangential history spring in 2D, where the tangent is a single direction
- * and ξ a scalar. Updates `state[s]` and returns the tangential force (N) on the first body
- * along the tangent.
- *
- * @param vt relative tangential velocity of the first body along the tangent (m/s)
- * @example
- * ```ts
- * import { tangentialHistory1 } from "@grainlab/grainlab";
- * import { expect } from "expect";
- * const xi = new Float64Array(1);
- * const f = tangentialHistory1(xi, 0, 1, 1, 500, 0, 0.2); // would be −500 N: capped
- * expect(f).toBe(-0.2);
- * expect(xi[0]).toBeCloseTo(0.2 / 500, 15);
- * ```
- */
-export function tangentialHistory1(
-  state: Float64Array,
-  s: number,
-  vt: number,
-  dt: number,
-  kt: number,
-  ct: number,
-  muFn: number,
-): number {
-  let x = state[s] + vt * dt;
-  let f = -kt * x - ct * vt;
-  if (f > muFn || f < -muFn) {
-    f = f > 0 ? muFn : -muFn;
-    x = kt > 0 ? -(f + ct * vt) / kt : 0;
-  }
-  state[s] = x;
-  return f;
 }
