@@ -231,15 +231,15 @@ export function rollingLaw(v: RollingNames): string {
   const torques = b
     ? [
       `const ta = ${rollingTorqueLaw(a.mu, fn, a.r)}, tb = ${rollingTorqueLaw(b.mu, fn, b.r)};`,
-      `const sc = rollingScale(ta * ${a.invI} + tb * ${b.invI}, ${v.dt}, wr) / wr;`,
-      `const qa = ta * sc, qb = tb * sc;`,
+      `const ks = rollingScale(ta * ${a.invI} + tb * ${b.invI}, ${v.dt}, wr) / wr;`,
+      `const qa = ta * ks, qb = tb * ks;`,
       add(a, "-", "qa"),
       add(b, "+", "qb"),
     ]
     : [
-      `const t = ${rollingTorqueLaw(a.mu, fn, a.r)};`,
-      `const sc = (t * rollingScale(t * ${a.invI}, ${v.dt}, wr)) / wr;`,
-      add(a, "-", "sc"),
+      `const tr = ${rollingTorqueLaw(a.mu, fn, a.r)};`,
+      `const ks = (tr * rollingScale(tr * ${a.invI}, ${v.dt}, wr)) / wr;`,
+      add(a, "-", "ks"),
     ];
   return [
     `if (${b ? `(${a.mu} > 0 || ${b.mu} > 0)` : `${a.mu} > 0`} && ${fn} > 0) {`,

@@ -207,8 +207,8 @@ export function pairForcesGeneral(
       const wr = Math.sqrt(ux * ux + uy * uy + uz * uz);
       if (wr > 0) {
         const ta = mra * fn * ra, tb = mrb * fn * rb;
-        const sc = rollingScale(ta * invI[a] + tb * invI[b], dt, wr) / wr;
-        const qa = ta * sc, qb = tb * sc;
+        const ks = rollingScale(ta * invI[a] + tb * invI[b], dt, wr) / wr;
+        const qa = ta * ks, qb = tb * ks;
         roll[oa] -= qa * ux, roll[oa + 1] -= qa * uy, roll[oa + 2] -= qa * uz;
         roll[ob] += qb * ux, roll[ob + 1] += qb * uy, roll[ob + 2] += qb * uz;
       }

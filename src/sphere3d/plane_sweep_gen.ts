@@ -157,9 +157,9 @@ export function planeSweep(
       ux -= un * nx, uy -= un * ny, uz -= un * nz;
       const wr = Math.sqrt(ux * ux + uy * uy + uz * uz);
       if (wr > 0) {
-        const t = mr * fn * r;
-        const sc = (t * rollingScale(t * invI[i], dt, wr)) / wr;
-        roll[o] -= sc * ux, roll[o + 1] -= sc * uy, roll[o + 2] -= sc * uz;
+        const tr = mr * fn * r;
+        const ks = (tr * rollingScale(tr * invI[i], dt, wr)) / wr;
+        roll[o] -= ks * ux, roll[o + 1] -= ks * uy, roll[o + 2] -= ks * uz;
       }
     }
     nContacts++;
