@@ -1,11 +1,13 @@
 /**
- * The single source of the 3D contact laws: each law is a code fragment, a function that writes
+ * The single source of the contact laws: each law is a code fragment, a function that writes
  * the law's TypeScript statements for the variable names (or expressions) a host binds to its
  * inputs and outputs. `scripts/gen_contact_loops.ts` builds from these fragments both the plain
  * scalar functions of `src/contact` (`normalForce`, `contactDamping`, `tangentialSpring3`,
- * `rollingTorque`, `rollingScale`, `cohesionForce`, `mixGeometric`) and the hot loops of
- * `src/sphere3d` (pair loops, plane sweep, grain–body contact), so that each law is written
- * once and every copy has the same operations in the same order, hence the same bits.
+ * `tangentialHistory1`, `rollingTorque`, `rollingScale`, `cohesionForce`, `mixGeometric`) and
+ * the hot loops of `src/sphere3d` (pair loops, plane sweep, grain–body contact), and
+ * `law_wgsl.ts` the star2d GPU kernel's normal force and spring, so that each law is written
+ * once and every copy has the same operations in the same order, hence the same bits. The
+ * tangent-plane laws are in `law3d_tangential_source.ts`, re-exported here.
  *
  * A fragment's inputs are read as given: bind them to plain names (or to expressions without
  * side effects, such as `invI[a]`), since a fragment may read an input more than once.
