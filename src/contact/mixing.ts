@@ -1,20 +1,8 @@
 /**
- * Mixing rules for friction coefficients of two different materials.
+ * Mixing rules for friction coefficients of two different materials. `mixGeometric` is
+ * generated (`law3d_gen.ts`) from the single source of the 3D laws,
+ * src/contact/law3d_source.ts, as is the mixing written into the hot loops.
  *
  * @module
  */
-
-/**
- * Geometric-mean mixing `√(a·b)`; equal inputs return that value exactly.
- *
- * @example
- * ```ts
- * import { mixGeometric } from "@grainlab/grainlab";
- * import { expect } from "expect";
- * expect(mixGeometric(0.5, 0.5)).toBe(0.5);
- * expect(mixGeometric(0.25, 1)).toBeCloseTo(0.5, 15);
- * ```
- */
-export function mixGeometric(a: number, b: number): number {
-  return a === b ? a : Math.sqrt(a * b);
-}
+export { mixGeometric } from "./law3d_gen.ts";

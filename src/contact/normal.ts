@@ -4,8 +4,14 @@
  * Sign conventions: `overlap` δ > 0 when the surfaces interpenetrate; `vn` is the relative
  * normal velocity, positive when the surfaces separate. The repulsive force never pulls.
  *
+ * `normalForce` and `contactDamping` are generated (`law3d_gen.ts`) from the single source of
+ * the 3D laws, src/contact/law3d_source.ts, as are the hot loops that apply them.
+ *
  * @module
  */
+import { normalForce } from "./law3d_gen.ts";
+
+export { contactDamping, normalForce } from "./law3d_gen.ts";
 
 /**
  * Linear spring–dashpot: `f = max(0, kn·δ − cn·vn)`.
@@ -54,43 +60,6 @@ export function hertzNormalForce(
 }
 
 /**
- * Either normal law, chosen by a flag: `max(0, kn·δ − cn·vn)` (linear) or
- * `max(0, kn·√R_eff·δ^1.5 − cn·vn)` (Hertz). Hot loops call this one function, so that the
- * choice costs a branch and both laws inline (two calls in a conditional expression can stay
- * out of line, which boxes their floating-point arguments).
- *
- * @param hertz true for the Hertz law
- * @param rEff effective radius (m); unused by the linear law
- * @param clamp clamp the force at zero so that it never pulls (the specification's law, and
- * LAMMPS's `limit_damping`); false returns the raw spring–dashpot force, which the damping can
- * make attractive while the grains separate (LAMMPS without `limit_damping`). @default true
- * @example
- * ```ts
- * import { normalForce } from "@grainlab/grainlab";
- * import { expect } from "expect";
- * expect(normalForce(false, 1e5, 0, 0, 1e-3, 0)).toBe(100);
- * // Hertz: 1e5 · √(0.01 · 1e-4) · 1e-4 = 1e5 · 1e-3 · 1e-4 = 0.01 N
- * expect(normalForce(true, 1e5, 0, 0.01, 1e-4, 0)).toBeCloseTo(0.01, 12);
- * // separating fast: the dashpot would pull (−900 N) unless clamped
- * expect(normalForce(false, 1e5, 1e3, 0, 1e-3, 1)).toBe(0);
- * expect(normalForce(false, 1e5, 1e3, 0, 1e-3, 1, false)).toBe(-900);
- * ```
- */
-export function normalForce(
-  hertz: boolean,
-  kn: number,
-  cn: number,
-  rEff: number,
-  overlap: number,
-  vn: number,
-  clamp = true,
-): number {
-  const elastic = hertz ? kn * Math.sqrt(rEff * overlap) * overlap : kn * overlap;
-  const f = elastic - cn * vn;
-  return f > 0 || !clamp ? f : 0;
-}
-
-/**
  * How a contact's normal damping coefficient follows from the material, as numbers for the
  * hot loops ({@link contactDamping}): `constant` — cn in N·s/m; `massScaled` — cn = γ·m_eff
  * with γ in 1/s (LAMMPS's `gamma_n`); `restitutionLinear` — cn = c·√m_eff with
@@ -115,38 +84,6 @@ export const DampingLaw = {
   /** cn = c·√(m_eff·√(R_eff·δ)) from a coefficient of restitution, Hertz law (LIGGGHTS). */
   restitutionHertz: 3,
 } as const;
-
-/**
- * The normal damping coefficient (N·s/m) of one contact under a {@link DampingLaw}.
- *
- * @param law a {@link DampingLaw} code
- * @param c the law's coefficient: N·s/m (`constant`), 1/s (`massScaled`), or the factor of
- * {@link restitutionDamping} (`restitution*`)
- * @param effectiveMass m_eff = m₁m₂/(m₁+m₂) (kg); the free grain's mass against a wall or a
- * fixed grain
- * @param rEff effective radius (m), used by `restitutionHertz`
- * @param overlap δ (m), used by `restitutionHertz`
- * @example
- * ```ts
- * import { contactDamping, DampingLaw } from "@grainlab/grainlab";
- * import { expect } from "expect";
- * expect(contactDamping(DampingLaw.constant, 20, 0.5, 0.01, 1e-4)).toBe(20);
- * expect(contactDamping(DampingLaw.massScaled, 100, 0.5, 0.01, 1e-4)).toBe(50);
- * expect(contactDamping(DampingLaw.restitutionLinear, 10, 0.25, 0.01, 1e-4)).toBe(5);
- * ```
- */
-export function contactDamping(
-  law: number,
-  c: number,
-  effectiveMass: number,
-  rEff: number,
-  overlap: number,
-): number {
-  if (law === 1) return c * effectiveMass;
-  if (law === 2) return c * Math.sqrt(effectiveMass);
-  if (law === 3) return c * Math.sqrt(effectiveMass * Math.sqrt(rEff * overlap));
-  return c;
-}
 
 /**
  * Effective radius of two spheres (or disks), `r₁r₂/(r₁+r₂)`.

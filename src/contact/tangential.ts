@@ -5,11 +5,18 @@
  * Coulomb limit μ·fn; when the cap is active the spring is rescaled so that it holds exactly
  * the sliding force.
  *
+ * `tangentialSpring3` and the 2D `tangentialHistory1` are generated (`law3d_gen.ts`) from the
+ * single source of the contact laws, src/contact/law3d_source.ts, as are the hot loops that
+ * apply them.
+ *
  * @module
  */
+import { tangentialSpring3 } from "./law3d_gen.ts";
+
+export { tangentialHistory1, tangentialSpring3 } from "./law3d_gen.ts";
 
 /**
- * Layout of the `io` array of {@link tangentialSpring3}: the unit normal at 0–2, the relative
+ * Layout of the `io` array of `tangentialSpring3`: the unit normal at 0–2, the relative
  * tangential velocity at 3–5, then dt, kt, ct and μ·fn.
  */
 export const SPRING_IO = {
@@ -26,77 +33,6 @@ export const SPRING_IO = {
   /** Coulomb limit μ·fn (N). */
   muFn: 9,
 } as const;
-
-/**
- * One step of the 3D tangential history spring, in the form hot loops call: every scalar input
- * is read from `io` (layout {@link SPRING_IO}), so that no floating-point argument is passed
- * (V8 boxes doubles passed to functions it does not inline). Updates ξ in `state[s..s+2]`
- * and writes the tangential force on the first body into `out[0..2]`.
- *
- * @returns 1 when the contact slides (Coulomb cap active), else 0
- * @example
- * ```ts
- * import { SPRING_IO, tangentialSpring3 } from "./tangential.ts";
- * import { expect } from "expect";
- * const xi = new Float64Array(3), f = new Float64Array(3), io = new Float64Array(10);
- * io.set([0, 0, 1, 1, 0, 0, 1e-3, 1000, 0, 10]); // normal z, slip 1 m/s along x for 1 ms
- * tangentialSpring3(xi, 0, io, f);
- * expect(f[0]).toBeCloseTo(-1, 12);
- * expect(xi[0]).toBe(1e-3);
- * expect(io[SPRING_IO.kt]).toBe(1000);
- * ```
- */
-export function tangentialSpring3(
-  state: Float64Array,
-  s: number,
-  io: Float64Array,
-  out: Float64Array,
-): number {
-  const nx = io[0], ny = io[1], nz = io[2], vtx = io[3], vty = io[4], vtz = io[5];
-  const dt = io[6], kt = io[7], ct = io[8], muFn = io[9];
-  let x = state[s], y = state[s + 1], z = state[s + 2];
-  const old2 = x * x + y * y + z * z;
-  if (old2 > 0) {
-    const dn = x * nx + y * ny + z * nz;
-    x -= dn * nx;
-    y -= dn * ny;
-    z -= dn * nz;
-    const new2 = x * x + y * y + z * z;
-    if (new2 > 0) {
-      const k = Math.sqrt(old2 / new2);
-      x *= k;
-      y *= k;
-      z *= k;
-    }
-  }
-  x += vtx * dt;
-  y += vty * dt;
-  z += vtz * dt;
-  let fx = -kt * x - ct * vtx, fy = -kt * y - ct * vty, fz = -kt * z - ct * vtz;
-  const f2 = fx * fx + fy * fy + fz * fz;
-  let sliding = 0;
-  if (f2 > muFn * muFn) {
-    sliding = 1;
-    const k = f2 > 0 ? muFn / Math.sqrt(f2) : 0;
-    fx *= k;
-    fy *= k;
-    fz *= k;
-    if (kt > 0) {
-      x = -(fx + ct * vtx) / kt;
-      y = -(fy + ct * vty) / kt;
-      z = -(fz + ct * vtz) / kt;
-    } else {
-      x = y = z = 0;
-    }
-  }
-  state[s] = x;
-  state[s + 1] = y;
-  state[s + 2] = z;
-  out[0] = fx;
-  out[1] = fy;
-  out[2] = fz;
-  return sliding;
-}
 
 const IO = new Float64Array(10);
 
@@ -143,39 +79,4 @@ export function tangentialHistory3(
   IO[0] = nx, IO[1] = ny, IO[2] = nz, IO[3] = vtx, IO[4] = vty, IO[5] = vtz;
   IO[6] = dt, IO[7] = kt, IO[8] = ct, IO[9] = muFn;
   return tangentialSpring3(state, s, IO, out);
-}
-
-/**
- * One step of the tangential history spring in 2D, where the tangent is a single direction
- * and ξ a scalar. Updates `state[s]` and returns the tangential force (N) on the first body
- * along the tangent.
- *
- * @param vt relative tangential velocity of the first body along the tangent (m/s)
- * @example
- * ```ts
- * import { tangentialHistory1 } from "./tangential.ts";
- * import { expect } from "expect";
- * const xi = new Float64Array(1);
- * const f = tangentialHistory1(xi, 0, 1, 1, 500, 0, 0.2); // would be −500 N: capped
- * expect(f).toBe(-0.2);
- * expect(xi[0]).toBeCloseTo(0.2 / 500, 15);
- * ```
- */
-export function tangentialHistory1(
-  state: Float64Array,
-  s: number,
-  vt: number,
-  dt: number,
-  kt: number,
-  ct: number,
-  muFn: number,
-): number {
-  let x = state[s] + vt * dt;
-  let f = -kt * x - ct * vt;
-  if (f > muFn || f < -muFn) {
-    f = f > 0 ? muFn : -muFn;
-    x = kt > 0 ? -(f + ct * vt) / kt : 0;
-  }
-  state[s] = x;
-  return f;
 }

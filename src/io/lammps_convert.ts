@@ -11,6 +11,7 @@ import type { GranularSystem } from "../sphere3d/granular_system.ts";
 import { coreOf } from "../sphere3d/granular_system.ts";
 import type { Material } from "../sphere3d/material.ts";
 import { contactDamping, DampingLaw, restitutionDamping } from "../contact/normal.ts";
+import { mixGeometric } from "../contact/mixing.ts";
 
 /** A grain class as LAMMPS sees it: one atom type. */
 export interface TypeClass {
@@ -195,7 +196,6 @@ export function convertLaw(
     const gt = ctScaled ? ct / poly : ctc / (me * poly);
     return [kn, kt / poly, gn, gt, mu, gt > 0 ? 1 : 0];
   };
-  const mix = (a: number, b: number) => (a === b ? a : Math.sqrt(a * b));
   const pairCoeffs: (Coeffs | null)[][] = [];
   for (let a = 0; a < T; a++) {
     pairCoeffs.push([]);
@@ -207,12 +207,14 @@ export function convertLaw(
       }
       const me = A.fixed ? B.mass : B.fixed ? A.mass : (A.mass * B.mass) / (A.mass + B.mass);
       const reff = (A.radius * B.radius) / (A.radius + B.radius);
-      pairCoeffs[a].push(coeffs(me, reff, mix(friction(A.materialId), friction(B.materialId))));
+      pairCoeffs[a].push(
+        coeffs(me, reff, mixGeometric(friction(A.materialId), friction(B.materialId))),
+      );
     }
   }
   const bf = sys.boundaryMaterial.friction;
   const wallCoeffs = classes.map((c) =>
-    c.fixed ? null : coeffs(c.mass, c.radius, mix(friction(c.materialId), bf))
+    c.fixed ? null : coeffs(c.mass, c.radius, mixGeometric(friction(c.materialId), bf))
   );
   return { notes, classes, typeOf, keyOf, pairCoeffs, wallCoeffs, meanRadius };
 }

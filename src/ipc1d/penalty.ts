@@ -7,6 +7,7 @@
  * @module
  */
 
+import { normalForce } from "../contact/law3d_gen.ts";
 import type { EndContactPotential } from "./barrier.ts";
 import { barMatrices, elasticEnergy } from "./fem.ts";
 import { type BarTrajectory, energyColumns } from "./newmark.ts";
@@ -156,7 +157,8 @@ export function integrateDem(options: DemIntegrationOptions): BarTrajectory {
       acc[e + 1] -= f;
     }
     const delta = -y[0];
-    fc = delta > 0 ? A * Math.max(0, kn * delta - cn * vh0) : 0;
+    // the 3D normal law (linear, clamped), with δ̇ = −v₀: vn = v₀ separates
+    fc = delta > 0 ? A * normalForce(false, kn, cn, 0, delta, vh0) : 0;
     acc[0] += fc;
     for (let i = 0; i < n; i++) acc[i] /= m[i];
   };

@@ -31,7 +31,6 @@ import { triangles } from "./mesh_triangles.ts";
 type Rapier = typeof RapierModule;
 type ColliderDesc = InstanceType<Rapier["ColliderDesc"]>;
 
-
 /** One contact shape of a body in world coordinates (see `RigidBody.shapes`). */
 export interface BodyShape {
   /** The shape kind. */

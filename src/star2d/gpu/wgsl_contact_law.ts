@@ -4,10 +4,41 @@
  * key within keyTol, as the CPU's `ContactHistory`), the law itself (normal spring-dashpot,
  * Coulomb-capped tangential spring, the CPU's), and the bookkeeping of an owned contact: its
  * history slot, or its entry in the contact record. Pieces of the force kernel (see
- * wgsl_forces.ts).
+ * wgsl_forces.ts). The normal force and the tangential spring are the CPU's laws, written from
+ * the same source (src/contact/law3d_source.ts, through `normalForceWgsl` and `spring1Wgsl`).
  *
  * @module
  */
+import { normalForceWgsl, spring1Wgsl } from "../../contact/law_wgsl.ts";
+
+/** The normal force fn_ of the running contact: linear, clamped (the star2d law). */
+const NORMAL_FORCE = normalForceWgsl({
+  kn: "P.kn",
+  cn: "P.cn",
+  rEff: "0.0",
+  overlap: "bOv",
+  vn: "vn",
+  fn: "fn_",
+  elastic: "fnEl",
+  raw: "fnRaw",
+}, { hertz: false, clamp: true });
+
+/** The tangential spring of the running contact: ξ (xi) and force (ft), capped at ±lim. */
+const TANGENTIAL_SPRING = spring1Wgsl({
+  xi0: "lookup(other, key)",
+  vt: "vt",
+  dt: "P.dt",
+  kt: "P.kt",
+  ct: "P.ct",
+  muFn: "lim",
+  x: "xi",
+  f: "ft",
+});
+
+/** `text` with each line indented by two spaces (the body of a WGSL function). */
+function indentWgsl(text: string): string {
+  return text.split("\n").map((l) => "  " + l).join("\n");
+}
 
 /** Words per record entry: i, j, boundary, tile x, tile y, key, point (2), normal (2), overlap, fn, ft, ξ, 2 spare. */
 export const RECORD_WORDS = 16;
@@ -109,16 +140,11 @@ fn emit(isWall: bool, w: u32, cw: vec2<f32>, slot: u32) {
     dv -= vB + vec2<f32>(-wB * rb.y, wB * rb.x);
   }
   let vn = dot(dv, n);
-  let fn_ = max(P.kn * bOv - P.cn * vn, 0.0);
+${indentWgsl(NORMAL_FORCE)}
   let t = vec2<f32>(n.y, -n.x);
   let vt = dot(dv, t);
-  var xi = lookup(other, key) + vt * P.dt;
-  var ft = -P.kt * xi - P.ct * vt;
   let lim = mu * fn_;
-  if (ft > lim || ft < -lim) {
-    ft = select(-lim, lim, ft > 0.0);
-    xi = select(0.0, -(ft + P.ct * vt) / P.kt, P.kt > 0.0);
-  }
+${indentWgsl(TANGENTIAL_SPRING)}
   let f = fn_ * n + ft * t;
   accF += f;
   accT += ra.x * f.y - ra.y * f.x;
