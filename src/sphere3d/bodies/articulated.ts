@@ -332,6 +332,7 @@ export function buildArticulated(
         shapes,
         "link",
         mp,
+        `${where}: link ${JSON.stringify(link.name)}`,
       );
       index.set(link.name, body.id);
       links.push(body);

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { options as checkOptions, vec3 } from "../../math/validate.ts";
+import { options as checkOptions } from "../../math/validate.ts";
+import { float32Vec3 as vec3 } from "./float32.ts";
 import type { Vec3 } from "../options.ts";
 import { BodyKind, type RigidBodyType, ShapeKind } from "./body_set.ts";
 import { type BodyManager, triangles } from "./manager.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { finite, oneOf, options as checkOptions, positive, vec3 } from "../../math/validate.ts";
+import { finite, oneOf, options as checkOptions } from "../../math/validate.ts";
+import { float32Positive as positive, float32Vec3 as vec3 } from "./float32.ts";
 import type { Vec3 } from "../options.ts";
 import { BodyKind, type RigidBodyType } from "./body_set.ts";
 
