@@ -11,6 +11,7 @@ import { BodyKind, ShapeKind } from "./body_set.ts";
 import type { RigidBody } from "./body.ts";
 import type { BodyManager, ShapeSpec } from "./manager.ts";
 import { quaternion } from "./options.ts";
+import { float32Finite } from "./float32.ts";
 import { principalInertia } from "./inertia.ts";
 import {
   quatConjugate,
@@ -146,14 +147,16 @@ export class ArticulatedSystem {
   #fill(w: string, name: string, v: number | ArrayLike<number>, out: Float64Array, pos: boolean) {
     const where = `${this.name}.${w}`, n = out.length;
     if (typeof v === "number") {
-      out.fill(pos ? nonNeg(where, name, v) : finite(where, name, v));
+      out.fill(pos ? nonNeg(where, name, v) : float32Finite(where, name, v));
       return;
     }
     if (v === null || typeof v !== "object" || v.length !== n) {
       throw new RangeError(`${where}: ${name} must be a number or ${n} numbers (one per joint)`);
     }
     for (let k = 0; k < n; k++) {
-      out[k] = pos ? nonNeg(where, `${name}[${k}]`, v[k]) : finite(where, `${name}[${k}]`, v[k]);
+      out[k] = pos
+        ? nonNeg(where, `${name}[${k}]`, v[k])
+        : float32Finite(where, `${name}[${k}]`, v[k]);
     }
   }
 
@@ -223,7 +226,7 @@ export class ArticulatedSystem {
 }
 
 function nonNeg(where: string, name: string, v: unknown): number {
-  const x = finite(where, name, v);
+  const x = float32Finite(where, name, v);
   if (x < 0) throw new RangeError(`${where}: ${name} (${x}) must be >= 0`);
   return x;
 }

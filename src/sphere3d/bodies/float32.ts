@@ -236,7 +236,14 @@ export function checkBodyInput(
       float32Positive(w, "radius", p[0], " m");
       float32Positive(w, "halfHeight", p[1], " m");
     } else {
-      const o = sh.object as { vertices?: ArrayLike<number>; heights?: ArrayLike<number> };
+      const o = sh.object as {
+        vertices?: ArrayLike<number>;
+        heights?: ArrayLike<number>;
+        sizeX?: number;
+        sizeY?: number;
+      };
+      if (o.sizeX !== undefined) float32Positive(w, "sizeX", o.sizeX, " m");
+      if (o.sizeY !== undefined) float32Positive(w, "sizeY", o.sizeY, " m");
       const a = o.vertices ?? o.heights ?? [], name = o.vertices ? "vertices" : "heights";
       for (let i = 0; i < a.length; i++) {
         if (!(Math.abs(a[i]) <= FLOAT32_MAX)) float32Finite(w, `${name}[${i}]`, a[i]);
