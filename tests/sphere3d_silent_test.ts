@@ -6,7 +6,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
-import { dampedStepBound } from "../src/sphere3d/guard.ts";
+import { collisionRebound, dampedStepBound } from "../src/sphere3d/guard.ts";
 
 /** 500 grains of 5 mm (0.84 g) 10 cm above the floor of a box, damped with 5 N·s/m. */
 function fallingBed(timeStep: number) {
@@ -58,6 +58,27 @@ describe("sphere3d: a dashpot too strong for the time step", () => {
     // the grains fall at most 0.2 m: no grain faster than free fall from there
     expect(fastest).toBeLessThan(Math.sqrt(2 * 9.81 * 0.2));
     expect(g.lastStepStats.maxSpeed).toBeLessThan(1e-3);
+  });
+
+  it("warns (once) where collisions add energy inside the stability bound", () => {
+    const warnings: string[] = [], warn = console.warn;
+    console.warn = (m: string) => void warnings.push(m);
+    try {
+      const { w } = fallingBed(8e-5); // (ω·h)² + 2·γ·h = 3.9: stable, but e = 1.5
+      w.run(3);
+      expect(warnings.length).toBe(1);
+      expect(warnings[0]).toMatch(/rebound 1\.[0-9]+ times faster than it came in/);
+      const quiet = fallingBed(5e-5);
+      quiet.w.run(3);
+      expect(warnings.length).toBe(1);
+    } finally {
+      console.warn = warn;
+    }
+    const m = 8.378e-4;
+    expect(collisionRebound(1e5, 5, m / 2, 8e-5)).toBeGreaterThan(1.4);
+    expect(collisionRebound(1e5, 5, m / 2, 5e-5)).toBeLessThan(0.6);
+    // undamped: energy kept (to the entry phase's rounding)
+    expect(collisionRebound(1e5, 0, m / 2, 1e-5)).toBeCloseTo(1, 2);
   });
 
   it("checks grains added later, a changed time step and the substeps", () => {

@@ -23,6 +23,9 @@
  *    The pair bound is necessary, not sufficient: in a dense bed a grain with z contacts has
  *    modes up to ~z times stiffer (with a constant dashpot, damping ∝ stiffness, the stiffest
  *    mode λ must keep λ·(h² + 2h·c/k) < 4), so leave a margin of a few times in ω²h².
+ *    Nor does it keep collisions from adding energy: a contact lasting a few steps can
+ *    rebound faster than it came in while (ω·h)² + 2·γ·h is between ~2.6 and 4
+ *    ({@link collisionRebound}); that gives a warning (once per material, mass and step).
  * 3. **Overlap**: a contact whose overlap exceeds the smaller radius of the pair (the radius of
  *    the grain for a boundary) means grains have passed through each other: it throws.
  * 4. **Speed**: no force in the scene can make a grain faster than the speed bought with all
@@ -56,6 +59,8 @@ export class DivergenceGuard {
   minMass = 0;
   /** The substep the damping was last checked for (s); NaN: not checked yet. */
   checkedStep = NaN;
+  /** Substep, stiffness, damping, mass and clamp of the last collision-rebound check. */
+  readonly reboundKey: Float64Array = new Float64Array(5).fill(NaN);
 }
 
 /**
@@ -132,6 +137,47 @@ export function dampedStepBound(k: number, c: number, mu: number): number {
 }
 
 /**
+ * The rebound speed over the approach speed of a head-on collision of a linear
+ * spring–dashpot contact (stiffness `k`, damping `c`, effective mass `mu`) integrated as the
+ * step does (velocity Verlet, the force seeing the half-step velocity; the normal force
+ * clamped at zero when `clamp`): the largest over 8 phases of the entry into contact within
+ * a step. Above 1 every collision *adds* energy — which happens well inside the stability
+ * bound {@link dampedStepBound}, where (ω·h)² + 2·γ·h is above ~2.6, since a contact lasts
+ * only a few steps there.
+ *
+ * @example
+ * ```ts
+ * import { collisionRebound } from "./guard.ts";
+ * import { expect } from "expect";
+ * // 5 mm grains of 0.84 g (μ = m/2), kn 1e5 N/m, cn 5 N·s/m: fine at 5e-5 s, not at 8e-5 s
+ * expect(collisionRebound(1e5, 5, 4.19e-4, 5e-5)).toBeLessThan(1);
+ * expect(collisionRebound(1e5, 5, 4.19e-4, 8e-5)).toBeGreaterThan(1.4);
+ * ```
+ */
+export function collisionRebound(
+  k: number,
+  c: number,
+  mu: number,
+  h: number,
+  clamp = true,
+): number {
+  const a = (h * k) / mu, b = (h * c) / mu;
+  let worst = 0;
+  for (let p = 1; p <= 8; p++) {
+    // approaching at unit speed; the first drift inside the contact ends p/8 of a step in
+    let d = (p / 8) * h, u = 1;
+    for (let n = 0; n < 1_000_000 && d > 0; n++) {
+      let f = a * d + b * u; // h·F/μ
+      if (clamp && f < 0) f = 0;
+      u -= f;
+      d += h * u;
+    }
+    if (-u > worst) worst = -u;
+  }
+  return worst;
+}
+
+/**
  * Throw a RangeError naming the bound when a damped contact of the material cannot be
  * integrated stably at substep `h` (see the module doc); nothing happens without damping,
  * without free grains, or when `h` was already checked and nothing changed since.
@@ -167,6 +213,7 @@ export function checkDampedStep(core: GranularCore, h: number): void {
     ? `restitution ${m.restitution} (c = ${cn.toPrecision(3)} N·s/m)`
     : `normalDamping ${m.normalDamping}${scaled ? " 1/s" : " N·s/m"}`;
   failDamped(h, k, cn, mu, `the normal dashpot (${what})`, "normalDamping");
+  warnRebound(core, h, k, cn, mu, what);
   if (m.tangentialDamping > 0) {
     const kt = m.tangentialStiffness > 0 ? m.tangentialStiffness : 0.5 * kn;
     const ct = scaled ? m.tangentialDamping * mu : m.tangentialDamping;
@@ -181,6 +228,35 @@ export function checkDampedStep(core: GranularCore, h: number): void {
       "tangentialDamping",
     );
   }
+}
+
+/**
+ * Warn once when a head-on collision of the lightest pair rebounds faster than it came in
+ * ({@link collisionRebound} > 1) at a substep the stability bound allows: recomputed only when
+ * the stiffness, damping, mass or step changed.
+ */
+function warnRebound(
+  core: GranularCore,
+  h: number,
+  k: number,
+  c: number,
+  mu: number,
+  what: string,
+) {
+  const g = core.guard, key = g.reboundKey, clamp = core.material.clampNormalForce ? 1 : 0;
+  if (key[0] === h && key[1] === k && key[2] === c && key[3] === mu && key[4] === clamp) return;
+  key[0] = h, key[1] = k, key[2] = c, key[3] = mu, key[4] = clamp;
+  if (!(c > 0) || !((k / mu) * h * h < 4)) return;
+  const e = collisionRebound(k, c, mu, h, clamp === 1);
+  if (!(e > 1)) return;
+  console.warn(
+    `GranularSystem: at the substep ${h} s, ${what} makes a head-on collision of the lightest ` +
+      `pair (μ = ${mu.toPrecision(3)} kg, k = ${k.toPrecision(3)} N/m) rebound ` +
+      `${e.toPrecision(3)} times faster than it came in: each collision adds energy. The step ` +
+      `is within the stability bound (ω·h)² + 2·γ·h < 4 (here ` +
+      `${((k / mu) * h * h + (2 * c * h) / mu).toPrecision(3)}), but a contact lasts only a few ` +
+      `steps; reduce timeStep, raise substeps or lower the damping`,
+  );
 }
 
 /**

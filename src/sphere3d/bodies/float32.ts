@@ -162,6 +162,7 @@ export function checkBodyMass(
   }
   if (units.length === 0) return 0;
   float32Positive(where, "volume", volume, " m³");
+  if (mass !== null) float32Positive(where, "mass", mass, " kg");
   const rho = mass !== null ? mass / volume : density!;
   float32Positive(where, mass !== null ? "mass / volume (the density)" : "density", rho, " kg/m³");
   const m = mass ?? rho * volume;
