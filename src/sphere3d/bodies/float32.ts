@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { finite, positive } from "../../math/validate.ts";
+import { finite, positive, vec3 } from "../../math/validate.ts";
 import { ShapeKind } from "./body_set.ts";
 import {
   boxMassProperties,
@@ -85,18 +85,9 @@ export function float32Positive(where: string, name: string, v: unknown, unit = 
  * ```
  */
 export function float32Vec3(where: string, name: string, v: unknown): [number, number, number] {
-  if (v === null || typeof v !== "object" || typeof (v as ArrayLike<number>).length !== "number") {
-    throw new TypeError(`${where}: ${name} (${String(v)}) must be an array of 3 numbers`);
-  }
-  const a = v as ArrayLike<unknown>;
-  if (a.length !== 3) {
-    throw new RangeError(`${where}: ${name} (length ${a.length}) must have exactly 3 components`);
-  }
-  return [
-    float32Finite(where, `${name}[0]`, a[0]),
-    float32Finite(where, `${name}[1]`, a[1]),
-    float32Finite(where, `${name}[2]`, a[2]),
-  ];
+  const a = vec3(where, name, v);
+  for (let k = 0; k < 3; k++) float32Finite(where, `${name}[${k}]`, a[k]);
+  return a;
 }
 
 /** A shape as the mass check reads it (the fields of a `ShapeSpec`). */
