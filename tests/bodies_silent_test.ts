@@ -147,6 +147,11 @@ describe("sphere3d and bodies: readers, writers and sizes (issue #29, looking fu
       );
       await expect(w.exportToXml(dir)).rejects.toThrow(/not a regular file \(a directory\)/);
       expect(Deno.statSync(`${dir}/s.xml`).isFifo).toBe(true); // left as it was
+      expect(() => g.saveGranularState(`${dir}/a.bin`)).toThrow(
+        /saveGranularState: .*a\.bin: not a regular file \(a FIFO\)/,
+      );
+      expect(() => g.saveGranularState(dir)).toThrow(/not a regular file \(a directory\)/);
+      expect(Deno.statSync(`${dir}/a.bin`).isFifo).toBe(true);
     },
   );
 
