@@ -94,6 +94,14 @@ describe("rigid bodies: inputs beyond float32 are refused before the engine sees
     );
     await expect(w.addArticulatedSystem(URDF("1e-300"))).rejects.toThrow(/would become 0/);
     expect(w.bodies.length).toBe(0);
+    const far = URDF("2").replace(
+      '<axis xyz="0 0 1"/>',
+      '<origin xyz="0 0 1e39"/><axis xyz="0 0 1"/>',
+    );
+    await expect(w.addArticulatedSystem(far)).rejects.toThrow(
+      /joint "j": origin xyz\[2\] \(1e\+39\) is beyond the float32 range/,
+    );
+    expect(w.bodies.length).toBe(0);
     const robot = await w.addArticulatedSystem(URDF("2"));
     expect(robot.links[1].mass).toBeCloseTo(2, 6);
   });

@@ -11,7 +11,7 @@ import { BodyKind, ShapeKind } from "./body_set.ts";
 import type { RigidBody } from "./body.ts";
 import type { BodyManager, ShapeSpec } from "./manager.ts";
 import { quaternion } from "./options.ts";
-import { float32Finite } from "./float32.ts";
+import { float32Finite, float32Vec3 } from "./float32.ts";
 import { principalInertia } from "./inertia.ts";
 import {
   quatConjugate,
@@ -259,6 +259,15 @@ export function buildArticulated(
       );
     }
     moving.forEach((j, k) => q0s.set(j.name, finite(where, `jointPositions[${k}]`, jp[k])));
+  }
+  // the joints go to the engine (float32) after every link: check them before any link
+  for (const j of model.joints) {
+    const w = `${where}: joint ${JSON.stringify(j.name)}`;
+    float32Vec3(w, "origin xyz", j.position);
+    if (j.limit !== null) {
+      float32Finite(w, "limit lower", j.limit.lower);
+      float32Finite(w, "limit upper", j.limit.upper);
+    }
   }
   const start = m.count;
   const pose = new Map<string, { p: number[]; q: number[] }>();
