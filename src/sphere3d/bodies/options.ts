@@ -12,7 +12,12 @@ import { BodyKind, type RigidBodyType } from "./body_set.ts";
 /** A unit quaternion `[x, y, z, w]`. */
 export type Quat = [number, number, number, number];
 
-/** Pose, motion and mass options shared by every body. */
+/**
+ * Pose, motion and mass options shared by every body. The rigid-body engine (Rapier) works in
+ * float32: every number must be within its range (|x| ≤ 3.4·10³⁸), and sizes, density, mass and
+ * the volume and inertia they give must be normal float32 numbers (1.18·10⁻³⁸ … 3.4·10³⁸);
+ * anything else is refused when the body is added (see `float32.ts`).
+ */
 export interface BodyOptions {
   /** Body origin in the world (m). @default [0, 0, 0] */
   position?: Vec3;
