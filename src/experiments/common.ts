@@ -6,7 +6,16 @@
  *
  * @module
  */
-import { finite, nonNegative, oneOf, options as checkOptions, positive } from "../math/validate.ts";
+import {
+  finite,
+  integerIn,
+  nonNegative,
+  objectOrEmpty,
+  oneOf,
+  options as checkOptions,
+  positive,
+  sizeGuard,
+} from "../math/validate.ts";
 
 /** Standard gravity used by every experiment (m/s²). */
 export const G = 9.81;
@@ -136,6 +145,8 @@ export function resolveGrains(
   o: GrainOptions,
   defaults: GrainDefaults = {},
 ): GrainModel {
+  o = objectOrEmpty<GrainOptions>(where, "options", o);
+  defaults = objectOrEmpty<GrainDefaults>(where, "defaults", defaults);
   const pick = (k: keyof GrainOptions, dflt: number) => o[k] ?? defaults[k] ?? dflt;
   const d = positive(where, "diameter", pick("diameter", 0.01));
   const density = positive(where, "density", pick("density", 2500));
@@ -254,6 +265,7 @@ export function numberList(
   if (a.length < minLength) {
     throw new RangeError(`${where}: ${name} has ${a.length} values; at least ${minLength} needed`);
   }
+  sizeGuard(where, `${name} (${a.length} values)`, 8 * a.length);
   const out = new Float64Array(a.length);
   for (let i = 0; i < a.length; i++) out[i] = check(where, `${name}[${i}]`, a[i]);
   return out;
@@ -302,6 +314,27 @@ export function surfaceProfile(
   binWidth: number,
   skip?: (i: number) => boolean,
 ): SurfaceProfile {
+  const w = "surfaceProfile";
+  for (const [name, a] of [["coords", coords], ["radii", radii]] as const) {
+    if (a === null || typeof a !== "object" || typeof a.length !== "number") {
+      throw new TypeError(`${w}: ${name} (${String(a)}) must be an array of numbers`);
+    }
+  }
+  integerIn(w, "stride", stride, 2, 3);
+  integerIn(w, "axis", axis, 0, stride - 1);
+  integerIn(w, "up", up, 0, stride - 1);
+  integerIn(w, "count", count, 0, Math.min(Math.floor(coords.length / stride), radii.length));
+  finite(w, "lo", lo);
+  if (!(finite(w, "hi", hi) > lo)) throw new RangeError(`${w}: hi (${hi}) must be > lo (${lo})`);
+  positive(w, "binWidth", binWidth);
+  if (skip !== undefined && typeof skip !== "function") {
+    throw new TypeError(`${w}: skip (${String(skip)}) must be a function`);
+  }
+  sizeGuard(
+    w,
+    `${(hi - lo) / binWidth} bins of ${binWidth} m`,
+    16 * Math.ceil((hi - lo) / binWidth),
+  );
   const nb = Math.max(1, Math.ceil((hi - lo) / binWidth));
   const x = new Float64Array(nb), top = new Float64Array(nb).fill(NaN);
   for (let b = 0; b < nb; b++) x[b] = lo + (b + 0.5) * binWidth;
@@ -327,6 +360,9 @@ export function surfaceProfile(
  * ```
  */
 export function logspace(a: number, b: number, n: number): Float64Array {
+  positive("logspace", "a", a), positive("logspace", "b", b);
+  integerIn("logspace", "n", n, 1, Number.MAX_SAFE_INTEGER);
+  sizeGuard("logspace", `${n} values`, 8 * n);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     out[i] = a * (b / a) ** (n === 1 ? 0 : i / (n - 1));
@@ -419,6 +455,20 @@ export function snapshot(
   dimension: 2 | 3,
   outline?: Float64Array,
 ): Snapshot {
+  if (
+    system === null || typeof system !== "object" || !(system.positions instanceof Float64Array) ||
+    system.contacts === null || typeof system.contacts !== "object"
+  ) {
+    throw new TypeError(
+      `snapshot: system (${String(system)}) must be a sphere3d or star2d granular system`,
+    );
+  }
+  if (dimension !== 2 && dimension !== 3) {
+    throw new RangeError(`snapshot: dimension (${String(dimension)}) must be 2 or 3`);
+  }
+  if (outline !== undefined && !(outline instanceof Float64Array)) {
+    throw new TypeError(`snapshot: outline (${String(outline)}) must be a Float64Array`);
+  }
   const c = system.contacts;
   return {
     count: system.count,

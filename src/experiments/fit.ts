@@ -7,6 +7,14 @@
  *
  * @module
  */
+import {
+  bool,
+  finite,
+  integerIn,
+  options as checkOptions,
+  positive,
+  sizeGuard,
+} from "../math/validate.ts";
 
 /** A straight-line fit `y = slope·x + intercept`. */
 export interface LinearFit {
@@ -165,10 +173,15 @@ export function minimize1d(
   hi: number,
   tolerance?: number,
 ): number {
+  if (typeof f !== "function") {
+    throw new TypeError(`minimize1d: f (${String(f)}) must be a function`);
+  }
   if (!(Number.isFinite(lo) && Number.isFinite(hi) && hi > lo)) {
     throw new RangeError(`minimize1d: the bracket [${lo}, ${hi}] must be finite with hi > lo`);
   }
-  const tol = tolerance ?? Math.max(1e-12, 1e-10 * (Math.abs(lo) + Math.abs(hi)));
+  const tol = tolerance === undefined
+    ? Math.max(1e-12, 1e-10 * (Math.abs(lo) + Math.abs(hi)))
+    : positive("minimize1d", "tolerance", tolerance);
   const phi = (Math.sqrt(5) - 1) / 2;
   let a = lo, b = hi;
   let c = b - phi * (b - a), d = a + phi * (b - a);
@@ -481,11 +494,25 @@ export function exponentialTail(
   options: ExponentialTailOptions = {},
 ): ExponentialTail {
   const w = "exponentialTail";
-  const from = options.from ?? 1, bw = options.binWidth ?? 0.25, max = options.max ?? 6;
-  const minCount = options.minCount ?? 5;
-  if (!(bw > 0) || !(max > bw) || !Number.isFinite(from)) {
+  options = checkOptions<ExponentialTailOptions>(w, "options", options, [
+    "from",
+    "binWidth",
+    "max",
+    "minCount",
+    "strict",
+  ]);
+  if (values === null || typeof values !== "object" || typeof values.length !== "number") {
+    throw new TypeError(`${w}: values (${String(values)}) must be an array of numbers`);
+  }
+  const from = finite(w, "from", options.from ?? 1);
+  const bw = positive(w, "binWidth", options.binWidth ?? 0.25);
+  const max = finite(w, "max", options.max ?? 6);
+  const minCount = integerIn(w, "minCount", options.minCount ?? 5, 1, Number.MAX_SAFE_INTEGER);
+  const strict = bool(w, "strict", options.strict, true);
+  if (!(max > bw)) {
     throw new RangeError(`${w}: binWidth (${bw}) must be > 0 and max (${max}) above it`);
   }
+  sizeGuard(w, `${max / bw} bins (max / binWidth)`, 32 * Math.ceil(max / bw));
   const nb = Math.ceil(max / bw);
   const counts = new Float64Array(nb);
   let n = 0;
@@ -507,7 +534,7 @@ export function exponentialTail(
     fx.push(x[b]), fy.push(Math.log(density[b])), fw.push(counts[b]);
   }
   if (fx.length < 2) {
-    if (options.strict === false) {
+    if (!strict) {
       return { x, density, counts, beta: NaN, betaError: NaN, binsUsed: fx.length };
     }
     throw new RangeError(

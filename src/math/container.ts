@@ -582,9 +582,43 @@ export function readFileForDecode(path: string, where: string): Uint8Array {
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`${where}: path (${String(path)}) must be a non-empty string`);
   }
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (e) {
+    throw new Error(`${where}: cannot read the file (${(e as Error).message})`, { cause: e });
+  }
+  // a FIFO or a device would block the read or never end; a folder fails obscurely
+  if (!info.isFile) throw new TypeError(`${where}: ${notRegular(info)}`);
   try {
     return Deno.readFileSync(path);
   } catch (e) {
     throw new Error(`${where}: cannot read the file (${(e as Error).message})`, { cause: e });
   }
+}
+
+/**
+ * Why a path that is not a regular file cannot be read as one, e.g. `not a regular file (a
+ * FIFO); give the path of a file`.
+ *
+ * @example
+ * ```ts
+ * import { notRegular } from "./container.ts";
+ * import { expect } from "expect";
+ * expect(notRegular(Deno.statSync(Deno.makeTempDirSync()))).toMatch(/a directory/);
+ * ```
+ */
+export function notRegular(info: Deno.FileInfo): string {
+  const kind = info.isDirectory
+    ? "a directory"
+    : info.isFifo
+    ? "a FIFO"
+    : info.isCharDevice
+    ? "a character device"
+    : info.isBlockDevice
+    ? "a block device"
+    : info.isSocket
+    ? "a socket"
+    : "not a file";
+  return `not a regular file (${kind}); give the path of a file`;
 }

@@ -55,6 +55,29 @@ export function bool(where: string, name: string, v: unknown, dflt: boolean): bo
   return v;
 }
 
+/**
+ * Throw unless `v` is a boolean; unlike {@link bool}, `undefined` is refused too (for
+ * parameters that have no default: `setParticleFixed(i, undefined)` must not unfix a grain).
+ *
+ * @example
+ * ```ts
+ * import { requiredBool } from "./validate.ts";
+ * import { expect } from "expect";
+ * expect(requiredBool("f", "on", true)).toBe(true);
+ * expect(() => requiredBool("f", "on", undefined)).toThrow("f: on (undefined) must be a boolean");
+ * expect(() => requiredBool("f", "on", "no")).toThrow(TypeError);
+ * ```
+ */
+export function requiredBool(where: string, name: string, v: unknown): boolean {
+  if (typeof v !== "boolean") {
+    throw new TypeError(
+      `${where}: ${name} (${typeof v === "string" ? JSON.stringify(v) : String(v)}) must be a ` +
+        "boolean",
+    );
+  }
+  return v;
+}
+
 /** Read a 3-vector (array-like of 3 finite numbers). */
 export function vec3(where: string, name: string, v: unknown): [number, number, number] {
   if (v === null || typeof v !== "object" || typeof (v as ArrayLike<number>).length !== "number") {

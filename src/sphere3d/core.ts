@@ -45,6 +45,7 @@ import {
 import type { GranularThreads } from "./threads/pool.ts";
 import { emptyStats, type StepStats } from "./stats.ts";
 import {
+  checkDampedStep,
   checkOverlaps,
   DivergenceGuard,
   measureGuard,
@@ -222,6 +223,8 @@ export class GranularCore {
   step(dt: number, gravity: ArrayLike<number>): void {
     const prof = this.profile, t0 = prof ? performance.now() : 0;
     if (prof) resetProfile(this.profileRecord);
+    // a damping the step cannot integrate is refused before anything moves
+    checkDampedStep(this, dt / this.material.substeps);
     if (this.resume !== null) resumeFromCheckpoint(this, gravity);
     this.beginStep(gravity);
     const sub = this.material.substeps, h = dt / sub, link = this.bodies;

@@ -9,7 +9,7 @@
 
 import type { GranularCore } from "./core.ts";
 import { type ParticleMaterial, resolveParticleMaterial } from "./material.ts";
-import { bool, integerIn, vec3 } from "../math/validate.ts";
+import { integerIn, requiredBool, vec3 } from "../math/validate.ts";
 import type { Energies, Vec3 } from "./options.ts";
 import { MAX_MATERIAL_ID } from "./options.ts";
 
@@ -43,7 +43,7 @@ export function setPosition(c: GranularCore, index: number, position: Vec3): voi
 /** `GranularSystem.setParticleFixed`: fixing zeroes velocities and forces. @internal */
 export function setParticleFixed(c: GranularCore, index: number, fixed: boolean): void {
   c.index("setParticleFixed", index);
-  const f = bool("setParticleFixed", "fixed", fixed, false);
+  const f = requiredBool("setParticleFixed", "fixed", fixed);
   const ps = c.ps;
   ps.fixed[index] = f ? 1 : 0;
   if (f) {

@@ -20,7 +20,7 @@ import {
   type SaveGranularStateOptions,
   stateFromTable,
 } from "./checkpoint.ts";
-import { writeFileAtomicSync } from "../math/container.ts";
+import { notRegular, writeFileAtomicSync } from "../math/container.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { bool, options as checkOptions } from "../math/validate.ts";
 
@@ -39,6 +39,12 @@ export function saveGranularState(
     throw new TypeError(`${w}: path (${String(path)}) must be a non-empty string`);
   }
   const bytes = granularStateBytes(c, options);
+  let info: Deno.FileInfo | null = null;
+  try {
+    info = Deno.statSync(path);
+  } catch { /* a new file */ }
+  // a folder fails obscurely; a FIFO or a device would be replaced by a file
+  if (info !== null && !info.isFile) throw new TypeError(`${w}: ${path}: ${notRegular(info)}`);
   try {
     writeFileAtomicSync(path, bytes);
   } catch (e) {

@@ -31,7 +31,7 @@ import {
 } from "./material.ts";
 import type { StepStats } from "./stats.ts";
 import type { PoolSleepOptions } from "./bodies/sleep.ts";
-import { bool, integerIn, positive, vec3 } from "../math/validate.ts";
+import { integerIn, positive, requiredBool, vec3 } from "../math/validate.ts";
 import type {
   BodyType,
   EmitBoxOptions,
@@ -163,7 +163,7 @@ export class GranularSystem {
   }
   set profile(on: boolean) {
     const c = this.#c, was = c.profile;
-    c.profile = bool("GranularSystem", "profile", on, false);
+    c.profile = requiredBool("GranularSystem", "profile", on);
     if (c.profile && !was) resetProfileTotals(c.profileTotals);
   }
 
@@ -446,10 +446,7 @@ export class GranularSystem {
     return this.#c.spatialSort;
   }
   set spatialSort(on: boolean) {
-    if (typeof on !== "boolean") {
-      throw new TypeError(`spatialSort: value (${String(on)}) must be true or false`);
-    }
-    this.#c.spatialSort = on;
+    this.#c.spatialSort = requiredBool("GranularSystem", "spatialSort", on);
   }
 
   /**

@@ -42,7 +42,13 @@ export interface Material {
   density: number;
   /** Normal stiffness (N/m for the linear law; N/m² for Hertz, which multiplies √R·δ^1.5). @default 1e5 */
   normalStiffness: number;
-  /** Normal damping (N·s/m); the normal force is clamped to be non-negative. @default 20 */
+  /**
+   * Normal damping (N·s/m); the normal force is clamped to be non-negative. The explicit
+   * integrator is stable for a damped contact only while (ω·h)² + 2·γ·h < 4 (h the substep,
+   * ω² = k/μ, γ = c/μ, μ the effective mass of the lightest pair), i.e. h < 4/(γ + √(γ² + 4ω²));
+   * beyond it the contacts gain energy, so the first step throws (see `guard.ts`).
+   * @default 20
+   */
   normalDamping: number;
   /** Tangential spring stiffness (N/m); 0 selects 0.5 · normalStiffness. @default 0 */
   tangentialStiffness: number;

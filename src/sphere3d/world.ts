@@ -6,6 +6,8 @@
 import { coreOf, GranularSystem } from "./granular_system.ts";
 import { MAX_THREADS } from "./threads/pool.ts";
 import { BodyManager } from "./bodies/manager.ts";
+import { checkDampedStep } from "./guard.ts";
+import { float32Positive, float32Vec3 } from "./bodies/float32.ts";
 import type { RigidBody } from "./bodies/body.ts";
 import { BodyLoads } from "./bodies/contact.ts";
 import { addCompound, addHeightMap, addMesh, addPrimitive } from "./bodies/add.ts";
@@ -31,7 +33,13 @@ import {
   granularFromParticles,
   type ParticleSet,
 } from "./world_particles.ts";
-import { bool, integerIn, options as checkOptions, positive, vec3 } from "../math/validate.ts";
+import {
+  integerIn,
+  options as checkOptions,
+  positive,
+  requiredBool,
+  vec3,
+} from "../math/validate.ts";
 
 export type { GranularBoxOptions, ParticleSet } from "./world_particles.ts";
 
@@ -97,6 +105,7 @@ export class World {
   #threads = 1;
   #bodies: BodyManager | null = null;
   readonly #loads: BodyLoads[] = [];
+  #failure: { step: number; error: Error } | null = null;
 
   static {
     readBodies = (w) => (#bodies in w ? (w as World).#bodies : null);
@@ -288,7 +297,7 @@ export class World {
     return this.#profile;
   }
   set profile(on: boolean) {
-    this.#profile = bool("World", "profile", on, false);
+    this.#profile = requiredBool("World", "profile", on);
     for (const s of this.#systems) s.profile = on;
   }
 
@@ -550,13 +559,84 @@ export class World {
     return buildArticulated(m, model, options);
   }
 
-  /** Advance every system by one time step (and the rigid bodies, when there are any). */
+  /**
+   * Advance every system by one time step (and the rigid bodies, when there are any).
+   *
+   * A step that throws part-way (a system diverged, a body left the float32 range) leaves the
+   * world half-stepped — the systems before the failing one advanced, the clock not — so the
+   * world then marks itself failed ({@link World.failure}): every later `step` or `run`
+   * throws, saying at which step and why. Recover from a checkpoint saved before the failure
+   * (`GranularSystem.saveGranularState`, then `World.loadGranularSystem` into a new world).
+   * Input errors found before anything moves (a time step too long for the damping, say)
+   * throw without failing the world.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = new World({ timeStep: 1e-3 });
+   * const g = world.addGranularParticles({ positions: [[0, 0, 0.01], [0, 0, 0.025]], radii: 0.01 }, {
+   *   normalStiffness: 1e308, normalDamping: 0,
+   * });
+   * g.setGroundPlane(0);
+   * expect(() => world.step()).toThrow(/non-finite/);
+   * expect(world.failure?.message).toMatch(/non-finite/);
+   * expect(() => world.step()).toThrow(/this world failed at step 1/);
+   * ```
+   */
   step(): void {
-    const m = this.#bodies;
-    if (m !== null && m.count > 0) this.#stepWithBodies(m);
-    else this.#stepSystems();
+    if (this.#failure !== null) this.#refuse("World.step");
+    // checks that move nothing come first: they leave the world as it was
+    const systems = this.#systems, dt = this.#dt, bodies = this.#bodies;
+    if (bodies !== null && bodies.count > 0) {
+      // the rigid-body engine works in float32
+      float32Positive("World.step", "timeStep", dt, " s");
+      float32Vec3("World.step", "gravity", this.#gravity);
+    }
+    for (let k = 0; k < systems.length; k++) {
+      const core = coreOf.get(systems[k])!;
+      checkDampedStep(core, dt / core.material.substeps);
+    }
+    try {
+      const m = this.#bodies;
+      if (m !== null && m.count > 0) this.#stepWithBodies(m);
+      else this.#stepSystems();
+    } catch (e) {
+      this.#failure = {
+        step: this.#steps + 1,
+        error: e instanceof Error ? e : new Error(String(e)),
+      };
+      throw e;
+    }
     this.#steps++;
     this.#time = this.#steps * this.#dt;
+  }
+
+  /**
+   * The error that stopped this world part-way through a step, or null while it is healthy
+   * (see {@link World.step}). @default null
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * expect(new World().failure).toBe(null);
+   * ```
+   */
+  get failure(): Error | null {
+    return this.#failure?.error ?? null;
+  }
+
+  #refuse(where: string): never {
+    const f = this.#failure!;
+    throw new Error(
+      `${where}: this world failed at step ${f.step} (${f.error.message}); it is left part-way ` +
+        `through that step (the systems before the failing one advanced, the clock at step ` +
+        `${f.step - 1}) and cannot go on. Load a checkpoint saved before the failure ` +
+        "(GranularSystem.saveGranularState, then World.loadGranularSystem into a new World) " +
+        "and remove the cause",
+      { cause: f.error },
+    );
   }
 
   #stepWithBodies(m: BodyManager): void {
@@ -575,7 +655,8 @@ export class World {
     m.beginStep(dt);
     this.#stepSystems();
     loads.length = systems.length;
-    m.endStep(dt, loads);
+    m.endStep(dt, loads, this.#steps + 1);
+    m.checkState(this.#steps + 1);
   }
 
   /**
@@ -596,6 +677,7 @@ export class World {
    * ```
    */
   run(steps: number, options?: RunOptions<World>): void {
+    if (this.#failure !== null) this.#refuse("World.run");
     // Without onStep nobody reads the contacts of steps 1 … steps − 1: the particle pairs'
     // contacts are recorded at the last step only (the same forces and bytes otherwise).
     const quiet = options === undefined || options === null || typeof options !== "object" ||

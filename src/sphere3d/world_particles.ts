@@ -16,6 +16,7 @@ import {
   integerIn,
   options as checkOptions,
   positive,
+  requiredBool,
   vec3,
 } from "../math/validate.ts";
 
@@ -61,7 +62,7 @@ export interface ParticleSet {
   velocities?: ArrayLike<ArrayLike<number>> | ArrayLike<number>;
   /** Material ids, one per particle. @default all 0 */
   materialIds?: ArrayLike<number>;
-  /** Fixed flags, one per particle. @default none fixed */
+  /** Fixed flags, one per particle: booleans, or the numbers 0 and 1. @default none fixed */
   fixed?: ArrayLike<boolean | number>;
 }
 
@@ -135,7 +136,7 @@ export function granularFromParticles(
     "fixed",
     particles.fixed,
     n,
-    (v, name) => typeof v === "number" ? (v ? 1 : 0) : bool(w, name, v, false) ? 1 : 0,
+    (v, name) => v === 0 || v === 1 ? v : requiredBool(w, name, v) ? 1 : 0,
   );
   const sys = new GranularSystem(material);
   sys.reserveParticles(n);

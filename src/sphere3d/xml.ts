@@ -72,7 +72,7 @@ import { coreOf, type GranularSystem } from "./granular_system.ts";
 import type { GranularCore } from "./core.ts";
 import { DEFAULT_MATERIAL, type Material } from "./material.ts";
 import { exactNumber, writeFileAtomic } from "../math/files.ts";
-import { crc32 } from "../math/container.ts";
+import { crc32, notRegular } from "../math/container.ts";
 
 /** The version of the layout that {@link worldToXml} writes and the reader accepts. */
 export const WORLD_XML_VERSION = 1;
@@ -164,7 +164,23 @@ export async function exportWorldXml(
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`World.exportToXml: path (${String(path)}) must be a non-empty string`);
   }
-  await writeFileAtomic(path, new TextEncoder().encode(worldToXml(world)));
+  const bytes = new TextEncoder().encode(worldToXml(world));
+  let info: Deno.FileInfo | null = null;
+  try {
+    info = await Deno.stat(path);
+  } catch { /* a new file */ }
+  // replacing a folder fails obscurely, a FIFO or a device would be replaced by a file
+  if (info !== null && !info.isFile) {
+    throw new TypeError(`World.exportToXml: ${path}: ${notRegular(info)}`);
+  }
+  try {
+    await writeFileAtomic(path, bytes);
+  } catch (e) {
+    throw new Error(
+      `World.exportToXml: ${path}: cannot write the file (${(e as Error).message})`,
+      { cause: e },
+    );
+  }
 }
 
 function writeGranular(out: string[], sys: GranularSystem, k: number): void {

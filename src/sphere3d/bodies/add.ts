@@ -45,7 +45,7 @@ export function addPrimitive(
     orientation: [0, 0, 0, 1],
     object: null,
   };
-  return m.add(s, [spec], shape);
+  return m.add(s, [spec], shape, undefined, where);
 }
 
 const CHILD_KEYS = ["shape", "position", "orientation", "radius", "halfExtents", "halfHeight"];
@@ -70,7 +70,7 @@ export function addCompound(m: BodyManager, options: CompoundOptions): RigidBody
       object: null,
     };
   });
-  return m.add(s, specs, "compound");
+  return m.add(s, specs, "compound", undefined, where);
 }
 
 /** Add a closed triangle-mesh body (from arrays or an OBJ/STL file). */
@@ -100,7 +100,7 @@ export function addMesh(m: BodyManager, options: MeshOptions): RigidBody {
     orientation: [0, 0, 0, 1],
     object: mesh,
   };
-  return m.add(s, [spec], "mesh");
+  return m.add(s, [spec], "mesh", undefined, where);
 }
 
 /** Add static height-map terrain. */
@@ -141,5 +141,7 @@ export function addHeightMap(m: BodyManager, options: HeightMapBodyOptions): Rig
     },
     [spec],
     "heightmap",
+    undefined,
+    where,
   );
 }

@@ -12,6 +12,7 @@ import type { RigidBody } from "./body.ts";
 import type { BodyManager, ShapeSpec } from "./manager.ts";
 import { quaternion } from "./options.ts";
 import { shapeNamed } from "./shape_table.ts";
+import { float32Finite, float32Vec3 } from "./float32.ts";
 import { principalInertia } from "./inertia.ts";
 import {
   quatConjugate,
@@ -147,14 +148,16 @@ export class ArticulatedSystem {
   #fill(w: string, name: string, v: number | ArrayLike<number>, out: Float64Array, pos: boolean) {
     const where = `${this.name}.${w}`, n = out.length;
     if (typeof v === "number") {
-      out.fill(pos ? nonNeg(where, name, v) : finite(where, name, v));
+      out.fill(pos ? nonNeg(where, name, v) : float32Finite(where, name, v));
       return;
     }
     if (v === null || typeof v !== "object" || v.length !== n) {
       throw new RangeError(`${where}: ${name} must be a number or ${n} numbers (one per joint)`);
     }
     for (let k = 0; k < n; k++) {
-      out[k] = pos ? nonNeg(where, `${name}[${k}]`, v[k]) : finite(where, `${name}[${k}]`, v[k]);
+      out[k] = pos
+        ? nonNeg(where, `${name}[${k}]`, v[k])
+        : float32Finite(where, `${name}[${k}]`, v[k]);
     }
   }
 
@@ -224,7 +227,7 @@ export class ArticulatedSystem {
 }
 
 function nonNeg(where: string, name: string, v: unknown): number {
-  const x = finite(where, name, v);
+  const x = float32Finite(where, name, v);
   if (x < 0) throw new RangeError(`${where}: ${name} (${x}) must be >= 0`);
   return x;
 }
@@ -257,6 +260,15 @@ export function buildArticulated(
       );
     }
     moving.forEach((j, k) => q0s.set(j.name, finite(where, `jointPositions[${k}]`, jp[k])));
+  }
+  // the joints go to the engine (float32) after every link: check them before any link
+  for (const j of model.joints) {
+    const w = `${where}: joint ${JSON.stringify(j.name)}`;
+    float32Vec3(w, "origin xyz", j.position);
+    if (j.limit !== null) {
+      float32Finite(w, "limit lower", j.limit.lower);
+      float32Finite(w, "limit upper", j.limit.upper);
+    }
   }
   const start = m.count;
   const pose = new Map<string, { p: number[]; q: number[] }>();
@@ -326,6 +338,7 @@ export function buildArticulated(
         shapes,
         "link",
         mp,
+        `${where}: link ${JSON.stringify(link.name)}`,
       );
       index.set(link.name, body.id);
       links.push(body);

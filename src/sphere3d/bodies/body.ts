@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { options as checkOptions, vec3 } from "../../math/validate.ts";
+import { options as checkOptions } from "../../math/validate.ts";
+import { float32Vec3 as vec3 } from "./float32.ts";
 import type { Vec3 } from "../options.ts";
 import { BodyKind, type BodySet, type RigidBodyType } from "./body_set.ts";
 import { type BodyShape, SHAPE_TABLE } from "./shape_table.ts";

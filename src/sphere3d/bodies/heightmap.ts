@@ -6,7 +6,12 @@
  *
  * @module
  */
-import { options as checkOptions, positive, positiveInteger } from "../../math/validate.ts";
+import {
+  options as checkOptions,
+  positive,
+  positiveInteger,
+  sizeGuard,
+} from "../../math/validate.ts";
 import { closestOnTriangle } from "./triangle.ts";
 import type { MeshCounters } from "./mesh.ts";
 
@@ -141,6 +146,8 @@ export class HeightMap {
     if (h === null || typeof h !== "object" || typeof h.length !== "number") {
       throw new TypeError(`${where}: heights (${String(h)}) must be an array of numbers`);
     }
+    // the samples, then the engine's triangles (xyz per sample, two triangles per cell)
+    sizeGuard(where, `a height map of ${nx} × ${ny} samples`, 56 * nx * ny);
     if (h.length !== nx * ny) {
       throw new RangeError(
         `${where}: heights (length ${h.length}) must hold nx·ny = ${nx}·${ny} = ${

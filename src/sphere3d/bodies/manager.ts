@@ -15,6 +15,7 @@ import type { TriangleMesh } from "./mesh.ts";
 import type { HeightMap } from "./heightmap.ts";
 import { triangles } from "./mesh_triangles.ts";
 import { SHAPE_TABLE } from "./shape_table.ts";
+import { checkBodyInput, FLOAT32_MAX } from "./float32.ts";
 
 /** A validated shape ready to be added (local pose in the body frame). */
 export interface ShapeSpec {
@@ -61,6 +62,8 @@ export class BodyManager implements BodyHost {
   readonly #f: Float64Array[] = [new Float64Array(0), new Float64Array(0)];
   /** The state changed outside a step (grains must recompute their forces). */
   changed = false;
+  /** Smallest principal moment of inertia per body (kg·m²; Infinity unless dynamic). */
+  #minInertia: Float64Array = new Float64Array(0);
 
   private constructor(engine: BodyEngine) {
     this.engine = engine;
@@ -76,13 +79,18 @@ export class BodyManager implements BodyHost {
     return this.set.count;
   }
 
-  /** Add a validated body with its shapes; returns its handle. */
+  /**
+   * Add a validated body with its shapes; returns its handle. What the engine (float32)
+   * cannot represent is refused first, naming `where` ({@link checkBodyInput}).
+   */
   add(
     s: BodySettings,
     shapes: ShapeSpec[],
     defaultName: string,
     massProperties?: { mass: number; com: number[]; principal: number[]; frame: number[] },
+    where = "World.add",
   ): RigidBody {
+    checkBodyInput(where, s, shapes, massProperties);
     const set = this.set, nb = set.count, ns = set.shapes;
     const engineShapes: EngineShape[] = shapes.map((sh) => ({
       kind: sh.kind,
@@ -115,6 +123,9 @@ export class BodyManager implements BodyHost {
         this.script[6 * b + 3 + k] = s.kind === BodyKind.kinematic ? s.angularVelocity[k] : 0;
       }
       this.engine.read(set);
+      this.#minInertia[b] = s.kind === BodyKind.dynamic
+        ? Math.min(...this.engine.inertia(b).principal)
+        : Infinity;
       for (let k = 0; k < 3; k++) {
         set.vel[3 * b + k] = s.kind === BodyKind.static ? 0 : s.linearVelocity[k];
         set.ang[3 * b + k] = s.kind === BodyKind.static ? 0 : s.angularVelocity[k];
@@ -144,6 +155,7 @@ export class BodyManager implements BodyHost {
     this.target = g(this.target, 7, NaN);
     this.#f[0] = g(this.#f[0], 3);
     this.#f[1] = g(this.#f[1], 3);
+    this.#minInertia = g(this.#minInertia, 1, Infinity);
   }
 
   /** Remove the bodies added after the first `n` (undo of a failed multi-body add). */
@@ -161,6 +173,34 @@ export class BodyManager implements BodyHost {
   /** The engine's principal inertia of body `b` and its frame. */
   inertia(b: number): { principal: number[]; frame: number[] } {
     return this.engine.inertia(b);
+  }
+
+  /**
+   * Throw a RangeError naming the first body whose position, orientation or velocity is no
+   * longer a finite float32 (the engine diverged or a body flew off), with the step `step`.
+   * One plain pass over the columns; allocates nothing while the state is finite.
+   */
+  checkState(step: number): void {
+    const set = this.set, n = set.count, p = set.pos, v = set.vel, w = set.ang, q = set.quat;
+    for (let b = 0, o = 0; b < n; b++, o += 3) {
+      const ok = Math.abs(p[o]) <= FLOAT32_MAX && Math.abs(p[o + 1]) <= FLOAT32_MAX &&
+        Math.abs(p[o + 2]) <= FLOAT32_MAX && Math.abs(v[o]) <= FLOAT32_MAX &&
+        Math.abs(v[o + 1]) <= FLOAT32_MAX && Math.abs(v[o + 2]) <= FLOAT32_MAX &&
+        Math.abs(w[o]) <= FLOAT32_MAX && Math.abs(w[o + 1]) <= FLOAT32_MAX &&
+        Math.abs(w[o + 2]) <= FLOAT32_MAX && Math.abs(q[4 * b]) <= 1.5 &&
+        Math.abs(q[4 * b + 1]) <= 1.5 && Math.abs(q[4 * b + 2]) <= 1.5 &&
+        Math.abs(q[4 * b + 3]) <= 1.5;
+      if (ok) continue;
+      const h = this.handles[b];
+      throw new RangeError(
+        `World.step: rigid body ${JSON.stringify(h.name)} (id ${b}) left the float32 range ` +
+          `of the rigid-body engine at step ${step} (position ${p[o]}, ${p[o + 1]}, ` +
+          `${p[o + 2]}; velocity ${v[o]}, ${v[o + 1]}, ${v[o + 2]}; angular velocity ` +
+          `${w[o]}, ${w[o + 1]}, ${w[o + 2]}; orientation ${q[4 * b]}, ${q[4 * b + 1]}, ` +
+          `${q[4 * b + 2]}, ${q[4 * b + 3]}): it diverged or flew off; check its loads, ` +
+          "mass and time step, or keep it in a bounded region",
+      );
+    }
   }
 
   /** External force at a world point (stored in the body frame) or at the centre of mass. */
@@ -260,7 +300,7 @@ export class BodyManager implements BodyHost {
    * (`loads`) become the bodies' average contact loads; with the external loads they go to the
    * engine, which advances the bodies.
    */
-  endStep(dt: number, loads: readonly BodyLoads[]): void {
+  endStep(dt: number, loads: readonly BodyLoads[], step = 0): void {
     const set = this.set, n = set.count, F = this.#f[0], T = this.#f[1];
     const gf = set.grainForce, gt = set.grainTorque;
     gf.fill(0, 0, 3 * n);
@@ -290,7 +330,35 @@ export class BodyManager implements BodyHost {
         T[o + 2] += r[0] * ef[o + 1] - r[1] * ef[o];
       }
     }
+    this.#checkLoads(dt, step);
     this.engine.step(set, F, T);
+  }
+
+  /**
+   * Before the engine steps: a load whose velocity change in one step float32 cannot hold
+   * would make Rapier drop the body's motion silently (it freezes); throw naming the body.
+   */
+  #checkLoads(dt: number, step: number): void {
+    const set = this.set, n = set.count, F = this.#f[0], T = this.#f[1], v = set.vel;
+    const w = set.ang, kind = set.kind, mass = set.mass, iMin = this.#minInertia;
+    for (let b = 0, o = 0; b < n; b++, o += 3) {
+      if (kind[b] !== BodyKind.dynamic) continue;
+      const dv = (dt * Math.sqrt(F[o] * F[o] + F[o + 1] * F[o + 1] + F[o + 2] * F[o + 2])) /
+        mass[b];
+      const dw = (dt * Math.sqrt(T[o] * T[o] + T[o + 1] * T[o + 1] + T[o + 2] * T[o + 2])) /
+        iMin[b];
+      const sv = Math.abs(v[o]) + Math.abs(v[o + 1]) + Math.abs(v[o + 2]) + dv;
+      const sw = Math.abs(w[o]) + Math.abs(w[o + 1]) + Math.abs(w[o + 2]) + dw;
+      if (sv <= FLOAT32_MAX && sw <= FLOAT32_MAX) continue;
+      const h = this.handles[b];
+      throw new RangeError(
+        `World.step: rigid body ${JSON.stringify(h.name)} (id ${b}) would leave the float32 ` +
+          `range of the rigid-body engine at step ${step}: its load (force ${F[o]}, ` +
+          `${F[o + 1]}, ${F[o + 2]} N; torque ${T[o]}, ${T[o + 1]}, ${T[o + 2]} N·m) changes ` +
+          `its velocity by ${dv.toPrecision(3)} m/s and its spin by ${dw.toPrecision(3)} ` +
+          `rad/s in one step (mass ${mass[b]} kg); check its loads and mass`,
+      );
+    }
   }
 }
 

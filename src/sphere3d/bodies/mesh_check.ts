@@ -8,6 +8,7 @@
  * @module
  */
 import { triangleNormal } from "./triangle.ts";
+import { sizeGuard } from "../../math/validate.ts";
 
 /**
  * A checked closed mesh: the arrays `TriangleMesh` is built from.
@@ -170,6 +171,8 @@ function floatList(where: string, name: string, a: ArrayLike<number>): Float64Ar
         `vertices and 4 triangles`,
     );
   }
+  // the list, then the normals and adjacency built from it (about 10 numbers per entry)
+  sizeGuard(where, `a mesh with ${a.length} ${name}`, 80 * a.length);
   const out = new Float64Array(a.length);
   for (let k = 0; k < a.length; k++) {
     const x = a[k];

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { notRegular } from "../../math/container.ts";
 
 /** A triangle mesh as flat lists: xyz per vertex, three vertex indices per triangle. */
 export interface MeshData {
@@ -288,8 +289,13 @@ export function readMeshFile(path: string): MeshData {
   }
   const dot = path.lastIndexOf(".");
   const ext = dot > path.lastIndexOf("/") ? path.slice(dot + 1).toLowerCase() : "";
-  if (ext === "obj") return parseObj(Deno.readTextFileSync(path), path);
-  if (ext === "stl") return parseStl(Deno.readFileSync(path), path);
+  if (ext === "obj" || ext === "stl") {
+    // a FIFO or a device would block the read or never end (a missing file: NotFound)
+    const info = Deno.statSync(path);
+    if (!info.isFile) throw new TypeError(`readMeshFile: ${path}: ${notRegular(info)}`);
+    if (ext === "obj") return parseObj(Deno.readTextFileSync(path), path);
+    return parseStl(Deno.readFileSync(path), path);
+  }
   throw new RangeError(
     `readMeshFile: ${path}: the extension (${ext === "" ? "none" : `.${ext}`}) must be ` +
       `.obj or .stl`,

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { finite, oneOf, options as checkOptions, positive, vec3 } from "../../math/validate.ts";
+import { finite, oneOf, options as checkOptions } from "../../math/validate.ts";
+import { float32Positive as positive, float32Vec3 as vec3 } from "./float32.ts";
 import type { Vec3 } from "../options.ts";
 import { BodyKind, type RigidBodyType } from "./body_set.ts";
 import { shapeNamed } from "./shape_table.ts";
@@ -12,7 +13,12 @@ import { shapeNamed } from "./shape_table.ts";
 /** A unit quaternion `[x, y, z, w]`. */
 export type Quat = [number, number, number, number];
 
-/** Pose, motion and mass options shared by every body. */
+/**
+ * Pose, motion and mass options shared by every body. The rigid-body engine (Rapier) works in
+ * float32: every number must be within its range (|x| ≤ 3.4·10³⁸), and sizes, density, mass and
+ * the volume and inertia they give must be normal float32 numbers (1.18·10⁻³⁸ … 3.4·10³⁸);
+ * anything else is refused when the body is added (see `float32.ts`).
+ */
 export interface BodyOptions {
   /** Body origin in the world (m). @default [0, 0, 0] */
   position?: Vec3;

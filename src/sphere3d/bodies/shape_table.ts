@@ -10,7 +10,7 @@
  * @module
  */
 import type RapierModule from "@dimforge/rapier3d-deterministic-compat";
-import { positive, vec3 } from "../../math/validate.ts";
+import { float32Positive as positive, float32Vec3 as vec3 } from "./float32.ts";
 import { ShapeKind } from "./body_set.ts";
 import { ContactKind } from "../../contact/record.ts";
 import {
@@ -356,7 +356,6 @@ function boundsOf(v: ArrayLike<number>): { min: number[]; max: number[] } {
  * ```ts
  * import { SHAPE_TABLE } from "./shape_table.ts";
  * import { ShapeKind } from "./body_set.ts";
-import { ContactKind } from "../../contact/record.ts";
  * import { expect } from "expect";
  * const box = SHAPE_TABLE[ShapeKind.box];
  * const p = box.params("example", { halfExtents: [0.5, 0.2, 0.1] });

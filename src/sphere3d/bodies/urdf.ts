@@ -39,6 +39,7 @@
  * @module
  */
 import type { Quaternion, Vector3 } from "./quat.ts";
+import { notRegular } from "../../math/container.ts";
 import { type InertiaTensor, principalInertia, rotateInertia } from "./inertia.ts";
 import {
   atLeast,
@@ -238,6 +239,9 @@ export async function readUrdf(path: string): Promise<UrdfModel> {
   }
   let text: string;
   try {
+    // a FIFO or a device would block the read or never end
+    const info = await Deno.stat(path);
+    if (!info.isFile) throw new TypeError(notRegular(info));
     text = await Deno.readTextFile(path);
   } catch (e) {
     // keep the error's class (Deno.errors.NotFound, …); say who failed on what
