@@ -51,6 +51,63 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<
 }
 
 /**
+ * What a file that is not a regular file is, for error messages: "a directory", "a FIFO" …
+ *
+ * @example
+ * ```ts
+ * import { fileKind } from "./files.ts";
+ * import { expect } from "expect";
+ * expect(fileKind(await Deno.stat(await Deno.makeTempDir()))).toBe("a directory");
+ * ```
+ */
+export function fileKind(info: Deno.FileInfo): string {
+  if (info.isFile) return "a regular file";
+  if (info.isDirectory) return "a directory";
+  if (info.isSymlink) return "a symbolic link";
+  if (info.isFifo) return "a FIFO";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  return "not a regular file";
+}
+
+/**
+ * Checks, before a reader opens `path`, that it is a regular file — opening a FIFO blocks
+ * until a writer comes, reading a device may never end. Throws an Error
+ * `<where>: <path>: does not exist`, `… cannot be read: …` or
+ * `… is not a regular file (a FIFO); give the path of a file`.
+ *
+ * @param where the caller, for error messages
+ * @param path the file
+ * @returns its size in bytes
+ * @example
+ * ```ts
+ * import { regularFile } from "./files.ts";
+ * import { expect } from "expect";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.txt`, "hi");
+ * expect(regularFile("demo", `${dir}/a.txt`)).toBe(2);
+ * expect(() => regularFile("demo", dir)).toThrow(/is not a regular file \(a directory\)/);
+ * expect(() => regularFile("demo", `${dir}/none`)).toThrow(/none: does not exist/);
+ * ```
+ */
+export function regularFile(where: string, path: string): number {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) throw new Error(`${where}: ${path}: does not exist`);
+    throw new Error(`${where}: ${path}: cannot be read: ${(e as Error).message}`);
+  }
+  if (!info.isFile) {
+    throw new Error(
+      `${where}: ${path}: is not a regular file (${fileKind(info)}); give the path of a file`,
+    );
+  }
+  return info.size;
+}
+
+/**
  * The shortest decimal text that reads back as exactly `x` (JavaScript's own number to
  * string conversion), keeping the sign of -0, which `String(-0)` drops.
  *

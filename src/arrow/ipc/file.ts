@@ -242,7 +242,7 @@ export function checkArrowFile(
     // Both copies agree (checked above), so the message's copy has the same value.
     const fb = new Flat(bytes, 16, 8 + dv.getInt32(12, true) + 8, "schema message", fail);
     const header = fb.root("Message").table(2, "header")!;
-    positions.push(keyValues(header, 2, true).checksum?.pos);
+    positions.push(keyValues(header, 2, "schema").checksum?.pos);
   }
   if (stored !== null && verify && stored !== computed) {
     fail(
