@@ -216,3 +216,25 @@ describe("readers refuse non-regular files instead of blocking", () => {
     );
   });
 });
+
+describe("ViewRecorder.fromFrames says when a stream is damaged", () => {
+  it("a FrameReader that stopped at a corrupt frame throws; its frames as an array still view", async () => {
+    const { ViewRecorder } = await import("../src/notebook/mod.ts");
+    const dir = await Deno.makeTempDir();
+    const w = await FrameWriter.create(`${dir}/run.arrows`, { sync: false });
+    for (let k = 0; k < 3; k++) {
+      await w.write({ count: 1, positions: [0, 0, k], velocities: [0, 0, 0], radii: [0.1] }, {
+        time: k,
+      });
+    }
+    const { bytes } = await w.close();
+    const file = await Deno.readFile(`${dir}/run.arrows`);
+    file[bytes - 20] ^= 0xff; // the last frame
+    await Deno.writeFile(`${dir}/run.arrows`, file);
+    await expect(ViewRecorder.fromFrames(readFrames(`${dir}/run.arrows`))).rejects.toThrow(
+      /^ViewRecorder\.fromFrames: readFrames: .*run\.arrows: frame 2 \(message at byte \d+\) is corrupt/,
+    );
+    const good = await Array.fromAsync(readFrames(`${dir}/run.arrows`));
+    expect((await ViewRecorder.fromFrames(good)).times).toEqual([0, 1]);
+  });
+});

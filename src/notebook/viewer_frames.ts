@@ -172,8 +172,9 @@ export class ViewRecorder {
    * @param frames frames (an async or sync iterable of `{ frame, time, table }`)
    * @param options `every`: keep every n-th frame (the last is always kept)
    * @returns the recorder
-   * @throws {RangeError} when a frame has no `x`, `y`, `z` or `radius` column, or `every` is
-   *   not a positive integer
+   * @throws {RangeError} when a frame has no `x`, `y`, `z` or `radius` column, `every` is
+   *   not a positive integer, or `frames` is a `FrameReader` that found a damaged frame
+   *   (its `corrupt`); a truncated stream (a crashed run) gives its complete frames
    * @example
    * ```ts
    * import { FrameWriter, readFrames } from "@grainlab/grainlab/arrow";
@@ -217,6 +218,14 @@ export class ViewRecorder {
     if (pending) {
       rec.frames.push(pending);
       rec.bytes += frameBytes(pending);
+    }
+    // A FrameReader that stopped at a damaged frame: say so rather than show part of the run.
+    const damaged = frames as { corrupt?: unknown; corruption?: unknown };
+    if (damaged.corrupt === true) {
+      throw new RangeError(
+        `${where}: ${damaged.corruption}; to view the frames before it, pass ` +
+          `await Array.fromAsync(reader)`,
+      );
     }
     return r;
   }

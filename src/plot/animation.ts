@@ -8,6 +8,7 @@ import { writeFileAtomic } from "../arrow/io.ts";
 import { base64, type Figure } from "./figure.ts";
 import { encodeGif } from "./gif.ts";
 import { svgToRGBA } from "./png.ts";
+import { plotOptions } from "./options.ts";
 
 /** Options of {@link animate}. */
 export interface AnimateOptions {
@@ -66,9 +67,13 @@ export class Animation {
    *
    * @param path destination ending in `.gif`
    * @returns the path
+   * @throws {TypeError} when `path` is not a non-empty string
    * @throws {RangeError} when `path` does not end in `.gif`
    */
   async save(path: string): Promise<string> {
+    if (typeof path !== "string" || path.length === 0) {
+      throw new TypeError(`Animation.save: path (${String(path)}) must be a non-empty string`);
+    }
     if (!/\.gif$/i.test(path)) {
       throw new RangeError(`Animation.save: path "${path}" must end in .gif`);
     }
@@ -109,6 +114,11 @@ export class Animation {
  * ```
  */
 export function animate(frames: readonly Figure[], options: AnimateOptions = {}): Animation {
+  options = plotOptions("animate", options, {
+    delay: "nonNegative",
+    scale: "positive",
+    loop: "boolean",
+  });
   if (!Array.isArray(frames) || frames.length === 0) {
     throw new RangeError(`animate: frames must be a non-empty array of figures`);
   }

@@ -10,6 +10,7 @@ import { equalAspectFrame, plotPanel, px, type RawLayer } from "./panel.ts";
 import { bounds, labelOf, particleColumns, type ParticleSource } from "./source.ts";
 import { checkColumns } from "./marks/common.ts";
 import type { ParticleFigureOptions } from "./particles.ts";
+import { FIGURE_RULES, plotOptions } from "./options.ts";
 
 /** Options of {@link heightMap}. */
 export interface HeightMapOptions {
@@ -45,6 +46,13 @@ export interface HeightMapOptions {
  */
 export function heightMap(source: ParticleSource, options: HeightMapOptions = {}): Figure {
   const where = "heightMap";
+  options = plotOptions(where, options, {
+    cells: "any",
+    scheme: "string",
+    title: "string",
+    subtitle: "string",
+    width: "size",
+  });
   const cols = particleColumns(where, source);
   if (cols.dim !== 3) throw new RangeError(`${where}: source is 2D, need a 3D bed`);
   const nx = options.cells ?? 40;
@@ -154,6 +162,11 @@ export interface Slice3dOptions extends ParticleFigureOptions {
  */
 export function slice3d(source: ParticleSource, options: Slice3dOptions = {}): Figure {
   const where = "slice3d";
+  options = plotOptions(where, options, {
+    ...FIGURE_RULES,
+    axis: ["x", "y", "z"],
+    at: "number",
+  });
   const cols = particleColumns(where, source);
   if (cols.dim !== 3) throw new RangeError(`${where}: source is 2D, need a 3D bed`);
   const axis = options.axis ?? "y";

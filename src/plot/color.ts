@@ -8,6 +8,7 @@
 import * as Plot from "@observablehq/plot";
 import { escapeXml } from "./dom.ts";
 import type { Panel } from "./figure.ts";
+import { plotOptions } from "./options.ts";
 
 /** Options of {@link colorScale}. */
 export interface ColorScaleOptions {
@@ -55,6 +56,13 @@ export interface ColorScale {
  * ```
  */
 export function colorScale(values: ArrayLike<number>, options: ColorScaleOptions = {}): ColorScale {
+  options = plotOptions("colorScale", options, {
+    type: ["linear", "log", "categorical"],
+    scheme: "string",
+    domain: "any",
+    label: "string",
+    labels: "any",
+  });
   let lo = Infinity, hi = -Infinity;
   const distinct = new Set<number>();
   for (let i = 0; i < values.length; i++) {
@@ -219,6 +227,7 @@ export function swatches(
   items: readonly { label: string; color: string; dash?: string }[],
   options: { title?: string; line?: boolean } = {},
 ): Panel {
+  options = plotOptions("swatches", options, { title: "string", line: "boolean" });
   const rowH = 16, top = options.title ? 22 : 4;
   const longest = Math.max(4, ...items.map((i) => i.label.length), (options.title ?? "").length);
   const width = Math.min(260, 26 + longest * 6.2);

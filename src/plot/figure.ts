@@ -8,6 +8,7 @@
 import { writeFileAtomic } from "../arrow/io.ts";
 import { type DomElement, escapeXml, SVG_NS } from "./dom.ts";
 import { type PngOptions, svgToPNG } from "./png.ts";
+import { plotOptions, PNG_RULES } from "./options.ts";
 
 /** SVG larger than this is shown in notebooks as PNG (keeps saved notebooks small). */
 const INLINE_SVG_LIMIT = 350_000;
@@ -72,7 +73,7 @@ export class Figure {
    * @returns PNG bytes
    */
   toPNG(options: PngOptions = {}): Uint8Array {
-    return svgToPNG(this.svg, options);
+    return svgToPNG(this.svg, plotOptions("Figure.toPNG", options, PNG_RULES));
   }
 
   /**
@@ -84,7 +85,11 @@ export class Figure {
    * @throws {RangeError} on another extension
    */
   async save(path: string, options: PngOptions = {}): Promise<string> {
+    if (typeof path !== "string" || path.length === 0) {
+      throw new TypeError(`Figure.save: path (${String(path)}) must be a non-empty string`);
+    }
     if (/\.svg$/i.test(path)) {
+      plotOptions("Figure.save", options, PNG_RULES);
       await writeFileAtomic(path, new TextEncoder().encode(this.svg));
     } else if (/\.png$/i.test(path)) {
       await writeFileAtomic(path, this.toPNG(options));
@@ -178,7 +183,7 @@ export function toSVG(svg: string | DomElement | Figure): string {
  * ```
  */
 export function toPNG(svg: string | DomElement | Figure, options: PngOptions = {}): Uint8Array {
-  return svgToPNG(toSVG(svg), options);
+  return svgToPNG(toSVG(svg), plotOptions("toPNG", options, PNG_RULES));
 }
 
 /** One piece of a composed figure: an SVG string with its size. */
@@ -226,6 +231,14 @@ export interface ComposeOptions {
  * ```
  */
 export function compose(panels: readonly Panel[], options: ComposeOptions = {}): Figure {
+  options = plotOptions("compose", options, {
+    title: "string",
+    subtitle: "string",
+    legend: "any",
+    columns: "count",
+    gap: "nonNegative",
+    info: "any",
+  });
   if (!Array.isArray(panels) || panels.length === 0) {
     throw new RangeError(`compose: panels must be a non-empty array`);
   }

@@ -5,6 +5,7 @@
  */
 
 import { concatBytes } from "../math/bytes.ts";
+import { plotOptions } from "./options.ts";
 
 /** One RGBA image. */
 export interface RgbaImage {
@@ -134,6 +135,7 @@ function lzw(indices: Uint8Array): Uint8Array {
  * ```
  */
 export function encodeGif(frames: readonly RgbaImage[], options: GifOptions = {}): Uint8Array {
+  options = plotOptions("encodeGif", options, { delay: "nonNegative", loop: "boolean" });
   if (!Array.isArray(frames) || frames.length === 0) {
     throw new RangeError(`encodeGif: frames must be a non-empty array`);
   }

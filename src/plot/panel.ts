@@ -10,6 +10,7 @@
 import * as Plot from "@observablehq/plot";
 import { type DomDocument, type DomElement, plotDocument } from "./dom.ts";
 import type { Panel } from "./figure.ts";
+import { plotOptions } from "./options.ts";
 
 /** A layer drawn as SVG text in data coordinates, using the panel's scales. */
 export interface RawLayer {
@@ -73,6 +74,7 @@ export function equalAspectSize(
   yDomain: [number, number],
   options: { maxWidth?: number; maxHeight?: number } = {},
 ): { width: number; height: number } {
+  options = plotOptions("equalAspectSize", options, { maxWidth: "size", maxHeight: "size" });
   const maxW = options.maxWidth ?? 560, maxH = options.maxHeight ?? 520;
   const dx = xDomain[1] - xDomain[0], dy = yDomain[1] - yDomain[0];
   if (!(dx > 0) || !(dy > 0)) {
@@ -126,6 +128,22 @@ let tokenCounter = 0;
  * ```
  */
 export function plotPanel(options: PanelOptions): Panel {
+  options = plotOptions("plotPanel", options, {
+    xDomain: "any",
+    yDomain: "any",
+    width: "size",
+    height: "size",
+    xLabel: "string",
+    yLabel: "string",
+    yType: ["linear", "log"],
+    xType: ["linear", "log"],
+    grid: "boolean",
+    marks: "any",
+    title: "string",
+  });
+  if (!Array.isArray(options.marks)) {
+    throw new TypeError(`plotPanel: options.marks (${String(options.marks)}) must be an array`);
+  }
   const width = options.width ?? 560, height = options.height ?? 360;
   const chunks = new Map<string, string>();
   const marks: object[] = options.marks.map((m) => {

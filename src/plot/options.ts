@@ -1,0 +1,124 @@
+/**
+ * The options check of the figure functions ({@link plotOptions}): the same rules as the rest
+ * of Grainlab (`math/validate.ts`) — `null` or a non-object is a TypeError naming the
+ * parameter, an unknown key a RangeError naming the nearest valid one — and a type rule per
+ * key. Internal (not re-exported).
+ *
+ * @module
+ */
+
+import { options as checkOptions } from "../math/validate.ts";
+
+/** The rules of `ParticleFigureOptions`' (particles.ts) keys. */
+export const FIGURE_RULES: Readonly<Record<string, Rule>> = {
+  color: "string",
+  colorScale: "any",
+  fill: "string",
+  title: "string",
+  subtitle: "string",
+  width: "size",
+  height: "size",
+  maxParticles: "count",
+  domain: "any",
+};
+
+/** The rules of `PngOptions`' keys (png.ts). */
+export const PNG_RULES: Readonly<Record<string, Rule>> = {
+  scale: "positive",
+  background: "string",
+};
+
+/** The largest figure side accepted, in pixels. */
+export const MAX_PIXELS = 20_000;
+
+/**
+ * What a key may hold: "string", "boolean", "function", "size" (pixels: a finite number in
+ * (0, {@link MAX_PIXELS}]), "count" (an integer >= 1), "number" (finite), "positive",
+ * "nonNegative", "any" (checked by the function itself), or the allowed strings.
+ */
+export type Rule =
+  | "string"
+  | "boolean"
+  | "function"
+  | "size"
+  | "count"
+  | "number"
+  | "positive"
+  | "nonNegative"
+  | "any"
+  | readonly string[];
+
+/**
+ * Checks `options` against `spec` (its keys are the valid ones) and returns it, typed;
+ * `undefined` gives `{}`. An undefined value passes (the default applies).
+ *
+ * @param where the function, for messages
+ * @param options what the caller passed
+ * @param spec valid keys and their rules
+ * @param name the parameter's name
+ * @returns the options
+ * @throws {TypeError} when `options` is not an object or a value has the wrong type
+ * @throws {RangeError} on an unknown key (naming the nearest valid one) or a value out of range
+ * @example
+ * ```ts
+ * import { plotOptions } from "./options.ts";
+ * import { expect } from "expect";
+ * const spec = { width: "size", title: "string" } as const;
+ * expect(plotOptions("f", { width: 300 }, spec)).toEqual({ width: 300 });
+ * expect(() => plotOptions("f", { widht: 300 }, spec)).toThrow(/did you mean "width"/);
+ * expect(() => plotOptions("f", { width: -1 }, spec)).toThrow(
+ *   "f: options.width (-1) must be a number of pixels in (0, 20000]",
+ * );
+ * expect(() => plotOptions("f", null, spec)).toThrow(TypeError);
+ * ```
+ */
+export function plotOptions<T extends object>(
+  where: string,
+  options: unknown,
+  spec: Readonly<Record<string, Rule>>,
+  name = "options",
+): T {
+  const o = checkOptions<T>(where, name, options, Object.keys(spec));
+  for (const [key, value] of Object.entries(o)) {
+    if (value !== undefined) checkValue(where, `${name}.${key}`, value, spec[key]);
+  }
+  return o;
+}
+
+function checkValue(where: string, name: string, v: unknown, rule: Rule): void {
+  const show = typeof v === "string" ? JSON.stringify(v) : String(v);
+  const type = (what: string): never => {
+    throw new TypeError(`${where}: ${name} (${show}) must be ${what}`);
+  };
+  const range = (what: string): never => {
+    throw new RangeError(`${where}: ${name} (${show}) must be ${what}`);
+  };
+  if (Array.isArray(rule)) {
+    if (typeof v !== "string" || !rule.includes(v)) {
+      type(`one of ${rule.map((r) => JSON.stringify(r)).join(", ")}`);
+    }
+    return;
+  }
+  switch (rule) {
+    case "any":
+      return;
+    case "string":
+      if (typeof v !== "string") type("a string");
+      return;
+    case "boolean":
+      if (typeof v !== "boolean") type("a boolean");
+      return;
+    case "function":
+      if (typeof v !== "function") type("a function");
+      return;
+  }
+  if (typeof v !== "number") type("a number");
+  const x = v as number;
+  if (rule === "size" && !(x > 0 && x <= MAX_PIXELS)) {
+    range(`a number of pixels in (0, ${MAX_PIXELS}]`);
+  }
+  if (rule === "count" && !(Number.isInteger(x) && x >= 1)) range("an integer >= 1");
+  if (!Number.isFinite(x)) range("a finite number");
+  if (rule === "positive" && !(x > 0)) range("> 0");
+  if (rule === "nonNegative" && !(x >= 0)) range(">= 0");
+}
