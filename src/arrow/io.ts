@@ -121,7 +121,7 @@ function encodeFile(where: string, table: A.Table): Uint8Array {
  */
 export async function writeArrow(path: string, table: A.Table): Promise<number> {
   const bytes = encodeFile("writeArrow", table);
-  await writeFileAtomic(path, bytes);
+  await sharedWrite(path, bytes, "writeArrow");
   return bytes.length;
 }
 

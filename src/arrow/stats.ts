@@ -7,6 +7,7 @@
 import type * as A from "apache-arrow";
 import { buildTable, type ColumnSpec } from "./schema.ts";
 import { STAT_FIELDS } from "../contact/stats.ts";
+import { options as checkOptions } from "../math/validate.ts";
 
 /** One recorded step: time, step number and the counters of `lastStepStats`. */
 export interface StatsEntry {
@@ -46,6 +47,15 @@ export function statsTable(
   options: { simulator?: string } = {},
 ): A.Table {
   const where = "statsTable";
+  options = checkOptions<{ simulator?: string }>(where, "options", options, ["simulator"]);
+  if (
+    options.simulator !== undefined &&
+    (typeof options.simulator !== "string" || options.simulator === "")
+  ) {
+    throw new TypeError(
+      `${where}: options.simulator (${String(options.simulator)}) must be a non-empty string`,
+    );
+  }
   if (!Array.isArray(history)) {
     throw new TypeError(`${where}: history is ${typeof history}, must be an array of entries`);
   }

@@ -13,7 +13,11 @@
  *
  * @param path destination file
  * @param bytes the content
+ * @param where the caller, for error messages @default "writeFileAtomic"
  * @throws {TypeError} when `path` is not a non-empty string or `bytes` not a Uint8Array
+ * @throws {Error} `<where>: <path>: is not a regular file (a directory) …` when something
+ *   other than a file is in the way, `<where>: <path>: cannot be written (<why>)` (the
+ *   operating system's error as `cause`) when the write fails
  * @example
  * ```ts
  * import { writeFileAtomic } from "./files.ts";
@@ -22,19 +26,31 @@
  * await writeFileAtomic(`${dir}/sub/a.txt`, new TextEncoder().encode("hi"));
  * expect(await Deno.readTextFile(`${dir}/sub/a.txt`)).toBe("hi");
  * expect([...Deno.readDirSync(`${dir}/sub`)].map((e) => e.name)).toEqual(["a.txt"]);
+ * await expect(writeFileAtomic(`${dir}/sub`, new Uint8Array(1), "demo")).rejects
+ *   .toThrow(`demo: ${dir}/sub: is not a regular file (a directory)`);
  * ```
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  bytes: Uint8Array,
+  where = "writeFileAtomic",
+): Promise<void> {
   if (typeof path !== "string" || path.length === 0) {
-    throw new TypeError(`writeFileAtomic: path (${String(path)}) must be a non-empty string`);
+    throw new TypeError(`${where}: path (${String(path)}) must be a non-empty string`);
   }
   if (!(bytes instanceof Uint8Array)) {
-    throw new TypeError(`writeFileAtomic: bytes (${typeof bytes}) must be a Uint8Array`);
+    throw new TypeError(`${where}: bytes (${typeof bytes}) must be a Uint8Array`);
   }
-  const slash = path.lastIndexOf("/");
-  if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
+  const old = await Deno.lstat(path).catch(() => null);
+  if (old !== null && !old.isFile && !old.isSymlink) {
+    throw new Error(
+      `${where}: ${path}: is not a regular file (${fileKind(old)}); give the path of a file`,
+    );
+  }
   const tmp = `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   try {
+    const slash = path.lastIndexOf("/");
+    if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
     const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
     try {
       let off = 0;
@@ -46,7 +62,9 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<
     await Deno.rename(tmp, path);
   } catch (e) {
     await Deno.remove(tmp).catch(() => {});
-    throw e;
+    throw new Error(`${where}: ${path}: cannot be written (${(e as Error).message})`, {
+      cause: e,
+    });
   }
 }
 

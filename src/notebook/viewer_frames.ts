@@ -203,6 +203,14 @@ export class ViewRecorder {
     if (!(Number.isInteger(every) && every >= 1)) {
       throw new RangeError(`${where}: every (${every}) must be a positive integer`);
     }
+    if (
+      frames === null || typeof frames !== "object" ||
+      (!(Symbol.asyncIterator in frames) && !(Symbol.iterator in frames))
+    ) {
+      throw new TypeError(
+        `${where}: frames (${String(frames)}) must be an iterable of frames, e.g. readFrames(path)`,
+      );
+    }
     const r = new ViewRecorder({ maxBytes: o.maxBytes }); // later record() calls keep contacts
     const rec = recordings.get(r)!;
     let k = 0, pending: ViewFrame | null = null;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { writeFileAtomic } from "../arrow/io.ts";
+import { writeFileAtomic } from "../math/files.ts";
 import { base64, type Figure } from "./figure.ts";
 import { encodeGif } from "./gif.ts";
 import { svgToRGBA } from "./png.ts";
@@ -77,7 +77,7 @@ export class Animation {
     if (!/\.gif$/i.test(path)) {
       throw new RangeError(`Animation.save: path "${path}" must end in .gif`);
     }
-    await writeFileAtomic(path, this.gif);
+    await writeFileAtomic(path, this.gif, "Animation.save");
     return path;
   }
 

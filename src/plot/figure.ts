@@ -5,7 +5,7 @@
  * @module
  */
 
-import { writeFileAtomic } from "../arrow/io.ts";
+import { writeFileAtomic } from "../math/files.ts";
 import { type DomElement, escapeXml, SVG_NS } from "./dom.ts";
 import { type PngOptions, svgToPNG } from "./png.ts";
 import { plotOptions, PNG_RULES } from "./options.ts";
@@ -90,9 +90,9 @@ export class Figure {
     }
     if (/\.svg$/i.test(path)) {
       plotOptions("Figure.save", options, PNG_RULES);
-      await writeFileAtomic(path, new TextEncoder().encode(this.svg));
+      await writeFileAtomic(path, new TextEncoder().encode(this.svg), "Figure.save");
     } else if (/\.png$/i.test(path)) {
-      await writeFileAtomic(path, this.toPNG(options));
+      await writeFileAtomic(path, this.toPNG(options), "Figure.save");
     } else {
       throw new RangeError(`Figure.save: path "${path}" must end in .svg or .png`);
     }
