@@ -3,7 +3,9 @@
  * record batch per frame to the file as it goes; {@link readFrames} reads them back one at a
  * time.
  *
- * **Crash safety.** The stream is written to its destination directly, one frame at a time:
+ * **Crash safety.** The first frame goes to a temporary file in the destination's folder,
+ * which then replaces the destination (a rename), so an existing file is kept until a new
+ * frame can take its place; the later frames are appended to it, one at a time:
  * `write` hands the frame's bytes to the operating system before it returns (so frames survive
  * the process exiting or crashing, awaited or not) and, unless `sync: false`, flushes them to
  * the disk (fsync) in the background — the promise it returns settles when that is done.
@@ -142,7 +144,8 @@ export class FrameWriter {
    * kept as it is until the first frame is complete: the frames go to a temporary file in the
    * same folder (`<path>.tmp-<pid>-<random>`), which replaces `path` (a rename) once the first
    * frame is in it — flushed to the disk first, unless `sync: false`. A writer closed before
-   * any frame, or whose first frame failed, leaves `path` untouched.
+   * any frame, or whose first frame failed, leaves `path` untouched (a process that dies
+   * before the first frame leaves the temporary file behind).
    *
    * @param path destination, conventionally ending in `.arrows`
    * @param options simulator label, metadata and flushing
