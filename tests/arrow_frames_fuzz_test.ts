@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { FrameWriter } from "../src/arrow/mod.ts";
 import { type FramesFuzzJob, type FramesFuzzResult, readAll } from "./arrow_frames_fuzz_worker.ts";
+import { fuzzInWorkers } from "./fuzz_workers.ts";
 
 /** Longest one read may take before the test calls it a hang (ms). */
 const READ_TIMEOUT_MS = 10_000;
@@ -33,61 +34,13 @@ async function stream(dir: string): Promise<Uint8Array> {
 }
 
 /** Runs the cases in workers; returns one result per case, in order. Fails on a hang. */
-async function fuzz(bytes: Uint8Array, cases: FramesFuzzJob["cases"]): Promise<FramesFuzzResult[]> {
-  const results: FramesFuzzResult[] = new Array(cases.length);
-  const share = Math.ceil(cases.length / WORKERS);
-  await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
-    const mine = cases.slice(w * share, (w + 1) * share);
-    if (mine.length === 0) return;
-    const dir = await Deno.makeTempDir();
-    const worker = new Worker(new URL("./arrow_frames_fuzz_worker.ts", import.meta.url).href, {
-      type: "module",
-    });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let done = 0;
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const arm = () => {
-          clearTimeout(timer);
-          timer = setTimeout(() => {
-            reject(
-              new Error(
-                `read of case ${JSON.stringify(mine[done])} did not end within ` +
-                  `${READ_TIMEOUT_MS} ms (a hang)`,
-              ),
-            );
-          }, READ_TIMEOUT_MS);
-        };
-        const startup = setTimeout(
-          () => reject(new Error(`the fuzz worker did not start within ${STARTUP_MS} ms`)),
-          STARTUP_MS,
-        );
-        worker.onmessage = (e: MessageEvent<FramesFuzzResult | { ready: true }>) => {
-          if ("ready" in e.data) {
-            clearTimeout(startup);
-            arm();
-            return;
-          }
-          results[w * share + e.data.index] = e.data;
-          if (++done === mine.length) {
-            clearTimeout(timer);
-            resolve();
-          } else arm();
-        };
-        worker.onerror = (e) => {
-          clearTimeout(timer);
-          clearTimeout(startup);
-          e.preventDefault();
-          reject(new Error(`worker failed: ${e.message}`));
-        };
-        worker.postMessage({ bytes, cases: mine, dir } satisfies FramesFuzzJob);
-      });
-    } finally {
-      worker.terminate();
-      await Deno.remove(dir, { recursive: true });
-    }
-  }));
-  return results;
+function fuzz(bytes: Uint8Array, cases: FramesFuzzJob["cases"]): Promise<FramesFuzzResult[]> {
+  return fuzzInWorkers<FramesFuzzJob["cases"][number], FramesFuzzResult>(
+    new URL("./arrow_frames_fuzz_worker.ts", import.meta.url),
+    cases,
+    (mine, dir) => ({ bytes, cases: mine, dir }) satisfies FramesFuzzJob,
+    { workers: WORKERS, caseTimeoutMs: READ_TIMEOUT_MS, startupMs: STARTUP_MS },
+  );
 }
 
 describe("readFrames on a damaged stream (every byte flipped and zeroed)", () => {

@@ -22,6 +22,17 @@ export const FIGURE_RULES: Readonly<Record<string, Rule>> = {
   domain: "any",
 };
 
+/** The rules of the keys a panel with axes and its line figures share. */
+export const AXES_RULES: Readonly<Record<string, Rule>> = {
+  width: "size",
+  height: "size",
+  xLabel: "string",
+  yLabel: "string",
+  yType: ["linear", "log"],
+  xType: ["linear", "log"],
+  title: "string",
+};
+
 /** The rules of `PngOptions`' keys (png.ts). */
 export const PNG_RULES: Readonly<Record<string, Rule>> = {
   scale: "positive",

@@ -10,7 +10,7 @@
 import * as Plot from "@observablehq/plot";
 import { type DomDocument, type DomElement, plotDocument } from "./dom.ts";
 import type { Panel } from "./figure.ts";
-import { plotOptions } from "./options.ts";
+import { AXES_RULES, plotOptions } from "./options.ts";
 
 /** A layer drawn as SVG text in data coordinates, using the panel's scales. */
 export interface RawLayer {
@@ -129,17 +129,11 @@ let tokenCounter = 0;
  */
 export function plotPanel(options: PanelOptions): Panel {
   options = plotOptions("plotPanel", options, {
+    ...AXES_RULES,
     xDomain: "any",
     yDomain: "any",
-    width: "size",
-    height: "size",
-    xLabel: "string",
-    yLabel: "string",
-    yType: ["linear", "log"],
-    xType: ["linear", "log"],
     grid: "boolean",
     marks: "any",
-    title: "string",
   });
   if (!Array.isArray(options.marks)) {
     throw new TypeError(`plotPanel: options.marks (${String(options.marks)}) must be an array`);

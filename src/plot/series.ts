@@ -10,7 +10,7 @@ import { Table } from "apache-arrow";
 import { swatches } from "./color.ts";
 import { compose, type Figure } from "./figure.ts";
 import { plotPanel } from "./panel.ts";
-import { plotOptions } from "./options.ts";
+import { AXES_RULES, plotOptions, type Rule } from "./options.ts";
 
 /** One curve: x and y values, a label, and an optional style. */
 export interface Series {
@@ -65,6 +65,14 @@ const PALETTE = [
   "#bab0ab",
 ];
 
+/** The rules of {@link LinesOptions}' keys. */
+const LINES_RULES: Readonly<Record<string, Rule>> = {
+  ...AXES_RULES,
+  subtitle: "string",
+  maxPoints: "count",
+  yDomain: "any",
+};
+
 /**
  * Line chart of several curves with a legend.
  *
@@ -83,19 +91,6 @@ const PALETTE = [
  * expect(() => lines([{ label: "bad", x: [0, 1], y: [0] }])).toThrow(RangeError);
  * ```
  */
-const LINES_RULES = {
-  xLabel: "string",
-  yLabel: "string",
-  yType: ["linear", "log"],
-  xType: ["linear", "log"],
-  title: "string",
-  subtitle: "string",
-  width: "size",
-  height: "size",
-  maxPoints: "count",
-  yDomain: "any",
-} as const;
-
 export function lines(series: readonly Series[], options: LinesOptions = {}): Figure {
   options = plotOptions("lines", options, LINES_RULES);
   if (!Array.isArray(series) || series.length === 0) {
