@@ -23,6 +23,8 @@ import {
   writeVtk,
 } from "../src/io/mod.ts";
 import {
+  Progress,
+  runWithProgress,
   systemBundle,
   systemSummary,
   tableBundle,
@@ -192,5 +194,26 @@ describe("notebook: bad arguments and options are named", () => {
     await expect(ViewRecorder.fromFrames(null as never)).rejects.toThrow(
       /^ViewRecorder\.fromFrames: frames \(null\) must be an iterable of frames/,
     );
+  });
+
+  it("Progress and runWithProgress: options by name", async () => {
+    expect(() => new Progress(10, null as never)).toThrow(
+      new TypeError("Progress: options (null) must be an options object"),
+    );
+    expect(() => new Progress(10, { mod: "none" } as never)).toThrow(
+      /^Progress: unknown option "mod" in options; did you mean "mode"\?/,
+    );
+    expect(() => new Progress(10, { mode: "silent" } as never)).toThrow(
+      /^Progress: options\.mode \("silent"\) must be one of "auto", "notebook", "terminal", "none"/,
+    );
+    expect(() => new Progress(10, { interval: NaN })).toThrow(RangeError);
+    const sim = { step() {} };
+    await expect(runWithProgress(sim, 3, { evry: 1 } as never)).rejects.toThrow(
+      /^runWithProgress: unknown option "evry" in options; did you mean "every"\?/,
+    );
+    await expect(runWithProgress(sim, 3, { every: 0, mode: "none" })).rejects.toThrow(
+      /^runWithProgress: options\.every \(0\) must be a positive integer/,
+    );
+    await runWithProgress(sim, 3, { every: 1, mode: "none", label: "ok" }); // still runs
   });
 });
