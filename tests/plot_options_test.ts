@@ -135,4 +135,47 @@ describe("plot: options are checked by name", () => {
       new TypeError("plotPanel: options.marks (null) must be an array"),
     );
   });
+
+  it("domains, schemes, cell counts and the non-option arguments are checked too", () => {
+    const s2 = fakeSystem2d(), s3 = fakeSystem3d();
+    expect(() => particles2d(s2, { domain: { x: [1, 0], y: [0, 1] } })).toThrow(
+      new RangeError("particles2d: options.domain.x ([1,0]) must be finite with lo < hi"),
+    );
+    expect(() => particles2d(s2, { colorScale: null as never })).toThrow(
+      new TypeError("particles2d: options.colorScale (null) must be an options object"),
+    );
+    expect(() => colorScale([1, 2], { domain: [NaN, 1] })).toThrow(/domain \(\[NaN,1\]\)/);
+    expect(() => colorScale([1, 2], { type: "log", domain: [0, 1] })).toThrow(
+      /must be > 0 on a log scale/,
+    );
+    expect(() => colorScale([1, 2], { scheme: "bogus" })).toThrow(
+      /^colorScale: options\.scheme \("bogus"\) is not a colour scheme Observable Plot knows/,
+    );
+    expect(() => colorScale(null as never)).toThrow(
+      new TypeError("colorScale: values (null) must be an array of numbers"),
+    );
+    expect(() => lines([{ label: "a", x: t, y: t }], { yDomain: [1, 1] })).toThrow(RangeError);
+    expect(() => heightMap(s3, { cells: 1e9 })).toThrow(
+      new RangeError("heightMap: options.cells is 1000000000, must be an integer in [2, 1000]"),
+    );
+    expect(() => timeSeries([{ time: 0, y: 1 }], { y: ["y"], labels: null as never })).toThrow(
+      new TypeError("timeSeries: options.labels (null) must be an array of strings"),
+    );
+    expect(() => bed3d(s3, { views: [] })).toThrow(/^bed3d: options\.views/);
+    expect(() => swatches(null as never)).toThrow(/^swatches: items \(null\)/);
+    expect(() => barComparison(null as never)).toThrow(/^barComparison: runs \(null\)/);
+    expect(() => equalAspectSize(null as never, [0, 1])).toThrow(/^equalAspectSize: xDomain/);
+    expect(() => encodeGif([{ width: 1, height: 1, pixels: null as never }])).toThrow(
+      /^encodeGif: frames\[0\] must be/,
+    );
+    const small = new Figure(svg, 10, 10);
+    const big = new Figure(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"/>',
+      20,
+      10,
+    );
+    expect(() => animate([small, big])).toThrow(
+      /^animate: frames\[1\] is 20 × 10 px, the first frame 10 × 10/,
+    );
+  });
 });

@@ -5,7 +5,7 @@
  */
 
 import { writeFileAtomic } from "../math/files.ts";
-import { base64, type Figure } from "./figure.ts";
+import { base64, Figure } from "./figure.ts";
 import { encodeGif } from "./gif.ts";
 import { svgToRGBA } from "./png.ts";
 import { plotOptions } from "./options.ts";
@@ -97,7 +97,8 @@ export class Animation {
  * @param frames the figures, in order (all the size of the first)
  * @param options delay, scale, loop
  * @returns the animation
- * @throws {RangeError} when `frames` is empty
+ * @throws {RangeError} when `frames` is empty or its figures differ in size
+ * @throws {TypeError} when a frame is not a Figure
  * @example
  * ```ts
  * import { animate, particles2d } from "@grainlab/grainlab/plot";
@@ -122,6 +123,17 @@ export function animate(frames: readonly Figure[], options: AnimateOptions = {})
   if (!Array.isArray(frames) || frames.length === 0) {
     throw new RangeError(`animate: frames must be a non-empty array of figures`);
   }
+  frames.forEach((f, k) => {
+    if (!(f instanceof Figure)) {
+      throw new TypeError(`animate: frames[${k}] (${String(f)}) must be a Figure`);
+    }
+    if (f.width !== frames[0].width || f.height !== frames[0].height) {
+      throw new RangeError(
+        `animate: frames[${k}] is ${f.width} × ${f.height} px, the first frame ` +
+          `${frames[0].width} × ${frames[0].height}: give every frame the same width and height`,
+      );
+    }
+  });
   const images = frames.map((f) => svgToRGBA(f.svg, { scale: options.scale ?? 1 }));
   const gif = encodeGif(images, { delay: options.delay, loop: options.loop });
   return new Animation(gif, images[0].width, images[0].height, images.length);

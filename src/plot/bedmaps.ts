@@ -26,6 +26,9 @@ export interface HeightMapOptions {
   width?: number;
 }
 
+/** The most cells along x {@link heightMap} draws. */
+const MAX_CELLS = 1000;
+
 /**
  * Height of the free surface: for each x–y cell, the highest sphere top (z + radius) over it.
  * Empty cells stay blank.
@@ -47,7 +50,7 @@ export interface HeightMapOptions {
 export function heightMap(source: ParticleSource, options: HeightMapOptions = {}): Figure {
   const where = "heightMap";
   options = plotOptions(where, options, {
-    cells: "any",
+    cells: "count",
     scheme: "string",
     title: "string",
     subtitle: "string",
@@ -56,8 +59,10 @@ export function heightMap(source: ParticleSource, options: HeightMapOptions = {}
   const cols = particleColumns(where, source);
   if (cols.dim !== 3) throw new RangeError(`${where}: source is 2D, need a 3D bed`);
   const nx = options.cells ?? 40;
-  if (!Number.isInteger(nx) || nx < 2) {
-    throw new RangeError(`${where}: options.cells is ${nx}, must be an integer >= 2`);
+  if (!Number.isInteger(nx) || nx < 2 || nx > MAX_CELLS) {
+    throw new RangeError(
+      `${where}: options.cells is ${nx}, must be an integer in [2, ${MAX_CELLS}]`,
+    );
   }
   checkColumns(where, cols, "x", "y");
   checkColumns(where, cols, "z", "z");

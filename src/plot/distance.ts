@@ -75,7 +75,7 @@ export function distanceErrorFigure(
   const where = "distanceErrorFigure";
   options = plotOptions(where, options, {
     outline: "any",
-    domain: "any",
+    domain: "range",
     title: "string",
     subtitle: "string",
     width: "size",

@@ -12,14 +12,14 @@ import { options as checkOptions } from "../math/validate.ts";
 /** The rules of `ParticleFigureOptions`' (particles.ts) keys. */
 export const FIGURE_RULES: Readonly<Record<string, Rule>> = {
   color: "string",
-  colorScale: "any",
+  colorScale: "object",
   fill: "string",
   title: "string",
   subtitle: "string",
   width: "size",
   height: "size",
   maxParticles: "count",
-  domain: "any",
+  domain: "box",
 };
 
 /** The rules of the keys a panel with axes and its line figures share. */
@@ -43,14 +43,20 @@ export const PNG_RULES: Readonly<Record<string, Rule>> = {
 export const MAX_PIXELS = 20_000;
 
 /**
- * What a key may hold: "string", "boolean", "function", "size" (pixels: a finite number in
- * (0, {@link MAX_PIXELS}]), "count" (an integer >= 1), "number" (finite), "positive",
- * "nonNegative", "any" (checked by the function itself), or the allowed strings.
+ * What a key may hold: "string", "boolean", "function", "object" (an options object),
+ * "strings" (an array of strings), "range" (`[lo, hi]`, finite, lo < hi), "box" (`{ x: range,
+ * y: range }`), "size" (pixels: a finite number in (0, {@link MAX_PIXELS}]), "count" (an
+ * integer >= 1), "number" (finite), "positive", "nonNegative", "any" (checked by the function
+ * itself), or the allowed strings.
  */
 export type Rule =
   | "string"
   | "boolean"
   | "function"
+  | "object"
+  | "strings"
+  | "range"
+  | "box"
   | "size"
   | "count"
   | "number"
@@ -81,6 +87,9 @@ export type Rule =
  *   "f: options.width (-1) must be a number of pixels in (0, 20000]",
  * );
  * expect(() => plotOptions("f", null, spec)).toThrow(TypeError);
+ * expect(() => plotOptions("f", { d: [1, 0] }, { d: "range" })).toThrow(
+ *   "f: options.d ([1,0]) must be finite with lo < hi",
+ * );
  * ```
  */
 export function plotOptions<T extends object>(
@@ -94,6 +103,16 @@ export function plotOptions<T extends object>(
     if (value !== undefined) checkValue(where, `${name}.${key}`, value, spec[key]);
   }
   return o;
+}
+
+/** `[lo, hi]`: two finite numbers, lo < hi. */
+function checkRange(where: string, name: string, v: unknown): void {
+  if (!Array.isArray(v) || v.length !== 2 || v.some((x) => typeof x !== "number")) {
+    throw new TypeError(`${where}: ${name} (${String(v)}) must be [lo, hi], two numbers`);
+  }
+  if (!(Number.isFinite(v[0]) && Number.isFinite(v[1]) && v[0] < v[1])) {
+    throw new RangeError(`${where}: ${name} ([${v}]) must be finite with lo < hi`);
+  }
 }
 
 function checkValue(where: string, name: string, v: unknown, rule: Rule): void {
@@ -121,6 +140,20 @@ function checkValue(where: string, name: string, v: unknown, rule: Rule): void {
       return;
     case "function":
       if (typeof v !== "function") type("a function");
+      return;
+    case "object":
+      if (v === null || typeof v !== "object" || Array.isArray(v)) type("an options object");
+      return;
+    case "strings":
+      if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) type("an array of strings");
+      return;
+    case "range":
+      checkRange(where, name, v);
+      return;
+    case "box":
+      if (v === null || typeof v !== "object") type("an object { x: [lo, hi], y: [lo, hi] }");
+      checkRange(where, `${name}.x`, (v as { x?: unknown }).x);
+      checkRange(where, `${name}.y`, (v as { y?: unknown }).y);
       return;
   }
   if (typeof v !== "number") type("a number");

@@ -75,6 +75,11 @@ export function equalAspectSize(
   options: { maxWidth?: number; maxHeight?: number } = {},
 ): { width: number; height: number } {
   options = plotOptions("equalAspectSize", options, { maxWidth: "size", maxHeight: "size" });
+  for (const [name, d] of [["xDomain", xDomain], ["yDomain", yDomain]] as const) {
+    if (!Array.isArray(d) || d.length !== 2) {
+      throw new TypeError(`equalAspectSize: ${name} (${String(d)}) must be [lo, hi]`);
+    }
+  }
   const maxW = options.maxWidth ?? 560, maxH = options.maxHeight ?? 520;
   const dx = xDomain[1] - xDomain[0], dy = yDomain[1] - yDomain[0];
   if (!(dx > 0) || !(dy > 0)) {
@@ -130,8 +135,8 @@ let tokenCounter = 0;
 export function plotPanel(options: PanelOptions): Panel {
   options = plotOptions("plotPanel", options, {
     ...AXES_RULES,
-    xDomain: "any",
-    yDomain: "any",
+    xDomain: "range",
+    yDomain: "range",
     grid: "boolean",
     marks: "any",
   });

@@ -265,7 +265,9 @@ const VIEWS: Record<string, View> = {
  */
 export function bed3d(source: ParticleSource, options: Bed3dOptions = {}): Figure {
   options = plotOptions("bed3d", options, { ...FIGURE_RULES, views: "any" });
-  if (options.views !== undefined && !Array.isArray(options.views)) {
+  if (
+    options.views !== undefined && (!Array.isArray(options.views) || options.views.length === 0)
+  ) {
     throw new TypeError(
       `bed3d: options.views (${String(options.views)}) must be an array of "side", "front", "top"`,
     );

@@ -70,7 +70,7 @@ const LINES_RULES: Readonly<Record<string, Rule>> = {
   ...AXES_RULES,
   subtitle: "string",
   maxPoints: "count",
-  yDomain: "any",
+  yDomain: "range",
 };
 
 /**
@@ -224,7 +224,12 @@ function unitOf(src: SeriesSource, name: string): string {
  */
 export function timeSeries(source: SeriesSource, options: TimeSeriesOptions): Figure {
   const where = "timeSeries";
-  options = plotOptions(where, options, { ...LINES_RULES, x: "string", y: "any", labels: "any" });
+  options = plotOptions(where, options, {
+    ...LINES_RULES,
+    x: "string",
+    y: "strings",
+    labels: "strings",
+  });
   if (!Array.isArray(options.y) || options.y.length === 0) {
     throw new RangeError(`${where}: options.y must name at least one column`);
   }
@@ -279,6 +284,9 @@ export function barComparison<R extends Record<string, { readonly time: ArrayLik
   runs: R,
   options: BarComparisonOptions = {},
 ): Figure {
+  if (runs === null || typeof runs !== "object") {
+    throw new TypeError(`barComparison: runs (${String(runs)}) must be an object of named runs`);
+  }
   options = plotOptions("barComparison", options, { ...LINES_RULES, y: "string", analytic: "any" });
   const y = options.y ?? "endPosition";
   const units: Record<string, string> = {
