@@ -5,12 +5,14 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import {
+  barTable,
   buildTable,
   checkArrowFile,
   contactsTable,
   metadataMap,
   particlesTable,
   schemaMetadata,
+  StatsRecorder,
   statsTable,
   writeArrow,
 } from "../src/arrow/mod.ts";
@@ -130,6 +132,23 @@ describe("arrow: table options are checked by name", () => {
     expect(() => statsTable([], { sim: "x" } as never)).toThrow(
       /^statsTable: unknown option "sim"/,
     );
+  });
+
+  it("barTable options and StatsRecorder.record arguments are named", () => {
+    const run = { time: [0, 1], endPosition: [1, 2] };
+    expect(() => barTable(run, null as never)).toThrow(
+      new TypeError("barTable: options (null) must be an options object"),
+    );
+    expect(() => barTable(run, { extras: {} } as never)).toThrow(/did you mean "extra"\?/);
+    const rec = new StatsRecorder();
+    expect(() => rec.record(null as never, {})).toThrow(
+      new TypeError("StatsRecorder.record: world (null) must have a numeric time"),
+    );
+    expect(() => rec.record({ time: 0 }, null as never)).toThrow(/system \(null\)/);
+    expect(() => rec.record({ time: 0 }, {}, { energy: "1" } as never)).toThrow(
+      new TypeError("StatsRecorder.record: extra.energy (1) must be a number"),
+    );
+    expect(rec.entries).toEqual([]);
   });
 
   it("checkArrowFile, metadataMap, schemaMetadata, buildTable: bad arguments are named", () => {
