@@ -51,7 +51,22 @@ import { fileKind, regularFile } from "../math/files.ts";
 /** End-of-stream marker: continuation token + zero length. */
 const EOS = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
 const CONTINUATION = 0xffffffff;
-/** Schema metadata key of the stream format: absent in format 1 (no checksums), "2". */
+/**
+ * Schema metadata key of the stream format: absent in format 1 (no checksums), "2" in the
+ * streams {@link FrameWriter} writes (a CRC-32 in every message; see the module documentation).
+ *
+ * @example
+ * ```ts
+ * import { FRAMES_FORMAT_KEY, FrameWriter, readFrames } from "./frames.ts";
+ * import { expect } from "expect";
+ * const dir = await Deno.makeTempDir();
+ * const w = await FrameWriter.create(`${dir}/run.arrows`, { sync: false });
+ * await w.write({ count: 1, positions: [0, 0, 1], velocities: [0, 0, 0] }, { time: 0 });
+ * await w.close();
+ * const [f] = await Array.fromAsync(readFrames(`${dir}/run.arrows`));
+ * expect(f.table.schema.metadata.get(FRAMES_FORMAT_KEY)).toBe("2");
+ * ```
+ */
 export const FRAMES_FORMAT_KEY = "grainlab.frames.format";
 /** The format {@link FrameWriter} writes: checksummed messages. */
 const FORMAT = "2";

@@ -170,6 +170,15 @@ export function snapshotStamp(
  * @returns the options, typed
  * @throws {TypeError} when `options` is not an object or a value has the wrong type
  * @throws {RangeError} on an unknown key (naming the nearest valid one) or a bad `step`
+ * @example
+ * ```ts
+ * import { snapshotOptions } from "./types.ts";
+ * import { expect } from "expect";
+ * expect(snapshotOptions("demo", { time: 1 })).toEqual({ time: 1 });
+ * expect(snapshotOptions("demo", undefined)).toEqual({});
+ * expect(() => snapshotOptions("demo", { tme: 1 })).toThrow(/did you mean "time"\?/);
+ * expect(() => snapshotOptions("demo", { step: 1.5 })).toThrow(RangeError);
+ * ```
  */
 export function snapshotOptions<T extends SnapshotOptions>(
   where: string,
