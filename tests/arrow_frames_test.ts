@@ -130,6 +130,14 @@ describe("FrameWriter.create keeps an existing file until the first frame is com
     expect([...Deno.readDirSync(dir)].map((e) => e.name)).toEqual(["run.arrows"]);
   });
 
+  it("a folder that cannot be written: the path and the reason, not a raw OS error", async () => {
+    const dir = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${dir}/file`, "x");
+    await expect(FrameWriter.create(`${dir}/file/run.arrows`)).rejects.toThrow(
+      new RegExp(`^FrameWriter\\.create: ${dir}/file/run\\.arrows: cannot create its folder`),
+    );
+  });
+
   it("refuses a path that is a directory", async () => {
     const dir = await Deno.makeTempDir();
     await Deno.mkdir(`${dir}/d.arrows`);

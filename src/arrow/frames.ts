@@ -169,7 +169,8 @@ export class FrameWriter {
    *   option of the wrong type (`FrameWriter.create: options.sync (1) must be a boolean`)
    * @throws {RangeError} on an unknown option (naming the nearest valid one) or a metadata key
    *   starting with `ARROW:`
-   * @throws {Error} when `path` exists and is not a regular file
+   * @throws {Error} when `path` exists and is not a regular file, or its folder or the
+   *   temporary file cannot be created (naming the path and the reason)
    * @example
    * ```ts
    * import { FrameWriter, readFrames } from "@grainlab/grainlab/arrow";
@@ -223,7 +224,13 @@ export class FrameWriter {
     }
     const metadata = metadataMap(where, o.metadata ?? {});
     const slash = path.lastIndexOf("/");
-    if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
+    if (slash > 0) {
+      await Deno.mkdir(path.slice(0, slash), { recursive: true }).catch((e) => {
+        throw new Error(`${where}: ${path}: cannot create its folder (${e.message})`, {
+          cause: e,
+        });
+      });
+    }
     const old = await Deno.stat(path).catch(() => null);
     if (old !== null && !old.isFile) {
       throw new Error(
@@ -232,7 +239,16 @@ export class FrameWriter {
       );
     }
     const tmp = `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
-    const file = await Deno.open(tmp, { write: true, createNew: true });
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(tmp, { write: true, createNew: true });
+    } catch (e) {
+      throw new Error(
+        `${where}: ${path}: cannot create the stream's temporary file ${tmp} ` +
+          `(${(e as Error).message})`,
+        { cause: e },
+      );
+    }
     return new FrameWriter(file, path, tmp, sync, o.simulator, metadata);
   }
 
