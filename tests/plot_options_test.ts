@@ -6,7 +6,9 @@ import { expect } from "expect";
 import {
   animate,
   barComparison,
+  base64,
   bed3d,
+  bodyOutlines,
   colorScale,
   compose,
   distanceErrorFigure,
@@ -18,7 +20,9 @@ import {
   grains,
   heightMap,
   lines,
+  parseSVG,
   particles2d,
+  plotFigure,
   plotPanel,
   slice3d,
   svgToPNG,
@@ -176,6 +180,21 @@ describe("plot: options are checked by name", () => {
     );
     expect(() => animate([small, big])).toThrow(
       /^animate: frames\[1\] is 20 × 10 px, the first frame 10 × 10/,
+    );
+  });
+
+  it("plotFigure, parseSVG, base64, bodyOutlines: a bad argument is named", () => {
+    expect(() => plotFigure(null as never)).toThrow(
+      new TypeError("plotFigure: options (null) must be Observable Plot's options object"),
+    );
+    expect(() => parseSVG(null as never)).toThrow(
+      new TypeError("parseSVG: svg (null) must be a string"),
+    );
+    expect(() => base64(null as never)).toThrow(
+      new TypeError("base64: bytes (null) must be a Uint8Array"),
+    );
+    expect(() => bodyOutlines(null as never)).toThrow(
+      new TypeError("bodyOutlines: bodies (null) must be an array of bodies"),
     );
   });
 });

@@ -132,6 +132,9 @@ export class Figure {
  * ```
  */
 export function base64(bytes: Uint8Array): string {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new TypeError(`base64: bytes (${String(bytes)}) must be a Uint8Array`);
+  }
   let s = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
     s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
