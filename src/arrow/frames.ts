@@ -471,17 +471,6 @@ export interface Frame {
   table: A.Table;
 }
 
-/** Options of {@link readFrames}. */
-export interface ReadFramesOptions {
-  /**
-   * Throw a `RangeError` (after the frames before it) when the stream is corrupt or truncated,
-   * instead of ending the iteration and reporting it in {@link FrameReader.corrupt} /
-   * {@link FrameReader.truncated}.
-   * @default false
-   */
-  strict?: boolean;
-}
-
 /**
  * The frames of an `.arrows` stream, returned by {@link readFrames}: iterate it with
  * `for await`; once the iteration has ended, {@link truncated} says whether the stream ended
@@ -520,15 +509,17 @@ export class FrameReader implements AsyncIterable<Frame> {
    * A reader of `path` (nothing is read before the iteration starts); see {@link readFrames}.
    *
    * @param path the stream file
-   * @param options see {@link ReadFramesOptions}
+   * @param options `strict`: throw a `RangeError` (after the frames before it) when the stream
+   *   is corrupt or truncated, instead of ending the iteration and reporting it in
+   *   {@link corrupt} / {@link truncated} (default false)
    * @throws {TypeError} when `path` is not a non-empty string or `options` not an object
    * @throws {RangeError} on an unknown option (naming the nearest valid one)
    */
-  constructor(path: string, options?: ReadFramesOptions) {
+  constructor(path: string, options?: { strict?: boolean }) {
     if (typeof path !== "string" || path.length === 0) {
       throw new TypeError(`readFrames: path (${String(path)}) must be a non-empty string`);
     }
-    const o = checkOptions<ReadFramesOptions>("readFrames", "options", options, ["strict"]);
+    const o = checkOptions<{ strict?: boolean }>("readFrames", "options", options, ["strict"]);
     this.#strict = bool("readFrames", "options.strict", o.strict, false);
     this.path = path;
   }
@@ -855,6 +846,6 @@ async function readExactly(file: Deno.FsFile, n: number): Promise<Uint8Array | n
  *   .toThrow(/does not exist/);
  * ```
  */
-export function readFrames(path: string, options?: ReadFramesOptions): FrameReader {
+export function readFrames(path: string, options?: { strict?: boolean }): FrameReader {
   return new FrameReader(path, options);
 }
