@@ -10,6 +10,7 @@ import { FrameWriter, readFrames } from "../src/arrow/mod.ts";
 import { tableFromBytes, tableToArrowFile } from "../src/arrow/io.ts";
 import { foreignTable, mixedTable, tableSignature } from "./arrow_fixtures.ts";
 import type { FuzzCase, FuzzJob, FuzzResult } from "./arrow_fuzz_worker.ts";
+import { fuzzInWorkers } from "./fuzz_workers.ts";
 
 /** Longest one read may take before the test calls it a hang (ms). */
 const READ_TIMEOUT_MS = 10_000;
@@ -44,60 +45,17 @@ async function fuzz(
   bytes: Uint8Array,
   cases: FuzzCase[],
 ): Promise<{ case: FuzzCase; result: FuzzResult }[]> {
-  const results: FuzzResult[] = new Array(cases.length);
-  const share = Math.ceil(cases.length / WORKERS);
-  const runs = Array.from({ length: WORKERS }, async (_, w) => {
-    const mine = cases.slice(w * share, (w + 1) * share);
-    if (mine.length === 0) return;
-    const dir = reader === "stream" ? await Deno.makeTempDir() : undefined;
-    const worker = new Worker(new URL("./arrow_fuzz_worker.ts", import.meta.url).href, {
-      type: "module",
-    });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let done = 0;
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const arm = () => {
-          clearTimeout(timer);
-          timer = setTimeout(() => {
-            reject(
-              new Error(
-                `${reader} read of case ${JSON.stringify(mine[done])} did not end within ` +
-                  `${READ_TIMEOUT_MS} ms (a hang)`,
-              ),
-            );
-          }, READ_TIMEOUT_MS);
-        };
-        worker.onmessage = (e: MessageEvent<FuzzResult | { ready: true }>) => {
-          if ("ready" in e.data) { // loaded (and type-checked) and read the original: start timing
-            clearTimeout(startup);
-            arm();
-            return;
-          }
-          results[w * share + e.data.index] = e.data;
-          done++;
-          if (done === mine.length) {
-            clearTimeout(timer);
-            resolve();
-          } else arm();
-        };
-        worker.onerror = (e) => {
-          clearTimeout(timer);
-          e.preventDefault();
-          reject(new Error(`worker failed: ${e.message}`));
-        };
-        const startup = setTimeout(
-          () => reject(new Error(`the fuzz worker did not start within ${STARTUP_MS} ms`)),
-          STARTUP_MS,
-        );
-        worker.postMessage({ reader, bytes, cases: mine, dir } satisfies FuzzJob);
-      });
-    } finally {
-      worker.terminate();
-      if (dir) await Deno.remove(dir, { recursive: true });
-    }
-  });
-  await Promise.all(runs);
+  const results = await fuzzInWorkers<FuzzCase, FuzzResult>(
+    new URL("./arrow_fuzz_worker.ts", import.meta.url),
+    cases,
+    (mine, dir) => ({ reader, bytes, cases: mine, dir }) satisfies FuzzJob,
+    {
+      workers: WORKERS,
+      caseTimeoutMs: READ_TIMEOUT_MS,
+      startupMs: STARTUP_MS,
+      what: `${reader} read`,
+    },
+  );
   return cases.map((c, k) => ({ case: c, result: results[k] }));
 }
 

@@ -6,6 +6,7 @@
 
 import type * as A from "apache-arrow";
 import { buildTable, type ColumnSpec } from "./schema.ts";
+import { options as checkOptions } from "../math/validate.ts";
 
 /** Units and descriptions of the columns an ipc1d run reports. */
 const BAR_COLUMNS: Record<string, [string, string]> = {
@@ -68,6 +69,23 @@ export function barTable<R extends BarRunLike>(
   options: { simulator?: string; extra?: Record<string, string | number> } = {},
 ): A.Table {
   const where = "barTable";
+  options = checkOptions(where, "options", options, ["simulator", "extra"]);
+  if (
+    options.simulator !== undefined &&
+    (typeof options.simulator !== "string" || options.simulator === "")
+  ) {
+    throw new TypeError(
+      `${where}: options.simulator (${String(options.simulator)}) must be a non-empty string`,
+    );
+  }
+  if (
+    options.extra !== undefined &&
+    (options.extra === null || typeof options.extra !== "object" || Array.isArray(options.extra))
+  ) {
+    throw new TypeError(
+      `${where}: options.extra (${String(options.extra)}) must be an object of strings and numbers`,
+    );
+  }
   if (typeof run !== "object" || run === null || !isNumericArray(run.time)) {
     throw new TypeError(`${where}: run.time must be a numeric array (got ${typeof run?.time})`);
   }

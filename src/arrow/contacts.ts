@@ -11,6 +11,7 @@ import {
   type ContactsLike,
   type ParticleSystemLike,
   type SnapshotOptions,
+  snapshotOptions,
   snapshotStamp,
 } from "./types.ts";
 
@@ -52,6 +53,7 @@ export function contactsTable(
   options: ContactsTableOptions = {},
 ): A.Table {
   const where = "contactsTable";
+  options = snapshotOptions<ContactsTableOptions>(where, options);
   const d = checkSystem(where, system);
   const c: ContactsLike | undefined = system.contacts;
   if (!c || typeof c !== "object" || !Number.isInteger(c.count) || c.count < 0) {

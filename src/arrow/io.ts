@@ -22,7 +22,7 @@
  */
 
 import * as A from "apache-arrow";
-import { writeFileAtomic as sharedWrite } from "../math/files.ts";
+import { regularFile, writeFileAtomic as sharedWrite } from "../math/files.ts";
 import { checkArrowFile, CHECKSUM_KEY, sealArrowFile } from "./ipc.ts";
 
 export {
@@ -117,7 +117,7 @@ function encodeFile(where: string, table: A.Table): Uint8Array {
  */
 export async function writeArrow(path: string, table: A.Table): Promise<number> {
   const bytes = encodeFile("writeArrow", table);
-  await writeFileAtomic(path, bytes);
+  await sharedWrite(path, bytes, "writeArrow");
   return bytes.length;
 }
 
@@ -127,7 +127,8 @@ export async function writeArrow(path: string, table: A.Table): Promise<number> 
  *
  * @param path the file
  * @returns the table, with its field and schema metadata (less the checksum key)
- * @throws {Error} `readArrow: <path>: does not exist` (or cannot be read)
+ * @throws {Error} `readArrow: <path>: does not exist` (or cannot be read, or is not a regular
+ *   file: a directory, a FIFO …)
  * @throws {RangeError} `readArrow: <path>: <what is wrong>` when the file is truncated,
  *   corrupt, fails its checksum or is not an Arrow IPC file
  * @example
@@ -143,6 +144,7 @@ export async function readArrow(path: string): Promise<A.Table> {
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`readArrow: path is ${String(path)}, must be a non-empty string`);
   }
+  regularFile("readArrow", path); // before reading: reading a FIFO blocks
   let bytes: Uint8Array;
   try {
     bytes = await Deno.readFile(path);

@@ -11,8 +11,10 @@ import {
   type NumArray,
   type ParticleSystemLike,
   type SnapshotOptions,
+  snapshotOptions,
   snapshotStamp,
 } from "./types.ts";
+import { bool } from "../math/validate.ts";
 
 /** Options of {@link particlesTable}. */
 export interface ParticlesTableOptions extends SnapshotOptions {
@@ -71,9 +73,10 @@ export function particlesTable(
   options: ParticlesTableOptions = {},
 ): A.Table {
   const where = "particlesTable";
+  options = snapshotOptions<ParticlesTableOptions>(where, options, ["copy"]);
   const d = checkSystem(where, system);
   const n = system.count;
-  const copy = options.copy ?? false;
+  const copy = bool(where, "options.copy", options.copy, false);
   const p = system.positions;
   const v = system.velocities;
   const axes = d === 3 ? ["x", "y", "z"] : ["x", "y"];

@@ -135,6 +135,11 @@ export function metadataMap(
   where: string,
   metadata: Record<string, string | number | undefined>,
 ): Map<string, string> {
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) {
+    throw new TypeError(
+      `${where}: metadata (${String(metadata)}) must be an object of strings and numbers`,
+    );
+  }
   const m = new Map<string, string>();
   for (const [k, val] of Object.entries(metadata)) {
     if (k.toUpperCase().startsWith(RESERVED_PREFIX)) {
@@ -194,6 +199,9 @@ export function buildTable(
   if (!Number.isInteger(length) || length < 0) {
     throw new RangeError(`${where}: row count is ${length}, must be a non-negative integer`);
   }
+  if (!Array.isArray(columns)) {
+    throw new TypeError(`${where}: columns (${String(columns)}) must be an array of column specs`);
+  }
   const fields: A.Field[] = [];
   const children: A.Data[] = [];
   for (const c of columns) {
@@ -236,6 +244,9 @@ export function buildTable(
  * ```
  */
 export function schemaMetadata(where: string, meta: TableMetadata): Map<string, string> {
+  if (meta === null || typeof meta !== "object") {
+    throw new TypeError(`${where}: meta (${String(meta)}) must be a TableMetadata object`);
+  }
   const m = metadataMap(where, {
     [VERSION_KEY]: VERSION,
     "grainlab.simulator": meta.simulator,

@@ -7,6 +7,7 @@
 import type * as A from "apache-arrow";
 import { buildTable, type ColumnSpec } from "./schema.ts";
 import { STAT_FIELDS } from "../contact/stats.ts";
+import { options as checkOptions } from "../math/validate.ts";
 
 /** One recorded step: time, step number and the counters of `lastStepStats`. */
 export interface StatsEntry {
@@ -46,6 +47,15 @@ export function statsTable(
   options: { simulator?: string } = {},
 ): A.Table {
   const where = "statsTable";
+  options = checkOptions<{ simulator?: string }>(where, "options", options, ["simulator"]);
+  if (
+    options.simulator !== undefined &&
+    (typeof options.simulator !== "string" || options.simulator === "")
+  ) {
+    throw new TypeError(
+      `${where}: options.simulator (${String(options.simulator)}) must be a non-empty string`,
+    );
+  }
   if (!Array.isArray(history)) {
     throw new TypeError(`${where}: history is ${typeof history}, must be an array of entries`);
   }
@@ -127,12 +137,29 @@ export class StatsRecorder {
    * @param world anything with `time` (s) and `stepCount`
    * @param system anything with `lastStepStats`
    * @param extra additional numeric values to record (e.g. energies)
+   * @throws {TypeError} when `world` has no numeric time, `system` is not an object or a value
+   *   of `extra` is not a number
    */
   record(
     world: { readonly time: number; readonly stepCount?: number },
     system: { readonly lastStepStats?: object; readonly lastStepProfile?: object },
     extra: Record<string, number> = {},
   ): void {
+    const where = "StatsRecorder.record";
+    if (world === null || typeof world !== "object" || typeof world.time !== "number") {
+      throw new TypeError(`${where}: world (${String(world)}) must have a numeric time`);
+    }
+    if (system === null || typeof system !== "object") {
+      throw new TypeError(`${where}: system (${String(system)}) must be a particle system`);
+    }
+    if (extra === null || typeof extra !== "object" || Array.isArray(extra)) {
+      throw new TypeError(`${where}: extra (${String(extra)}) must be an object of numbers`);
+    }
+    for (const [k, v] of Object.entries(extra)) {
+      if (typeof v !== "number") {
+        throw new TypeError(`${where}: extra.${k} (${String(v)}) must be a number`);
+      }
+    }
     const profile: Record<string, number> = {};
     const p = system.lastStepProfile as Record<string, number> | undefined;
     if (p && typeof p.total === "number" && p.total > 0) {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { options as checkOptions } from "../math/validate.ts";
+
 /** Numeric array: a typed array or a plain array of numbers. */
 export type NumArray = ArrayLike<number>;
 
@@ -155,6 +157,56 @@ export function snapshotStamp(
     time: num(options.time, w?.time, system?.time, statsField(system, "time")),
     step: num(options.step, w?.stepCount, system?.stepCount, statsField(system, "step")),
   };
+}
+
+/**
+ * Checks the options of a snapshot table (`particlesTable`, `contactsTable`): an object whose
+ * keys are {@link SnapshotOptions}' (and `extra`), with `time` a number, `step` a non-negative
+ * integer, `simulator` a non-empty string and `world` an object. Internal.
+ *
+ * @param where the caller, for messages
+ * @param options what the caller passed (`undefined` gives `{}`)
+ * @param extra the caller's other keys
+ * @returns the options, typed
+ * @throws {TypeError} when `options` is not an object or a value has the wrong type
+ * @throws {RangeError} on an unknown key (naming the nearest valid one) or a bad `step`
+ * @example
+ * ```ts
+ * import { snapshotOptions } from "./types.ts";
+ * import { expect } from "expect";
+ * expect(snapshotOptions("demo", { time: 1 })).toEqual({ time: 1 });
+ * expect(snapshotOptions("demo", undefined)).toEqual({});
+ * expect(() => snapshotOptions("demo", { tme: 1 })).toThrow(/did you mean "time"\?/);
+ * expect(() => snapshotOptions("demo", { step: 1.5 })).toThrow(RangeError);
+ * ```
+ */
+export function snapshotOptions<T extends SnapshotOptions>(
+  where: string,
+  options: unknown,
+  extra: readonly string[] = [],
+): T {
+  const o = checkOptions<T>(where, "options", options, [
+    "world",
+    "time",
+    "step",
+    "simulator",
+    ...extra,
+  ]);
+  if (o.time !== undefined && typeof o.time !== "number") {
+    throw new TypeError(`${where}: options.time (${String(o.time)}) must be a number`);
+  }
+  if (o.step !== undefined && !(Number.isInteger(o.step) && o.step >= 0)) {
+    throw new RangeError(`${where}: options.step (${String(o.step)}) must be an integer >= 0`);
+  }
+  if (o.simulator !== undefined && (typeof o.simulator !== "string" || o.simulator === "")) {
+    throw new TypeError(
+      `${where}: options.simulator (${String(o.simulator)}) must be a non-empty string`,
+    );
+  }
+  if (o.world !== undefined && (o.world === null || typeof o.world !== "object")) {
+    throw new TypeError(`${where}: options.world (${String(o.world)}) must be a world object`);
+  }
+  return o;
 }
 
 /** A field of `lastStepStats`, when present. */

@@ -161,7 +161,7 @@ export async function exportLammps(
   }
   const enc = new TextEncoder();
   await Deno.mkdir(dir, { recursive: true });
-  await writeFileAtomic(exp.dataFile, enc.encode(files.data));
-  await writeFileAtomic(exp.inputFile, enc.encode(files.input));
+  await writeFileAtomic(exp.dataFile, enc.encode(files.data), "exportLammps");
+  await writeFileAtomic(exp.inputFile, enc.encode(files.input), "exportLammps");
   return exp;
 }

@@ -24,6 +24,7 @@
  */
 import type * as A from "apache-arrow";
 import { bool, integerIn, options as checkOptions } from "../math/validate.ts";
+import { regularFile } from "../math/files.ts";
 import {
   checkAscii,
   DumpParser,
@@ -115,11 +116,12 @@ export function parseLammpsDump(
   return frames;
 }
 
-function dumpOptions(where: string, options: LammpsDumpOptions) {
-  const o = checkOptions<LammpsDumpOptions>(where, "options", options, DUMP_KEYS);
+function dumpOptions(where: string, options: LammpsDumpOptions, keys = DUMP_KEYS) {
+  const o = checkOptions<LammpsDumpOptions>(where, "options", options, keys);
+  if (o.maxBytes !== undefined) integerIn(where, "options.maxBytes", o.maxBytes, 1, 2 ** 53);
   return {
     o,
-    same: bool(where, "sameAtoms", o.sameAtoms, true),
+    same: bool(where, "options.sameAtoms", o.sameAtoms, true),
     ex: o.expect === undefined ? undefined : checkExpect(o.expect),
   };
 }
@@ -187,10 +189,15 @@ export async function* lammpsDumpFrames(
   path: string,
   options: LammpsDumpStreamOptions = {},
 ): AsyncGenerator<LammpsFrame, void, undefined> {
+  const where = "lammpsDumpFrames";
+  if (typeof path !== "string" || path.length === 0) {
+    throw new TypeError(`${where}: path (${String(path)}) must be a non-empty string`);
+  }
   const w = `readLammpsDump: ${path}`;
-  const { chunkBytes, ...rest } = options ?? {};
-  const { ex, same } = dumpOptions("readLammpsDump", rest);
-  const size = integerIn("readLammpsDump", "chunkBytes", chunkBytes ?? 4 << 20, 1, 1 << 30);
+  const { ex, same, o } = dumpOptions(where, options, [...DUMP_KEYS, "chunkBytes"]);
+  const chunkBytes = (o as LammpsDumpStreamOptions).chunkBytes;
+  const size = integerIn(where, "options.chunkBytes", chunkBytes ?? 4 << 20, 1, 1 << 30);
+  regularFile("readLammpsDump", path); // before opening: opening a FIFO blocks
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });
@@ -289,13 +296,9 @@ export async function readLammpsDump(
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`${w}: path (${String(path)}) must be a non-empty string`);
   }
-  const max = options?.maxBytes ?? 2 ** 30;
-  let size: number;
-  try {
-    size = (await Deno.stat(path)).size;
-  } catch (e) {
-    throw new Error(`${w}: ${path}: cannot read the file (${(e as Error).message})`, { cause: e });
-  }
+  const { o } = dumpOptions(w, options);
+  const max = o.maxBytes ?? 2 ** 30;
+  const size = regularFile(w, path); // before opening: opening a FIFO blocks
   if (size > max) {
     throw new RangeError(
       `${w}: ${path} holds ${size} bytes, more than maxBytes (${max}); read it frame by frame ` +
@@ -303,8 +306,8 @@ export async function readLammpsDump(
     );
   }
   const frames: LammpsFrame[] = [];
-  for await (const f of lammpsDumpFrames(path, options)) frames.push(f);
-  const ex = options.expect;
+  for await (const f of lammpsDumpFrames(path, o)) frames.push(f);
+  const ex = o.expect;
   const tables: A.Table[] = [];
   for (const f of frames) tables.push(await lammpsFrameTable(f, ex));
   return { frames, tables };

@@ -33,6 +33,11 @@ export async function lammpsFrameTable(
   frame: LammpsFrame,
   expectation?: LammpsDumpExpectation,
 ): Promise<A.Table> {
+  if (frame === null || typeof frame !== "object" || !(frame.columns instanceof Map)) {
+    throw new TypeError(
+      `lammpsFrameTable: frame (${String(frame)}) must be a LammpsFrame (from parseLammpsDump)`,
+    );
+  }
   const { particlesTable } = await import("../arrow/particles.ts");
   return particlesTable(
     frameSystem("lammpsFrameTable", frame, expectation),

@@ -78,6 +78,14 @@ export async function runLammps(
   exported: LammpsExport,
   options: RunLammpsOptions = {},
 ): Promise<LammpsRun> {
+  if (
+    exported === null || typeof exported !== "object" || typeof exported.dir !== "string" ||
+    typeof exported.logFile !== "string"
+  ) {
+    throw new TypeError(
+      `runLammps: exported (${String(exported)}) must be the record exportLammps returned`,
+    );
+  }
   const cmd = lammpsCommand(options);
   const t0 = performance.now();
   let out: Deno.CommandOutput;
@@ -125,6 +133,9 @@ export async function runLammps(
  * ```
  */
 export function canRun(cmd: string): boolean {
+  if (typeof cmd !== "string" || cmd.length === 0) {
+    throw new TypeError(`canRun: cmd (${String(cmd)}) must be a non-empty string`);
+  }
   try {
     new Deno.Command(cmd, { args: ["-h"], stdout: "null", stderr: "null" }).outputSync();
     return true;

@@ -301,7 +301,7 @@ export async function writeVtk(
 ): Promise<number> {
   checkPath("writeVtk", path);
   const bytes = vtkParticlesBytes(system, options);
-  await writeFileAtomic(path, bytes);
+  await writeFileAtomic(path, bytes, "writeVtk");
   return bytes.length;
 }
 
@@ -332,6 +332,6 @@ export async function writeVtkContacts(
 ): Promise<number> {
   checkPath("writeVtkContacts", path);
   const bytes = vtkContactsBytes(source, options);
-  await writeFileAtomic(path, bytes);
+  await writeFileAtomic(path, bytes, "writeVtkContacts");
   return bytes.length;
 }

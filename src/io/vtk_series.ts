@@ -116,11 +116,11 @@ export class VtkSeriesWriter {
       const opts: VtkOptions = { precision: this.#f32 ? "float32" : "float64", time };
       const grains = vtkParticlesBytes(system, opts);
       const contacts = this.#contacts ? vtkContactsBytes(system as VtkContactSource, opts) : null;
-      await writeFileAtomic(`${this.base}_${k}.vtp`, grains);
+      await writeFileAtomic(`${this.base}_${k}.vtp`, grains, "VtkSeriesWriter");
       const t = exactNumber(time);
       const entries = [dataSet(t, 0, `${name}_${k}.vtp`)];
       if (contacts) {
-        await writeFileAtomic(`${this.base}_contacts_${k}.vtp`, contacts);
+        await writeFileAtomic(`${this.base}_contacts_${k}.vtp`, contacts, "VtkSeriesWriter");
         entries.push(dataSet(t, 1, `${name}_contacts_${k}.vtp`));
       }
       this.#entries.push(...entries);
@@ -152,7 +152,7 @@ export class VtkSeriesWriter {
       "</VTKFile>",
       "",
     ].join("\n");
-    await writeFileAtomic(this.pvdPath, new TextEncoder().encode(text));
+    await writeFileAtomic(this.pvdPath, new TextEncoder().encode(text), "VtkSeriesWriter");
   }
 }
 

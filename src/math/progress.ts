@@ -7,7 +7,16 @@
  * @module
  */
 
-import { integerIn, objectOrEmpty } from "./validate.ts";
+import {
+  integerIn,
+  nonNegative,
+  objectOrEmpty,
+  oneOf,
+  options as checkOptions,
+} from "./validate.ts";
+
+/** The keys of {@link ProgressOptions}. */
+export const PROGRESS_KEYS: readonly string[] = ["label", "interval", "mode"];
 
 /** Options of {@link Progress}. */
 export interface ProgressOptions {
@@ -54,16 +63,28 @@ export class Progress {
    *
    * @param total steps in the run (> 0)
    * @param options label, interval, mode
-   * @throws {RangeError} when `total` is not a positive integer
+   * @throws {RangeError} when `total` is not a positive integer, an option is unknown (naming
+   *   the nearest valid one) or `interval` is negative or not finite
+   * @throws {TypeError} when `options` is not an object, `label` not a string or `mode` not
+   *   one of the modes
    */
   constructor(total: number, options: ProgressOptions = {}) {
     if (!Number.isInteger(total) || total <= 0) {
       throw new RangeError(`Progress: total is ${total}, must be a positive integer`);
     }
+    const o = checkOptions<ProgressOptions>("Progress", "options", options, PROGRESS_KEYS);
+    if (o.label !== undefined && typeof o.label !== "string") {
+      throw new TypeError(`Progress: options.label (${String(o.label)}) must be a string`);
+    }
     this.total = total;
-    this.label = options.label ?? "run";
-    this.#interval = options.interval ?? 250;
-    const mode = options.mode ?? "auto";
+    this.label = o.label ?? "run";
+    this.#interval = nonNegative("Progress", "options.interval", o.interval ?? 250);
+    const mode = oneOf("Progress", "options.mode", o.mode ?? "auto", [
+      "auto",
+      "notebook",
+      "terminal",
+      "none",
+    ]);
     if (mode === "auto") {
       this.#mode = jupyter() ? "notebook" : isTerminal() ? "terminal" : "none";
     } else {

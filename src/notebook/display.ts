@@ -7,7 +7,8 @@
  */
 
 import { Table } from "apache-arrow";
-import { dimensionOf, type ParticleSystemLike } from "../arrow/types.ts";
+import { checkSystem, dimensionOf, type ParticleSystemLike } from "../arrow/types.ts";
+import { bool, options as checkOptions } from "../math/validate.ts";
 import { escapeXml } from "../plot/dom.ts";
 import { base64 } from "../plot/figure.ts";
 import { bed3d, particles2d } from "../plot/particles.ts";
@@ -57,6 +58,10 @@ export function systemSummary(
   system: ParticleSystemLike,
   world?: { time?: number; stepCount?: number },
 ): SystemSummary {
+  checkSystem("systemSummary", system);
+  if (world !== undefined && (world === null || typeof world !== "object")) {
+    throw new TypeError(`systemSummary: world (${String(world)}) must be a world object`);
+  }
   const d = dimensionOf(system), n = system.count;
   let maxSpeed = 0, rSum = 0, mSum = 0;
   const b: [number, number][] = Array.from({ length: d }, () => [Infinity, -Infinity]);
@@ -119,6 +124,14 @@ export function systemBundle(
   system: ParticleSystemLike,
   options: { world?: { time?: number; stepCount?: number }; figure?: boolean } = {},
 ): MediaBundle {
+  options = checkOptions<{ world?: { time?: number; stepCount?: number }; figure?: boolean }>(
+    "systemBundle",
+    "options",
+    options,
+    ["world", "figure"],
+  );
+  bool("systemBundle", "options.figure", options.figure, true);
+  checkSystem("systemBundle", system);
   const s = systemSummary(system, options.world);
   const axes = s.bounds.length === 3 ? ["x", "y", "z"] : ["x", "y"];
   const text = `${s.kind}: ${s.count} particles, t = ${fmt(s.time, "s")}, step ${
@@ -183,6 +196,7 @@ export function tableBundle(table: Table, options: TableViewOptions = {}): Media
   if (!(table instanceof Table)) {
     throw new TypeError(`${where}: table is ${String(table)}, must be an Arrow Table`);
   }
+  options = checkOptions<TableViewOptions>(where, "options", options, ["rows"]);
   const rows = options.rows ?? 8;
   if (!(Number.isInteger(rows) && rows >= 0)) {
     throw new RangeError(`${where}: options.rows is ${rows}, must be an integer >= 0`);
@@ -249,6 +263,7 @@ export function tableView(
   if (!(table instanceof Table)) {
     throw new TypeError(`tableView: table is ${String(table)}, must be an Arrow Table`);
   }
+  options = checkOptions<TableViewOptions>("tableView", "options", options, ["rows"]);
   const rows = options.rows ?? 8;
   if (!(Number.isInteger(rows) && rows >= 0)) {
     throw new RangeError(`tableView: options.rows is ${rows}, must be an integer >= 0`);

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { Progress, type ProgressOptions } from "../math/progress.ts";
+import { Progress, PROGRESS_KEYS, type ProgressOptions } from "../math/progress.ts";
+import { options as checkOptions, positiveInteger } from "../math/validate.ts";
 
 export { Progress, type ProgressOptions };
 
@@ -52,9 +53,22 @@ export async function runWithProgress(
   if (typeof sim?.step !== "function") {
     throw new TypeError(`runWithProgress: sim must have a step() method`);
   }
+  const where = "runWithProgress";
+  options = checkOptions(where, "options", options, [
+    ...PROGRESS_KEYS,
+    "every",
+    "onEvery",
+    "status",
+  ]);
+  const every = positiveInteger(where, "options.every", options.every ?? 100);
+  for (const k of ["onEvery", "status"] as const) {
+    if (options[k] !== undefined && typeof options[k] !== "function") {
+      throw new TypeError(`${where}: options.${k} (${String(options[k])}) must be a function`);
+    }
+  }
   if (steps === 0) return;
-  const every = options.every ?? 100;
-  const p = new Progress(steps, options);
+  const { label, interval, mode } = options;
+  const p = new Progress(steps, { label, interval, mode });
   for (let k = 1; k <= steps; k++) {
     sim.step();
     if (k % every === 0 || k === steps) {

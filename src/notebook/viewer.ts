@@ -24,7 +24,7 @@
  * @module
  */
 
-import { writeFileAtomic } from "../arrow/io.ts";
+import { writeFileAtomic } from "../math/files.ts";
 import { DISPLAY } from "./display.ts";
 import type { MediaBundle } from "./kernel.ts";
 import { build, type Built } from "./viewer_build.ts";
@@ -114,7 +114,7 @@ export class View3D {
       throw new TypeError(`View3D.save: path (${String(path)}) must be a non-empty string`);
     }
     const bytes = new TextEncoder().encode(this.document());
-    await writeFileAtomic(path, bytes);
+    await writeFileAtomic(path, bytes, "View3D.save");
     return { path, bytes: bytes.length };
   }
 

@@ -180,8 +180,9 @@ export class ViewRecorder {
    * @param frames frames (an async or sync iterable of `{ frame, time, table }`)
    * @param options `every`: keep every n-th frame (the last is always kept)
    * @returns the recorder
-   * @throws {RangeError} when a frame has no `x`, `y`, `z` or `radius` column, or `every` is
-   *   not a positive integer
+   * @throws {RangeError} when a frame has no `x`, `y`, `z` or `radius` column, `every` is
+   *   not a positive integer, or `frames` is a `FrameReader` that found a damaged frame
+   *   (its `corrupt`); a truncated stream (a crashed run) gives its complete frames
    * @example
    * ```ts
    * import { FrameWriter, readFrames } from "@grainlab/grainlab/arrow";
@@ -210,6 +211,14 @@ export class ViewRecorder {
     if (!(Number.isInteger(every) && every >= 1)) {
       throw new RangeError(`${where}: every (${every}) must be a positive integer`);
     }
+    if (
+      frames === null || typeof frames !== "object" ||
+      (!(Symbol.asyncIterator in frames) && !(Symbol.iterator in frames))
+    ) {
+      throw new TypeError(
+        `${where}: frames (${String(frames)}) must be an iterable of frames, e.g. readFrames(path)`,
+      );
+    }
     const r = new ViewRecorder({ maxBytes: o.maxBytes }); // later record() calls keep contacts
     const rec = recordings.get(r)!;
     let k = 0, pending: ViewFrame | null = null;
@@ -225,6 +234,14 @@ export class ViewRecorder {
     if (pending) {
       rec.frames.push(pending);
       rec.bytes += frameBytes(pending);
+    }
+    // A FrameReader that stopped at a damaged frame: say so rather than show part of the run.
+    const damaged = frames as { corrupt?: unknown; corruption?: unknown };
+    if (damaged.corrupt === true) {
+      throw new RangeError(
+        `${where}: ${damaged.corruption}; to view the frames before it, pass ` +
+          `await Array.fromAsync(reader)`,
+      );
     }
     return r;
   }

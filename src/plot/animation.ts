@@ -4,10 +4,11 @@
  * @module
  */
 
-import { writeFileAtomic } from "../arrow/io.ts";
-import { base64, type Figure } from "./figure.ts";
+import { writeFileAtomic } from "../math/files.ts";
+import { base64, Figure } from "./figure.ts";
 import { encodeGif } from "./gif.ts";
 import { svgToRGBA } from "./png.ts";
+import { plotOptions } from "./options.ts";
 
 /** Options of {@link animate}. */
 export interface AnimateOptions {
@@ -66,13 +67,17 @@ export class Animation {
    *
    * @param path destination ending in `.gif`
    * @returns the path
+   * @throws {TypeError} when `path` is not a non-empty string
    * @throws {RangeError} when `path` does not end in `.gif`
    */
   async save(path: string): Promise<string> {
+    if (typeof path !== "string" || path.length === 0) {
+      throw new TypeError(`Animation.save: path (${String(path)}) must be a non-empty string`);
+    }
     if (!/\.gif$/i.test(path)) {
       throw new RangeError(`Animation.save: path "${path}" must end in .gif`);
     }
-    await writeFileAtomic(path, this.gif);
+    await writeFileAtomic(path, this.gif, "Animation.save");
     return path;
   }
 
@@ -92,7 +97,8 @@ export class Animation {
  * @param frames the figures, in order (all the size of the first)
  * @param options delay, scale, loop
  * @returns the animation
- * @throws {RangeError} when `frames` is empty
+ * @throws {RangeError} when `frames` is empty or its figures differ in size
+ * @throws {TypeError} when a frame is not a Figure
  * @example
  * ```ts
  * import { animate, particles2d } from "@grainlab/grainlab/plot";
@@ -109,9 +115,25 @@ export class Animation {
  * ```
  */
 export function animate(frames: readonly Figure[], options: AnimateOptions = {}): Animation {
+  options = plotOptions("animate", options, {
+    delay: "nonNegative",
+    scale: "positive",
+    loop: "boolean",
+  });
   if (!Array.isArray(frames) || frames.length === 0) {
     throw new RangeError(`animate: frames must be a non-empty array of figures`);
   }
+  frames.forEach((f, k) => {
+    if (!(f instanceof Figure)) {
+      throw new TypeError(`animate: frames[${k}] (${String(f)}) must be a Figure`);
+    }
+    if (f.width !== frames[0].width || f.height !== frames[0].height) {
+      throw new RangeError(
+        `animate: frames[${k}] is ${f.width} × ${f.height} px, the first frame ` +
+          `${frames[0].width} × ${frames[0].height}: give every frame the same width and height`,
+      );
+    }
+  });
   const images = frames.map((f) => svgToRGBA(f.svg, { scale: options.scale ?? 1 }));
   const gif = encodeGif(images, { delay: options.delay, loop: options.loop });
   return new Animation(gif, images[0].width, images[0].height, images.length);

@@ -10,6 +10,7 @@ import { equalAspectFrame, plotPanel, px, type RawLayer } from "./panel.ts";
 import { bounds, labelOf, particleColumns, type ParticleSource } from "./source.ts";
 import { checkColumns } from "./marks/common.ts";
 import type { ParticleFigureOptions } from "./particles.ts";
+import { FIGURE_RULES, plotOptions } from "./options.ts";
 
 /** Options of {@link heightMap}. */
 export interface HeightMapOptions {
@@ -24,6 +25,9 @@ export interface HeightMapOptions {
   /** Maximum panel width (px). @default 520 */
   width?: number;
 }
+
+/** The most cells along x {@link heightMap} draws. */
+const MAX_CELLS = 1000;
 
 /**
  * Height of the free surface: for each x–y cell, the highest sphere top (z + radius) over it.
@@ -45,11 +49,20 @@ export interface HeightMapOptions {
  */
 export function heightMap(source: ParticleSource, options: HeightMapOptions = {}): Figure {
   const where = "heightMap";
+  options = plotOptions(where, options, {
+    cells: "count",
+    scheme: "string",
+    title: "string",
+    subtitle: "string",
+    width: "size",
+  });
   const cols = particleColumns(where, source);
   if (cols.dim !== 3) throw new RangeError(`${where}: source is 2D, need a 3D bed`);
   const nx = options.cells ?? 40;
-  if (!Number.isInteger(nx) || nx < 2) {
-    throw new RangeError(`${where}: options.cells is ${nx}, must be an integer >= 2`);
+  if (!Number.isInteger(nx) || nx < 2 || nx > MAX_CELLS) {
+    throw new RangeError(
+      `${where}: options.cells is ${nx}, must be an integer in [2, ${MAX_CELLS}]`,
+    );
   }
   checkColumns(where, cols, "x", "y");
   checkColumns(where, cols, "z", "z");
@@ -154,6 +167,11 @@ export interface Slice3dOptions extends ParticleFigureOptions {
  */
 export function slice3d(source: ParticleSource, options: Slice3dOptions = {}): Figure {
   const where = "slice3d";
+  options = plotOptions(where, options, {
+    ...FIGURE_RULES,
+    axis: ["x", "y", "z"],
+    at: "number",
+  });
   const cols = particleColumns(where, source);
   if (cols.dim !== 3) throw new RangeError(`${where}: source is 2D, need a 3D bed`);
   const axis = options.axis ?? "y";

@@ -81,6 +81,9 @@ export function bodyOutlines(
   bodies: readonly OutlineSource[],
   view: "side" | "front" | "top" = "side",
 ): Outline[] {
+  if (!Array.isArray(bodies)) {
+    throw new TypeError(`bodyOutlines: bodies (${String(bodies)}) must be an array of bodies`);
+  }
   const ax = AXES[view];
   if (!ax) throw new RangeError(`bodyOutlines: view (${view}) must be side, front or top`);
   const out: Outline[] = [];

@@ -8,6 +8,7 @@
 import * as Plot from "@observablehq/plot";
 import { escapeXml } from "./dom.ts";
 import type { Panel } from "./figure.ts";
+import { plotOptions } from "./options.ts";
 
 /** Options of {@link colorScale}. */
 export interface ColorScaleOptions {
@@ -55,6 +56,21 @@ export interface ColorScale {
  * ```
  */
 export function colorScale(values: ArrayLike<number>, options: ColorScaleOptions = {}): ColorScale {
+  options = plotOptions("colorScale", options, {
+    type: ["linear", "log", "categorical"],
+    scheme: "string",
+    domain: "range",
+    label: "string",
+    labels: "strings",
+  });
+  if (values === null || typeof values !== "object" || typeof values.length !== "number") {
+    throw new TypeError(`colorScale: values (${String(values)}) must be an array of numbers`);
+  }
+  if (options.type === "log" && options.domain && !(options.domain[0] > 0)) {
+    throw new RangeError(
+      `colorScale: options.domain ([${options.domain}]) must be > 0 on a log scale`,
+    );
+  }
   let lo = Infinity, hi = -Infinity;
   const distinct = new Set<number>();
   for (let i = 0; i < values.length; i++) {
@@ -69,13 +85,14 @@ export function colorScale(values: ArrayLike<number>, options: ColorScaleOptions
   const label = options.label ?? "";
   if (type === "categorical") {
     const domain = [...distinct].sort((a, b) => a - b);
-    const s = Plot.scale({
-      color: {
-        type: "categorical",
-        domain,
-        scheme: (options.scheme ?? "tableau10") as Plot.ColorScheme,
-      },
-    });
+    const s = plotScale(options.scheme, () =>
+      Plot.scale({
+        color: {
+          type: "categorical",
+          domain,
+          scheme: (options.scheme ?? "tableau10") as Plot.ColorScheme,
+        },
+      }));
     const apply = (v: number) => String(s.apply(v) ?? "#999");
     return {
       type,
@@ -96,14 +113,15 @@ export function colorScale(values: ArrayLike<number>, options: ColorScaleOptions
   } else if (!(d1 > d0)) {
     d1 = d0 + (d0 === 0 ? 1 : Math.abs(d0) * 0.01);
   }
-  const s = Plot.scale({
-    color: {
-      type,
-      domain: [d0, d1],
-      scheme: (options.scheme ?? "viridis") as Plot.ColorScheme,
-      clamp: true,
-    },
-  });
+  const s = plotScale(options.scheme, () =>
+    Plot.scale({
+      color: {
+        type,
+        domain: [d0, d1],
+        scheme: (options.scheme ?? "viridis") as Plot.ColorScheme,
+        clamp: true,
+      },
+    }));
   const apply = (v: number) =>
     Number.isFinite(v) && (type !== "log" || v > 0) ? String(s.apply(v)) : "#bbb";
   return {
@@ -112,6 +130,18 @@ export function colorScale(values: ArrayLike<number>, options: ColorScaleOptions
     apply,
     legend: (o = {}) => colorBar(apply, [d0, d1], { label, height: o.height, log: type === "log" }),
   };
+}
+
+/** Plot's scale, its error on an unknown scheme named as an option's. */
+function plotScale<S>(scheme: string | undefined, make: () => S): S {
+  try {
+    return make();
+  } catch (e) {
+    throw new RangeError(
+      `colorScale: options.scheme (${JSON.stringify(scheme)}) is not a colour scheme Observable ` +
+        `Plot knows (${(e as Error).message}); e.g. "viridis", "turbo", "blues", "tableau10"`,
+    );
+  }
 }
 
 /**
@@ -219,6 +249,10 @@ export function swatches(
   items: readonly { label: string; color: string; dash?: string }[],
   options: { title?: string; line?: boolean } = {},
 ): Panel {
+  options = plotOptions("swatches", options, { title: "string", line: "boolean" });
+  if (!Array.isArray(items)) {
+    throw new TypeError(`swatches: items (${String(items)}) must be an array of { label, color }`);
+  }
   const rowH = 16, top = options.title ? 22 : 4;
   const longest = Math.max(4, ...items.map((i) => i.label.length), (options.title ?? "").length);
   const width = Math.min(260, 26 + longest * 6.2);

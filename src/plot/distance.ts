@@ -8,6 +8,7 @@
 import { colorScale } from "./color.ts";
 import { compose, type Figure, type Panel } from "./figure.ts";
 import { equalAspectFrame, plotPanel, px, type RawLayer } from "./panel.ts";
+import { plotOptions } from "./options.ts";
 
 /** Sampled distances around a shape (the shape of star2d's `distanceErrorMap` result). */
 export interface DistanceErrorMapLike {
@@ -72,6 +73,14 @@ export function distanceErrorFigure(
   options: DistanceErrorOptions = {},
 ): Figure {
   const where = "distanceErrorFigure";
+  options = plotOptions(where, options, {
+    outline: "any",
+    domain: "range",
+    title: "string",
+    subtitle: "string",
+    width: "size",
+    scheme: "string",
+  });
   if (!map || !(map.count > 0)) throw new RangeError(`${where}: map has no points`);
   const n = map.count;
   const hx = gridStep(Array.prototype.slice.call(map.x, 0, n));

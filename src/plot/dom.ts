@@ -92,6 +92,9 @@ export function escapeXml(text: string): string {
  * ```
  */
 export function parseSVG(svg: string): DomElement {
+  if (typeof svg !== "string") {
+    throw new TypeError(`parseSVG: svg (${String(svg)}) must be a string`);
+  }
   const win = parseHTML(`<!DOCTYPE html><html><body>${svg}</body></html>`);
   const root = (win as unknown as { document: DomDocument }).document.querySelector("svg");
   if (!root) throw new Error(`parseSVG: no <svg> element in ${svg.slice(0, 60)}…`);

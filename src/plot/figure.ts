@@ -5,9 +5,10 @@
  * @module
  */
 
-import { writeFileAtomic } from "../arrow/io.ts";
+import { writeFileAtomic } from "../math/files.ts";
 import { type DomElement, escapeXml, SVG_NS } from "./dom.ts";
 import { type PngOptions, svgToPNG } from "./png.ts";
+import { plotOptions, PNG_RULES } from "./options.ts";
 
 /** SVG larger than this is shown in notebooks as PNG (keeps saved notebooks small). */
 const INLINE_SVG_LIMIT = 350_000;
@@ -72,7 +73,7 @@ export class Figure {
    * @returns PNG bytes
    */
   toPNG(options: PngOptions = {}): Uint8Array {
-    return svgToPNG(this.svg, options);
+    return svgToPNG(this.svg, plotOptions("Figure.toPNG", options, PNG_RULES));
   }
 
   /**
@@ -84,10 +85,14 @@ export class Figure {
    * @throws {RangeError} on another extension
    */
   async save(path: string, options: PngOptions = {}): Promise<string> {
+    if (typeof path !== "string" || path.length === 0) {
+      throw new TypeError(`Figure.save: path (${String(path)}) must be a non-empty string`);
+    }
     if (/\.svg$/i.test(path)) {
-      await writeFileAtomic(path, new TextEncoder().encode(this.svg));
+      plotOptions("Figure.save", options, PNG_RULES);
+      await writeFileAtomic(path, new TextEncoder().encode(this.svg), "Figure.save");
     } else if (/\.png$/i.test(path)) {
-      await writeFileAtomic(path, this.toPNG(options));
+      await writeFileAtomic(path, this.toPNG(options), "Figure.save");
     } else {
       throw new RangeError(`Figure.save: path "${path}" must end in .svg or .png`);
     }
@@ -127,6 +132,9 @@ export class Figure {
  * ```
  */
 export function base64(bytes: Uint8Array): string {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new TypeError(`base64: bytes (${String(bytes)}) must be a Uint8Array`);
+  }
   let s = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
     s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -178,7 +186,7 @@ export function toSVG(svg: string | DomElement | Figure): string {
  * ```
  */
 export function toPNG(svg: string | DomElement | Figure, options: PngOptions = {}): Uint8Array {
-  return svgToPNG(toSVG(svg), options);
+  return svgToPNG(toSVG(svg), plotOptions("toPNG", options, PNG_RULES));
 }
 
 /** One piece of a composed figure: an SVG string with its size. */
@@ -226,6 +234,14 @@ export interface ComposeOptions {
  * ```
  */
 export function compose(panels: readonly Panel[], options: ComposeOptions = {}): Figure {
+  options = plotOptions("compose", options, {
+    title: "string",
+    subtitle: "string",
+    legend: "any",
+    columns: "count",
+    gap: "nonNegative",
+    info: "any",
+  });
   if (!Array.isArray(panels) || panels.length === 0) {
     throw new RangeError(`compose: panels must be a non-empty array`);
   }

@@ -5,6 +5,7 @@
  */
 
 import { concatBytes } from "../math/bytes.ts";
+import { plotOptions } from "./options.ts";
 
 /** One RGBA image. */
 export interface RgbaImage {
@@ -134,10 +135,11 @@ function lzw(indices: Uint8Array): Uint8Array {
  * ```
  */
 export function encodeGif(frames: readonly RgbaImage[], options: GifOptions = {}): Uint8Array {
+  options = plotOptions("encodeGif", options, { delay: "nonNegative", loop: "boolean" });
   if (!Array.isArray(frames) || frames.length === 0) {
     throw new RangeError(`encodeGif: frames must be a non-empty array`);
   }
-  const { width, height } = frames[0];
+  const { width, height } = frames[0] ?? {};
   if (!(Number.isInteger(width) && width > 0 && width < 65536)) {
     throw new RangeError(`encodeGif: frame width ${width} must be an integer in [1, 65535]`);
   }
@@ -155,7 +157,15 @@ export function encodeGif(frames: readonly RgbaImage[], options: GifOptions = {}
     parts.push(new TextEncoder().encode("NETSCAPE2.0"));
     parts.push(Uint8Array.from([0x03, 0x01, 0, 0, 0x00]));
   }
-  for (const f of frames) {
+  for (const [k, f] of frames.entries()) {
+    if (f === null || typeof f !== "object" || !(f.pixels instanceof Uint8Array)) {
+      throw new TypeError(`encodeGif: frames[${k}] must be { width, height, pixels: Uint8Array }`);
+    }
+    if (f.width !== width || f.height !== height) {
+      throw new RangeError(
+        `encodeGif: frames[${k}] is ${f.width} × ${f.height}, the first frame ${width} × ${height}`,
+      );
+    }
     if (f.pixels.length < f.width * f.height * 4) {
       throw new RangeError(
         `encodeGif: a frame has ${f.pixels.length} bytes, need width × height × 4`,

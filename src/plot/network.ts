@@ -17,6 +17,7 @@ import { walls } from "./marks/walls.ts";
 import { equalAspectFrame, plotPanel } from "./panel.ts";
 import { bounds, particleColumns, type ParticleSource } from "./source.ts";
 import { type WallsLike, wallsOf, withWalls } from "./walls.ts";
+import { plotOptions } from "./options.ts";
 
 export type { NetworkSource };
 
@@ -83,6 +84,22 @@ const AXES = { side: ["x", "z"], front: ["y", "z"], top: ["x", "y"] } as const;
  */
 export function forceNetwork(source: NetworkSource, options: ForceNetworkOptions = {}): Figure {
   const where = "forceNetwork";
+  options = plotOptions(where, options, {
+    view: ["side", "front", "top"],
+    maxWidth: "positive",
+    minWidth: "nonNegative",
+    scheme: "string",
+    boundaries: "boolean",
+    grains: "boolean",
+    maxContacts: "count",
+    outline: "function",
+    walls: "any",
+    outlines: "any",
+    title: "string",
+    subtitle: "string",
+    width: "size",
+    height: "size",
+  });
   const tables = isTablePair(source);
   const particles: ParticleSource = tables
     ? (source as { particles: Table }).particles

@@ -10,6 +10,7 @@
 import * as Plot from "@observablehq/plot";
 import { type DomDocument, type DomElement, plotDocument } from "./dom.ts";
 import type { Panel } from "./figure.ts";
+import { AXES_RULES, plotOptions } from "./options.ts";
 
 /** A layer drawn as SVG text in data coordinates, using the panel's scales. */
 export interface RawLayer {
@@ -73,6 +74,12 @@ export function equalAspectSize(
   yDomain: [number, number],
   options: { maxWidth?: number; maxHeight?: number } = {},
 ): { width: number; height: number } {
+  options = plotOptions("equalAspectSize", options, { maxWidth: "size", maxHeight: "size" });
+  for (const [name, d] of [["xDomain", xDomain], ["yDomain", yDomain]] as const) {
+    if (!Array.isArray(d) || d.length !== 2) {
+      throw new TypeError(`equalAspectSize: ${name} (${String(d)}) must be [lo, hi]`);
+    }
+  }
   const maxW = options.maxWidth ?? 560, maxH = options.maxHeight ?? 520;
   const dx = xDomain[1] - xDomain[0], dy = yDomain[1] - yDomain[0];
   if (!(dx > 0) || !(dy > 0)) {
@@ -126,6 +133,16 @@ let tokenCounter = 0;
  * ```
  */
 export function plotPanel(options: PanelOptions): Panel {
+  options = plotOptions("plotPanel", options, {
+    ...AXES_RULES,
+    xDomain: "range",
+    yDomain: "range",
+    grid: "boolean",
+    marks: "any",
+  });
+  if (!Array.isArray(options.marks)) {
+    throw new TypeError(`plotPanel: options.marks (${String(options.marks)}) must be an array`);
+  }
   const width = options.width ?? 560, height = options.height ?? 360;
   const chunks = new Map<string, string>();
   const marks: object[] = options.marks.map((m) => {

@@ -20,6 +20,7 @@ import {
   particleColumns,
   type ParticleSource,
 } from "./source.ts";
+import { FIGURE_RULES, plotOptions, type Rule } from "./options.ts";
 
 /** Options shared by the particle figures. */
 export interface ParticleFigureOptions {
@@ -176,6 +177,14 @@ function viewPanel(
   return { panel, legend, drawn, density };
 }
 
+const PARTICLES2D_RULES: Readonly<Record<string, Rule>> = {
+  ...FIGURE_RULES,
+  outline: "function",
+  worldOutline: "function",
+  walls: "any",
+  orientation: "boolean",
+};
+
 /**
  * 2D grains at their true size in data units (equal scales): discs of `radius`, or star
  * outlines rotated by `angle` when `outline` is given; coloured by any column. Beyond
@@ -203,6 +212,7 @@ function viewPanel(
  * ```
  */
 export function particles2d(source: ParticleSource, options: Particles2dOptions = {}): Figure {
+  options = plotOptions("particles2d", options, PARTICLES2D_RULES);
   const cols = particleColumns("particles2d", source);
   const r = viewPanel(
     source,
@@ -254,6 +264,14 @@ const VIEWS: Record<string, View> = {
  * ```
  */
 export function bed3d(source: ParticleSource, options: Bed3dOptions = {}): Figure {
+  options = plotOptions("bed3d", options, { ...FIGURE_RULES, views: "any" });
+  if (
+    options.views !== undefined && (!Array.isArray(options.views) || options.views.length === 0)
+  ) {
+    throw new TypeError(
+      `bed3d: options.views (${String(options.views)}) must be an array of "side", "front", "top"`,
+    );
+  }
   const cols = particleColumns("bed3d", source);
   if (cols.dim !== 3) throw new RangeError(`bed3d: source is 2D, need a 3D system or table`);
   const views = options.views ?? ["side", "top"];

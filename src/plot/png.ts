@@ -5,6 +5,8 @@
  */
 
 import { Resvg } from "@resvg/resvg-js";
+import { plotOptions, PNG_RULES } from "./options.ts";
+import { sizeGuard } from "../math/validate.ts";
 
 /** Options of {@link svgToPNG}. */
 export interface PngOptions {
@@ -44,6 +46,7 @@ function render(svg: string, options: PngOptions, where: string) {
   if (typeof svg !== "string" || !svg.includes("<svg")) {
     throw new TypeError(`${where}: svg must be an SVG document string`);
   }
+  options = plotOptions<PngOptions>(where, options, PNG_RULES);
   const scale = options.scale ?? 2;
   if (!(scale > 0 && scale <= 16)) {
     throw new RangeError(`${where}: options.scale is ${scale}, must be in (0, 16]`);
@@ -59,8 +62,14 @@ function render(svg: string, options: PngOptions, where: string) {
       sansSerifFamily: "DejaVu Sans",
     },
   });
+  // The image is allocated at once: refuse one that cannot fit, naming its size.
+  const w = Math.ceil(r.width * scale), h = Math.ceil(r.height * scale);
+  sizeGuard(where, `a ${w} × ${h} pixel image (scale ${scale})`, w * h * 4, MAX_IMAGE_BYTES);
   return r.render();
 }
+
+/** The largest image {@link svgToPNG} and {@link svgToRGBA} render: 1 GiB of RGBA. */
+const MAX_IMAGE_BYTES = 2 ** 30;
 
 /**
  * Rasterises a standalone SVG string to PNG bytes.
@@ -69,7 +78,8 @@ function render(svg: string, options: PngOptions, where: string) {
  * @param options scale and background
  * @returns PNG bytes
  * @throws {TypeError} when `svg` is not an SVG string
- * @throws {RangeError} when `scale` is not in (0, 16]
+ * @throws {RangeError} when `scale` is not in (0, 16], an option is unknown (naming the
+ *   nearest valid one), or the image would exceed 1 GiB of pixels
  * @example
  * ```ts
  * import { svgToPNG } from "./png.ts";

@@ -10,6 +10,7 @@ import { Table } from "apache-arrow";
 import { swatches } from "./color.ts";
 import { compose, type Figure } from "./figure.ts";
 import { plotPanel } from "./panel.ts";
+import { AXES_RULES, plotOptions, type Rule } from "./options.ts";
 
 /** One curve: x and y values, a label, and an optional style. */
 export interface Series {
@@ -64,6 +65,14 @@ const PALETTE = [
   "#bab0ab",
 ];
 
+/** The rules of {@link LinesOptions}' keys. */
+const LINES_RULES: Readonly<Record<string, Rule>> = {
+  ...AXES_RULES,
+  subtitle: "string",
+  maxPoints: "count",
+  yDomain: "range",
+};
+
 /**
  * Line chart of several curves with a legend.
  *
@@ -83,6 +92,7 @@ const PALETTE = [
  * ```
  */
 export function lines(series: readonly Series[], options: LinesOptions = {}): Figure {
+  options = plotOptions("lines", options, LINES_RULES);
   if (!Array.isArray(series) || series.length === 0) {
     throw new RangeError(`lines: series must be a non-empty array`);
   }
@@ -214,7 +224,13 @@ function unitOf(src: SeriesSource, name: string): string {
  */
 export function timeSeries(source: SeriesSource, options: TimeSeriesOptions): Figure {
   const where = "timeSeries";
-  if (!options || !Array.isArray(options.y) || options.y.length === 0) {
+  options = plotOptions(where, options, {
+    ...LINES_RULES,
+    x: "string",
+    y: "strings",
+    labels: "strings",
+  });
+  if (!Array.isArray(options.y) || options.y.length === 0) {
     throw new RangeError(`${where}: options.y must name at least one column`);
   }
   const xName = options.x ?? "time";
@@ -230,7 +246,7 @@ export function timeSeries(source: SeriesSource, options: TimeSeriesOptions): Fi
     {
       xLabel: xu ? `${xName} (${xu})` : xName,
       yLabel: options.y.length === 1 ? (yu ? `${options.y[0]} (${yu})` : options.y[0]) : yu,
-      ...options,
+      ...linesPart(options),
     },
   );
 }
@@ -268,6 +284,10 @@ export function barComparison<R extends Record<string, { readonly time: ArrayLik
   runs: R,
   options: BarComparisonOptions = {},
 ): Figure {
+  if (runs === null || typeof runs !== "object") {
+    throw new TypeError(`barComparison: runs (${String(runs)}) must be an object of named runs`);
+  }
+  options = plotOptions("barComparison", options, { ...LINES_RULES, y: "string", analytic: "any" });
   const y = options.y ?? "endPosition";
   const units: Record<string, string> = {
     endPosition: "m",
@@ -299,6 +319,16 @@ export function barComparison<R extends Record<string, { readonly time: ArrayLik
   return lines(series, {
     xLabel: "time (s)",
     yLabel: units[y] ? `${y} (${units[y]})` : y,
-    ...options,
+    ...linesPart(options),
   });
+}
+
+/** The {@link LinesOptions} part of a function's options (set keys only). */
+function linesPart(options: LinesOptions): LinesOptions {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(LINES_RULES)) {
+    const v = (options as Record<string, unknown>)[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out as LinesOptions;
 }

@@ -19,6 +19,7 @@ import {
   V5,
 } from "./messages.ts";
 import { canonSchema, keyValues, parseSchema } from "./schema.ts";
+import { bool, options as checkOptions } from "../../math/validate.ts";
 
 const MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]; // "ARROW1"
 const CONTINUATION = 0xffffffff;
@@ -85,6 +86,15 @@ export function checkArrowFile(
   prefix: string,
   options: CheckArrowFileOptions = {},
 ): ArrowFileLayout {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new TypeError(`checkArrowFile: bytes (${String(bytes)}) must be a Uint8Array`);
+  }
+  options = checkOptions<CheckArrowFileOptions>("checkArrowFile", "options", options, [
+    "verifyChecksum",
+    "computeChecksum",
+  ]);
+  bool("checkArrowFile", "options.verifyChecksum", options.verifyChecksum, true);
+  bool("checkArrowFile", "options.computeChecksum", options.computeChecksum, false);
   const fail: Fail = (message) => {
     throw new RangeError(`${prefix}: ${message}`);
   };
@@ -242,7 +252,7 @@ export function checkArrowFile(
     // Both copies agree (checked above), so the message's copy has the same value.
     const fb = new Flat(bytes, 16, 8 + dv.getInt32(12, true) + 8, "schema message", fail);
     const header = fb.root("Message").table(2, "header")!;
-    positions.push(keyValues(header, 2, true).checksum?.pos);
+    positions.push(keyValues(header, 2, "schema").checksum?.pos);
   }
   if (stored !== null && verify && stored !== computed) {
     fail(

@@ -40,6 +40,11 @@ export interface MessageDesc {
   batch?: BatchDesc;
   dictId?: number;
   isDelta?: boolean;
+  /**
+   * The message-level checksum under `grainlab.crc32` (in the `Message`'s own custom
+   * metadata, which `FrameWriter` fills) and where its 8 bytes are, when present.
+   */
+  checksum: { value: string; pos: number } | null;
 }
 
 function parseBatch(fb: Flat, t: FlatTable | null, what: string): BatchDesc {
@@ -88,9 +93,16 @@ export function parseMessage(
   if (bodyLength < 0 || bodyLength % 8 !== 0) {
     fail(`${fb.name}: body length ${bodyLength} must be a non-negative multiple of 8`);
   }
-  keyValues(m, 4); // bounds of the message's custom metadata
+  const { checksum } = keyValues(m, 4, "message"); // bounds, and the checksum when there
   const h = m.table(2, "header");
-  const out: MessageDesc = { offset, metaLength: end - start, version, header, bodyLength };
+  const out: MessageDesc = {
+    offset,
+    metaLength: end - start,
+    version,
+    header,
+    bodyLength,
+    checksum,
+  };
   if (h === null) fail(`${fb.name}: has no header`);
   if (header === HEADER_SCHEMA) {
     if (bodyLength !== 0) {

@@ -258,11 +258,11 @@ export function columnPath(parent: string, name: string | null): string {
 }
 
 /**
- * Reads the `custom_metadata` key-value pairs in slot `slot` of `t`; at the schema level
- * (`schemaLevel`) also the checksum under {@link CHECKSUM_KEY}, which must be 8 lowercase hex
- * digits and appear at most once.
+ * Reads the `custom_metadata` key-value pairs in slot `slot` of `t`; with `checksumOf` (the
+ * schema, or a message) also the checksum under {@link CHECKSUM_KEY}, which must be 8 lowercase
+ * hex digits and appear at most once.
  */
-export function keyValues(t: FlatTable, slot: number, schemaLevel = false): {
+export function keyValues(t: FlatTable, slot: number, checksumOf: string | false = false): {
   pairs: [string | null, string | null][];
   checksum: { value: string; pos: number } | null;
 } {
@@ -271,9 +271,9 @@ export function keyValues(t: FlatTable, slot: number, schemaLevel = false): {
   for (const kv of t.tables(slot, "custom_metadata")) {
     const k = kv.string(0, "key"), v = kv.string(1, "value");
     pairs.push([k?.text ?? null, v?.text ?? null]);
-    if (schemaLevel && k?.text === CHECKSUM_KEY) {
+    if (checksumOf !== false && k?.text === CHECKSUM_KEY) {
       if (checksum !== null) {
-        t.fb.fail(`${t.fb.name}: the schema metadata has "${CHECKSUM_KEY}" more than once`);
+        t.fb.fail(`${t.fb.name}: the ${checksumOf} metadata has "${CHECKSUM_KEY}" more than once`);
       }
       if (v === null || !/^[0-9a-f]{8}$/.test(v.text)) {
         t.fb.fail(
@@ -349,7 +349,7 @@ export function parseSchema(fb: Flat, t: FlatTable): SchemaDesc {
     return out;
   };
   const fields = t.tables(1, "fields").map((f) => field(f, "", 1));
-  const { pairs, checksum } = keyValues(t, 2, true);
+  const { pairs, checksum } = keyValues(t, 2, "schema");
   const fv = t.vector(3, 8, "features");
   const features: number[] = [];
   for (let k = 0; k < (fv?.count ?? 0); k++) features.push(fb.i64(fv!.pos + 8 * k, "feature"));

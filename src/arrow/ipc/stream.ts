@@ -24,6 +24,12 @@ export interface IpcMessage {
   readonly bodyLength: number;
   /** Rows of a record or dictionary batch. */
   readonly rows: number;
+  /**
+   * The `grainlab.crc32` checksum the message holds — a schema message in its schema's
+   * metadata, a batch in the message's own metadata — and where its 8 bytes are in the
+   * metadata bytes given to {@link IpcStreamChecker.message}; null when it has none.
+   */
+  readonly checksum: { value: string; pos: number } | null;
   /** @internal */
   readonly desc: MessageDesc;
 }
@@ -112,7 +118,8 @@ export class IpcStreamChecker {
       : m.header === HEADER_DICTIONARY
       ? "dictionary"
       : "batch";
-    return { kind, bodyLength: m.bodyLength, rows: m.batch?.length ?? 0, desc: m };
+    const checksum = kind === "schema" ? m.schema!.checksum : m.checksum;
+    return { kind, bodyLength: m.bodyLength, rows: m.batch?.length ?? 0, checksum, desc: m };
   }
 
   /**

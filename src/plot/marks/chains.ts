@@ -28,6 +28,7 @@ import {
   type ViewName,
 } from "./common.ts";
 import type { PlotMark } from "./types.ts";
+import { plotOptions } from "../options.ts";
 
 /** A system with contacts, or a pair of tables from `particlesTable` and `contactsTable`. */
 export type NetworkSource = ParticleSystemLike | { particles: Table; contacts: Table };
@@ -362,5 +363,17 @@ export function forceChains(
   source: NetworkSource,
   options: ForceChainsOptions = {},
 ): ForceChainsMark {
+  options = plotOptions("forceChains", options, {
+    view: "any",
+    stroke: "any",
+    scheme: "string",
+    maxWidth: "positive",
+    minWidth: "nonNegative",
+    maxForce: "positive",
+    boundaries: "boolean",
+    maxContacts: "count",
+    strokeOpacity: "nonNegative",
+    clip: "boolean",
+  });
   return new ForceChainsLayer(source, options);
 }

@@ -27,6 +27,7 @@ import {
   type ViewName,
 } from "./common.ts";
 import type { PlotMark } from "./types.ts";
+import { plotOptions } from "../options.ts";
 
 /** Options of {@link grains}. */
 export interface GrainsOptions {
@@ -306,6 +307,20 @@ class GrainsLayer extends GrainlabMark implements GrainsMark {
  * ```
  */
 export function grains(source: ParticleSource, options: GrainsOptions = {}): GrainsMark {
+  options = plotOptions("grains", options, {
+    view: "any",
+    fill: "any",
+    fillOpacity: "nonNegative",
+    stroke: "any",
+    strokeWidth: "nonNegative",
+    outline: "function",
+    worldOutline: "function",
+    outlines: "any",
+    orientation: "boolean",
+    maxVertices: "count",
+    minRadius: "nonNegative",
+    clip: "boolean",
+  });
   return new GrainsLayer(source, options);
 }
 

@@ -55,6 +55,11 @@ export interface PlotFigureOptions {
  * ```
  */
 export function plotFigure(options: PlotFigureOptions): Figure {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new TypeError(
+      `plotFigure: options (${String(options)}) must be Observable Plot's options object`,
+    );
+  }
   const el = Plot.plot(
     { document: plotDocument(), ...options } as unknown as Plot.PlotOptions,
   ) as unknown as DomElement;

@@ -20,6 +20,7 @@ import {
   svgLine,
 } from "./common.ts";
 import type { PlotMark } from "./types.ts";
+import { plotOptions } from "../options.ts";
 
 /** Options of {@link walls}. */
 export interface WallsOptions {
@@ -173,5 +174,10 @@ export function walls(
   source: WallsLike | { walls: WallsLike },
   options: WallsOptions = {},
 ): WallsMark {
+  options = plotOptions("walls", options, {
+    stroke: "any",
+    strokeWidth: "nonNegative",
+    minThickness: "nonNegative",
+  });
   return new WallsLayer(source, options);
 }
