@@ -7,33 +7,19 @@ import { expect } from "expect";
 import {
   barTable,
   buildTable,
-  checkArrowFile,
   contactsTable,
-  metadataMap,
   particlesTable,
-  schemaMetadata,
   StatsRecorder,
   statsTable,
   writeArrow,
 } from "../src/arrow/mod.ts";
-import {
-  canRun,
-  lammpsDumpFrames,
-  lammpsFrameTable,
-  readLammpsDump,
-  runLammps,
-  writeVtk,
-} from "../src/io/mod.ts";
-import {
-  Progress,
-  runWithProgress,
-  systemBundle,
-  systemSummary,
-  tableBundle,
-  tableView,
-  ViewRecorder,
-  writeViewer,
-} from "../src/notebook/mod.ts";
+import { checkArrowFile } from "../src/arrow/ipc/file.ts";
+import { metadataMap, schemaMetadata } from "../src/arrow/schema.ts";
+import { canRun, lammpsDumpFrames, readLammpsDump, runLammps, writeVtk } from "../src/io/mod.ts";
+import { lammpsFrameTable } from "../src/io/lammps_dump_frames.ts";
+import { runWithProgress, tableView, ViewRecorder, writeViewer } from "../src/notebook/mod.ts";
+import { Progress } from "../src/math/progress.ts";
+import { systemBundle, systemSummary, tableBundle } from "../src/notebook/display.ts";
 import { Figure } from "../src/plot/mod.ts";
 import { fakeSystem3d } from "./arrow_fixtures.ts";
 

@@ -6,32 +6,28 @@ import { expect } from "expect";
 import {
   animate,
   barComparison,
-  base64,
   bed3d,
   bodyOutlines,
-  colorScale,
   compose,
   distanceErrorFigure,
-  encodeGif,
-  equalAspectSize,
   Figure,
   forceChains,
   forceNetwork,
   grains,
   heightMap,
   lines,
-  parseSVG,
   particles2d,
   plotFigure,
-  plotPanel,
   slice3d,
-  svgToPNG,
-  svgToRGBA,
-  swatches,
   timeSeries,
-  toPNG,
   walls,
 } from "../src/plot/mod.ts";
+import { base64, toPNG } from "../src/plot/figure.ts";
+import { colorScale, swatches } from "../src/plot/color.ts";
+import { encodeGif } from "../src/plot/gif.ts";
+import { equalAspectSize, plotPanel } from "../src/plot/panel.ts";
+import { parseSVG } from "../src/plot/dom.ts";
+import { svgToPNG, svgToRGBA } from "../src/plot/png.ts";
 import { fakeSystem2d, fakeSystem3d } from "./arrow_fixtures.ts";
 
 const t = [0, 1, 2, 3];
