@@ -32,7 +32,6 @@
  */
 import type { World } from "../sphere3d/world.ts";
 import type { GranularSystem } from "../sphere3d/granular_system.ts";
-import type { Material } from "../sphere3d/material.ts";
 import { writeFileAtomic } from "../math/files.ts";
 import { bool, integerIn, options as checkOptions, positive } from "../math/validate.ts";
 import { buildExport } from "./lammps_script.ts";
