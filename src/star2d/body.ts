@@ -37,6 +37,7 @@ import {
 } from "./body_options.ts";
 export * from "./body_options.ts";
 import { emptyStepStats, lap, updateStepStats } from "./body_stats.ts";
+import { GrainGuard, guardBeforeForces, stableTimeStep, unstableMessage } from "./guard.ts";
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
 import { Walls } from "./walls.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
@@ -68,8 +69,36 @@ import {
 export abstract class GrainSystem2 {
   /** Number of grains. */
   count = 0;
-  /** Time step (s). */
-  readonly timeStep: number;
+  #dt: number;
+  /**
+   * Time step (s). Setting it checks it like `addGrains` does: a time step above the
+   * stability bound of the grains present throws a RangeError naming the bound.
+   *
+   * @example
+   * ```ts
+   * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
+   * const s = new StarSystem({ timeStep: 1e-4 });
+   * s.addGrains({ shape: StarShape.preset("cross", { area: 30e-6 }), positions: [[0, 0]] });
+   * s.timeStep = 5e-5;
+   * expect(s.timeStep).toBe(5e-5);
+   * expect(() => (s.timeStep = 0.05)).toThrow(/exceeds the stability bound 0.000155 s/);
+   * expect(s.timeStep).toBe(5e-5);
+   * ```
+   */
+  get timeStep(): number {
+    return this.#dt;
+  }
+  set timeStep(dt: number) {
+    const where = `${this.#name}.timeStep`;
+    const t = positive(where, "timeStep", dt);
+    this._checkStable(where, t, this.count);
+    this.#dt = t;
+  }
+  /** @internal Set the time step unchecked (a checkpoint's, checked by its decoder). */
+  _setTimeStep(dt: number): void {
+    this.#dt = dt;
+  }
   /** Gravity x (m/s²). */
   readonly gravityX: number;
   /** Gravity y (m/s²). */
@@ -155,6 +184,43 @@ export abstract class GrainSystem2 {
   /** @internal */ _pairsInContact = 0;
   /** History key tolerance: > 0 angles (rad), 0 exact keys. @internal */
   _keyTol = 0.3;
+  /** @internal The divergence guard (`guard.ts`). */
+  readonly _guard: GrainGuard = new GrainGuard();
+
+  /**
+   * @internal The lever arm of grain `i` for the stability bound: from its centre of mass to
+   * its farthest boundary point (the bounding radius; star grains add their centroid offset).
+   */
+  _lever(i: number): number {
+    return this._rmax[i];
+  }
+
+  /**
+   * @internal Throw when `dt` exceeds the stability bound of any of the first `n` grains
+   * (`checkTimeStep`'s message, naming the grain).
+   */
+  _checkStable(where: string, dt: number, n: number): void {
+    const b = new Float64Array(4);
+    let worst = -1, wb = Infinity;
+    for (let i = 0; i < n; i++) {
+      stableTimeStep(this.kn, this.kt, this.cn, this._mass[i], this._inertia[i], this._lever(i), b);
+      if (b[0] < wb) wb = b[0], worst = i;
+    }
+    if (worst >= 0 && dt > wb) {
+      stableTimeStep(
+        this.kn,
+        this.kt,
+        this.cn,
+        this._mass[worst],
+        this._inertia[worst],
+        this._lever(worst),
+        b,
+      );
+      throw new RangeError(
+        unstableMessage(where, dt, b, this.cn, this._mass[worst], `, grain ${worst}`),
+      );
+    }
+  }
 
   /**
    * Resolve and validate the common options; `keys` are every option key the subclass
@@ -162,7 +228,7 @@ export abstract class GrainSystem2 {
    */
   constructor(name: string, options: GrainSystemOptions | undefined, keys: readonly string[]) {
     const o = checkOptions<GrainSystemOptions>(name, "options", options, keys);
-    this.timeStep = positive(name, "timeStep", o.timeStep ?? 1e-4);
+    this.#dt = positive(name, "timeStep", o.timeStep ?? 1e-4);
     const g = o.gravity ?? [0, -9.81];
     if (g === null || typeof g !== "object" || g.length !== 2) {
       throw new TypeError(`${name}: gravity (${String(g)}) must be an array of 2 numbers`);
@@ -394,26 +460,32 @@ export abstract class GrainSystem2 {
    * ```
    */
   get positions(): Float64Array {
+    this._guard.viewsOut = true;
     return this._pos.subarray(0, 2 * this.count);
   }
   /** Velocities of the centres of mass (m/s), stride 2. */
   get velocities(): Float64Array {
+    this._guard.viewsOut = true;
     return this._vel.subarray(0, 2 * this.count);
   }
   /** Angles (rad), unwrapped. */
   get angles(): Float64Array {
+    this._guard.viewsOut = true;
     return this._ang.subarray(0, this.count);
   }
   /** Angular velocities (rad/s). */
   get angularVelocities(): Float64Array {
+    this._guard.viewsOut = true;
     return this._omega.subarray(0, this.count);
   }
   /** Masses (kg). */
   get masses(): Float64Array {
+    this._guard.viewsOut = true;
     return this._mass.subarray(0, this.count);
   }
   /** Moments of inertia about the centre of mass (kg·m²). */
   get inertias(): Float64Array {
+    this._guard.viewsOut = true;
     return this._inertia.subarray(0, this.count);
   }
   /** Bounding radii r_max (m), about the detection centre. */
@@ -521,6 +593,7 @@ export abstract class GrainSystem2 {
     }
     this.count += n;
     if (2 * props.rmax > this._cell) this._cell = 2 * props.rmax;
+    this._guard.stale = true;
     return first;
   }
 
@@ -531,19 +604,9 @@ export abstract class GrainSystem2 {
    * centre of mass (explicit integration of a damped spring).
    */
   checkTimeStep(name: string, mass: number, inertia: number, lever: number): void {
-    const mStar = 1 / (1 / mass + (lever * lever) / inertia);
-    const k = Math.max(this.kn, this.kt), mEff = mStar / 2;
-    const w = Math.sqrt(k / mEff), zeta = this.cn / (2 * Math.sqrt(k * mEff));
-    const bound = (2 / w) * (Math.sqrt(1 + zeta * zeta) - zeta);
-    if (this.timeStep > bound) {
-      throw new RangeError(
-        `${name}: timeStep (${this.timeStep} s) exceeds the stability bound ${
-          bound.toPrecision(3)
-        } s = (2/ω)(√(1+ζ²) − ζ) for stiffness k = ${k} N/m, normal damping ${this.cn} N·s/m ` +
-          `(ζ = ${zeta.toPrecision(3)}) and effective grain mass m* = ${
-            mStar.toPrecision(3)
-          } kg (mass ${mass.toPrecision(3)} kg); reduce timeStep, stiffness or damping`,
-      );
+    const b = stableTimeStep(this.kn, this.kt, this.cn, mass, inertia, lever);
+    if (this.timeStep > b[0]) {
+      throw new RangeError(unstableMessage(name, this.timeStep, b, this.cn, mass));
     }
   }
 
@@ -576,6 +639,7 @@ export abstract class GrainSystem2 {
     if (prof) t = lap(pr, "pairForces", t, true);
     this.detectWallContacts();
     if (prof) t = lap(pr, "boundaryForces", t, true);
+    guardBeforeForces(this);
     this.computeForces();
     if (prof) t = lap(pr, "pairForces", t, false);
     this.integrate();

@@ -17,6 +17,7 @@ import {
 } from "../math/checkpoint_io.ts";
 import { finite, integerIn, nonNegative, positive, sizeGuard } from "../math/validate.ts";
 import { StarShape } from "./shape.ts";
+import { stableTimeStep, unstableMessage } from "./guard.ts";
 import type { ClumpTemplate } from "./clump.ts";
 import {
   type GrainState,
@@ -313,6 +314,30 @@ function rebuildShape(where: string, r: ShapeRecord, lut: Float64Array): StarSha
   return sh;
 }
 
+/**
+ * Throw when the stored time step exceeds the stability bound of a stored grain, as
+ * `addGrains` would have (lever: the bounding radius, plus the centroid offset of a star shape).
+ */
+function checkStableStep(where: string, s: GrainState): void {
+  const p = s.parameters, dt = p.timeStep as number;
+  const kn = p.normalStiffness as number, kt = p.tangentialStiffness as number;
+  const cn = p.normalDamping as number;
+  const off = s.shapes.map((sh) =>
+    Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY)
+  );
+  const b = new Float64Array(4);
+  let worst = -1, wb = Infinity;
+  for (let i = 0; i < s.count; i++) {
+    const lever = s.rmax[i] + (s.kind === "StarSystem" ? off[s.shape[i]] : 0);
+    stableTimeStep(kn, kt, cn, s.mass[i], s.inertia[i], lever, b);
+    if (b[0] < wb) wb = b[0], worst = i;
+  }
+  if (worst < 0 || !(dt > wb)) return;
+  const i = worst, lever = s.rmax[i] + (s.kind === "StarSystem" ? off[s.shape[i]] : 0);
+  stableTimeStep(kn, kt, cn, s.mass[i], s.inertia[i], lever, b);
+  throw new RangeError(unstableMessage(where, dt, b, cn, s.mass[i], `, grain ${i}`));
+}
+
 /** Check the grains and histories of a decoded state (ids, values, references). */
 function checkGrainState(where: string, s: GrainState): void {
   const n = s.count;
@@ -345,6 +370,7 @@ function checkGrainState(where: string, s: GrainState): void {
       throw new RangeError(`${where}: shape of grain ${i} (${s.shape[i]}) is not defined`);
     }
   }
+  checkStableStep(`${where}: META: parameters`, s);
   sizeGuard(where, `an id table for ${s.nextId} ids`, 4 * s.nextId);
   const live = new Uint8Array(s.nextId);
   for (let i = 0; i < n; i++) {

@@ -290,6 +290,12 @@ export class StarSystem extends GrainSystem2 {
     return poly;
   }
 
+  /** @internal The lever arm of grain `i`: its shape's r_max plus its centroid offset. */
+  override _lever(i: number): number {
+    const sh = this.starShapes[this._shape[i]];
+    return sh.rMax + Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
+  }
+
   /** @internal */
   override _grow(cap: number): void {
     super._grow(cap);
