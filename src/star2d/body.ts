@@ -26,8 +26,10 @@ import {
   nonNegative,
   options as checkOptions,
   positive,
+  sizeGuard,
 } from "../math/validate.ts";
 import { MAX_THREADS, StarThreads, type ThreadedGrains } from "./threads/pool.ts";
+import { flag } from "./options.ts";
 export { GRAIN_INIT_KEYS, GRAIN_SYSTEM_KEYS } from "./options.ts";
 import {
   flatten,
@@ -156,7 +158,7 @@ export abstract class GrainSystem2 {
   }
   set profile(on: boolean) {
     const was = this.#profile;
-    this.#profile = bool("GrainSystem2", "profile", on, false);
+    this.#profile = flag(`${this.#name}.profile`, "profile", on);
     if (this.#profile && !was) resetProfileTotals(this.profileTotals);
   }
   /** Simulated time (s). */
@@ -378,7 +380,17 @@ export abstract class GrainSystem2 {
     const w = `${this.#name}.saveState`;
     const o = checkOptions<SaveStateOptions>(w, "options", options, SAVE_STATE_KEYS);
     const h = bool(w, "includeContactHistories", o.includeContactHistories, true);
-    return encodeGrainState(captureGrainState(this, h));
+    const bytes = encodeGrainState(captureGrainState(this, h));
+    // never write what cannot be read: the loader's own checks on the very bytes
+    try {
+      decodeGrainState(bytes, "<state>");
+    } catch (e) {
+      throw new RangeError(
+        `${w}: the checkpoint would not load back, so nothing is written: ${(e as Error).message}`,
+        { cause: e },
+      );
+    }
+    return bytes;
   }
 
   /**
@@ -514,7 +526,16 @@ export abstract class GrainSystem2 {
    * ```
    */
   reserve(n: number): void {
+    const where = `${this.#name}.reserve`;
+    integerIn(where, "n", n, 0, MAX_GRAINS);
     if (n <= this._cap) return;
+    let c = Math.max(16, this._cap);
+    while (c < n) c *= 2;
+    sizeGuard(
+      where,
+      `the columns of ${c} grains (${GRAIN_COLUMN_BYTES} bytes each)`,
+      c * GRAIN_COLUMN_BYTES,
+    );
     let cap = Math.max(16, this._cap);
     while (cap < n) cap *= 2;
     this._grow(cap);
@@ -699,6 +720,11 @@ export abstract class GrainSystem2 {
     updateStepStats(this);
   }
 }
+
+/** The most grains of a system (the contact record's grain indices are 32-bit signed). */
+const MAX_GRAINS = 2 ** 31 - 1;
+/** Bytes of the per-grain columns, the most of any system (a star grain's). */
+const GRAIN_COLUMN_BYTES = 9 * 8 + 2 * 8 + 4 + 2 + 4 * 8;
 
 /** One value per grain from a number (for all) or an array of length n; all finite. */
 function perGrain(

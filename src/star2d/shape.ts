@@ -31,6 +31,9 @@ const PRESET_KEYS: readonly string[] = ["rMax", "area", "nodes", "lutSize"];
  */
 const LUT_BYTES_LIMIT = 2 ** 30;
 
+/** The most memory a fresh outline may take: 1 GiB, 67 million vertices. */
+const OUTLINE_BYTES_LIMIT = 2 ** 30;
+
 const TWO_PI = 2 * Math.PI;
 
 /** Options of {@linkcode StarShape}: Fourier coefficients, size, sampling. */
@@ -167,7 +170,12 @@ export class StarShape {
     const cos = coefficients("cos", options.cos), sin = coefficients("sin", options.sin);
     const nodes = options.nodes ?? 100;
     const lutSize = options.lutSize ?? 20000;
-    this.name = options.name ?? "custom";
+    const name = options.name === undefined ? "custom" : options.name;
+    // the name is stored in checkpoints: what could not be read back is refused here
+    if (typeof name !== "string") {
+      throw new TypeError(`StarShape: name (${String(name)}) must be a string`);
+    }
+    this.name = name;
     const all = [a0, ...cos, ...sin];
     for (const v of all) {
       if (!Number.isFinite(v)) {
@@ -417,6 +425,12 @@ export class StarShape {
   outline(n: number = 100, out?: Float64Array): Float64Array {
     if (!Number.isInteger(n) || n < 3) {
       throw new RangeError(`StarShape.outline: n (${n}) must be an integer >= 3`);
+    }
+    if (out !== undefined && !(out instanceof Float64Array)) {
+      throw new TypeError(`StarShape.outline: out (${String(out)}) must be a Float64Array`);
+    }
+    if (out === undefined) {
+      sizeGuard("StarShape.outline", `an outline of ${n} vertices`, 16 * n, OUTLINE_BYTES_LIMIT);
     }
     const o = out ?? new Float64Array(2 * n);
     if (o.length < 2 * n) {

@@ -276,9 +276,15 @@ export class StarSystem extends GrainSystem2 {
     if (!(Number.isInteger(i) && i >= 0 && i < this.count)) {
       throw new RangeError(`StarSystem.outline: i (${i}) must be in [0, ${this.count})`);
     }
+    const o = checkOptions<{ n?: number; out?: Float64Array }>(
+      "StarSystem.outline",
+      "options",
+      options,
+      ["n", "out"],
+    );
     const sh = this.starShapes[this._shape[i]];
-    const n = options.n ?? sh.nodes;
-    const poly = sh.outline(n, options.out);
+    const n = o.n ?? sh.nodes;
+    const poly = sh.outline(n, o.out);
     const a = this._ang[i], c = Math.cos(a), s = Math.sin(a);
     const gx = sh.centroidX, gy = sh.centroidY;
     const ox = this._pos[2 * i], oy = this._pos[2 * i + 1];

@@ -9,6 +9,7 @@
  */
 
 import { bool, options as checkOptions } from "../math/validate.ts";
+import { flag } from "./options.ts";
 
 const PLANE = 0, SEGMENT = 1, DRUM = 2;
 
@@ -281,7 +282,7 @@ export class Walls {
     if (!(Number.isInteger(wall) && wall >= 0 && wall < this.count)) {
       throw new RangeError(`Walls.setEnabled: wall (${wall}) must be in [0, ${this.count})`);
     }
-    this.enabled[wall] = on ? 1 : 0;
+    this.enabled[wall] = flag("Walls.setEnabled", "on", on) ? 1 : 0;
   }
 
   /**
