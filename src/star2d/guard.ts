@@ -21,7 +21,7 @@
  * @module
  */
 import type { GrainSystem2 } from "./body.ts";
-import { contactBuffers, ContactKind } from "../contact/record.ts";
+import { contactBuffers, ContactKind, type ContactRecord } from "../contact/record.ts";
 
 const DRUM = 2, SEGMENT = 1;
 /** Weights of the position fingerprint (irrational, so that moves rarely cancel). */
@@ -131,8 +131,11 @@ export function positionWeight(x: number, y: number, a: number): number {
   return x + FY * y + FA * a;
 }
 
-/** The reference of the speed check from the current state and its detected contacts. */
-function measureReference(sys: GrainSystem2): void {
+/**
+ * The reference of the speed check from the current state and the contacts detected at it
+ * (`contacts`, by default the step's own).
+ */
+function measureReference(sys: GrainSystem2, contacts: ContactRecord = sys.contacts): void {
   const g = sys._guard, n = sys.count;
   const pos = sys._pos, vel = sys._vel, om = sys._omega, m = sys._mass, I = sys._inertia;
   const r = sys._rmax, gx = sys.gravityX, gy = sys.gravityY, gn = Math.hypot(gx, gy);
@@ -149,7 +152,7 @@ function measureReference(sys: GrainSystem2): void {
   let pe = 0;
   for (let i = 0; i < n; i++) pe += m[i] * gn * (ux * pos[2 * i] + uy * pos[2 * i + 1] - hMin);
   // elastic energy of the detected contacts: ½·kn·δ², and at most ½·(μ·kn·δ)²/kt in the spring
-  const c = sys.contacts, b = contactBuffers(c), ov = b.overlap;
+  const c = contacts, b = contactBuffers(c), ov = b.overlap;
   let mu = sys.friction;
   const w = sys.walls;
   for (let k = 0; k < w.count; k++) mu = Math.max(mu, w.friction[k]);
@@ -169,7 +172,11 @@ function measureReference(sys: GrainSystem2): void {
  * The fastest surface of the enabled spinning walls (m/s) into `wallSpeed`; throws when one
  * moves more than the smallest grain's bounding radius in a step.
  */
-function checkWalls(sys: GrainSystem2): void {
+function checkWalls(
+  sys: GrainSystem2,
+  where = `${sys._kind}.step`,
+  step = sys.lastStepStats.step + 1,
+): void {
   const w = sys.walls, g = sys._guard, geo = w.geom, dt = sys.timeStep;
   let vMax = 0;
   for (let k = 0; k < w.count; k++) {
@@ -190,10 +197,10 @@ function checkWalls(sys: GrainSystem2): void {
     if (sys.count > 0 && v * dt > g.minRadius) {
       const what = w.kind[k] === DRUM ? "a drum" : "a segment";
       throw new RangeError(
-        `${sys._kind}.step: wall ${k} (${what} spinning at ${w.omega[k]} rad/s) moves its ` +
+        `${where}: wall ${k} (${what} spinning at ${w.omega[k]} rad/s) moves its ` +
           `surface at ${v.toPrecision(3)} m/s, ${(v * dt).toPrecision(3)} m in a step of ` +
           `${dt} s, more than the smallest grain's bounding radius ${g.minRadius} m: no contact ` +
-          `can follow it (at step ${sys.lastStepStats.step + 1}). Lower its omega below ` +
+          `can follow it (at step ${step}). Lower its omega below ` +
           `${Number((g.minRadius / (dt * reach)).toPrecision(3))} rad/s or timeStep below ` +
           `${Number((g.minRadius / v).toPrecision(3))} s`,
       );
@@ -228,9 +235,14 @@ export function guardAfterStep(
   if (v2max > lim * lim) reportTooFast(sys, lim);
 }
 
-/** Throw naming the first contact deeper than its grains' size, if any. */
-function checkOverlaps(sys: GrainSystem2): void {
-  const c = sys.contacts, b = contactBuffers(c), r = sys._rmax, ids = sys._ids;
+/** Throw naming the first contact of `c` deeper than its grains' size, if any. */
+function checkOverlaps(
+  sys: GrainSystem2,
+  c: ContactRecord = sys.contacts,
+  where?: string,
+  step?: number,
+): void {
+  const b = contactBuffers(c), r = sys._rmax, ids = sys._ids;
   for (let k = 0; k < c.count; k++) {
     const i = b.i[k], j = b.j[k], d = b.overlap[k];
     if (b.kind[k] === ContactKind.particle) {
@@ -241,6 +253,8 @@ function checkOverlaps(sys: GrainSystem2): void {
           i,
           `overlaps grain ${j} (id ${ids[j]}) by ${d.toPrecision(3)} m, more than the smaller ` +
             `bounding radius ${lim} m: the grains passed through each other`,
+          where,
+          step,
         );
       }
     } else if (d > r[i]) {
@@ -249,13 +263,20 @@ function checkOverlaps(sys: GrainSystem2): void {
         i,
         `overlaps wall ${b.boundary[k]} by ${d.toPrecision(3)} m, more than its bounding ` +
           `radius ${r[i]} m: it passed through the wall`,
+        where,
+        step,
       );
     }
   }
 }
 
-/** Throw naming the fastest grain. */
-function reportTooFast(sys: GrainSystem2, lim: number): never {
+/** Throw naming the fastest grain (its velocity as the columns hold it). */
+function reportTooFast(
+  sys: GrainSystem2,
+  lim: number,
+  where?: string,
+  step?: number,
+): never {
   const v = sys._vel;
   let best = -1, i = 0;
   for (let k = 0; k < sys.count; k++) {
@@ -268,17 +289,26 @@ function reportTooFast(sys: GrainSystem2, lim: number): never {
     `moves at ${Math.sqrt(best).toPrecision(3)} m/s, faster than any force in the scene can ` +
       `drive it (bound ${lim.toPrecision(3)} m/s from the energy the scene held ` +
       `${sys._guard.elapsed.toPrecision(3)} s earlier, gravity and the walls' speed)`,
+    where,
+    step,
   );
 }
 
 /** Throw the divergence error for grain `i`: what happened, when, and the likely cure. */
-function diverged(sys: GrainSystem2, i: number, what: string): never {
+function diverged(
+  sys: GrainSystem2,
+  i: number,
+  what: string,
+  where = `${sys._kind}.step`,
+  step = sys.lastStepStats.step,
+): never {
   const dt = sys.timeStep;
   const b = stableTimeStep(sys.kn, sys.kt, sys.cn, sys._mass[i], sys._inertia[i], sys._lever(i));
   const bound = b[0];
   const allNodes = (sys as { contactPoints?: string }).contactPoints === "all-nodes";
   throw new RangeError(
-    `${sys._kind}.step: the integration diverged at step ${sys.lastStepStats.step}: grain ${i} ` +
+    `${where}: the integration diverged ${step === sys.lastStepStats.step ? "at" : "by"} ` +
+      `step ${step}: grain ${i} ` +
       `(id ${sys._ids[i]}) ${what}. The time step ${dt} s is ` +
       `${(dt / bound).toPrecision(2)}× the stability bound ${bound.toPrecision(3)} s of one ` +
       `contact of this grain` +
@@ -288,5 +318,56 @@ function diverged(sys: GrainSystem2, i: number, what: string): never {
         : "") +
       `; lower timeStep below ${Number((0.5 * Math.min(dt, bound)).toPrecision(2))} s, or soften ` +
       `the contact (normalStiffness)`,
+  );
+}
+
+// ---- the GPU system (its host holds the guard; the state lives on the GPU) ----------------
+
+/**
+ * Before a GPU run: measure the reference when the host's state changed (grains added, a
+ * system loaded: the host's columns are then the GPU's), detecting the contacts on the host
+ * (`contactsNow`, once per change), and check the walls' speed. @internal
+ */
+export function guardBeforeGpuRun(
+  host: GrainSystem2,
+  contactsNow: () => ContactRecord,
+  where: string,
+  step: number,
+): void {
+  const g = host._guard;
+  if (g.stale) measureReference(host, contactsNow());
+  g.viewsOut = false; // the host's columns are copies: writing them changes nothing on the GPU
+  checkWalls(host, where, step + 1);
+}
+
+/**
+ * After a GPU run's statistics readback: throw when the last step's deepest overlap exceeds
+ * the smallest bounding radius, or its fastest grain the speed limit. Only on that path,
+ * `readState` reads the state back into the host's columns and `contactsNow` detects its
+ * contacts on the host, to name the grain. @internal
+ */
+export async function guardAfterGpuRun(
+  host: GrainSystem2,
+  steps: number,
+  maxSpeed: number,
+  maxOv: number,
+  readState: () => Promise<void>,
+  contactsNow: () => ContactRecord,
+  where: string,
+  step: number,
+): Promise<void> {
+  const g = host._guard;
+  g.elapsed += steps * host.timeStep;
+  const lim = speedLimit(g);
+  if (!(maxOv > g.minRadius) && !(maxSpeed > lim)) return;
+  await readState();
+  if (maxSpeed > lim) reportTooFast(host, lim, where, step);
+  // the contacts of the state read back, detected on the host, name the grain
+  checkOverlaps(host, contactsNow(), where, step);
+  throw new RangeError(
+    `${where}: the integration diverged by step ${step}: a contact overlaps by ` +
+      `${maxOv.toPrecision(3)} m, more than the smallest grain's bounding radius ` +
+      `${g.minRadius} m: grains passed through each other or a wall. Lower timeStep, or ` +
+      `soften the contact (normalStiffness)`,
   );
 }

@@ -17,6 +17,7 @@ import {
   type GrainSystemOptions,
 } from "./body.ts";
 import { STAR_OPTION_KEYS } from "./options.ts";
+import { StarContacts } from "./contacts.ts";
 import { options as checkOptions } from "../math/validate.ts";
 import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
 import { StarShape } from "./shape.ts";
@@ -406,6 +407,32 @@ export class StarSystem extends GrainSystem2 {
       for (let i = 0; i < n; i++) det.wall(i, w, walls);
     }
     det.out = out;
+  }
+
+  #guardContacts: StarContacts | null = null;
+  /**
+   * @internal The contacts at the current positions, detected into a scratch record without
+   * stepping (the GPU system's divergence guard measures its reference with them).
+   */
+  _contactsNow(): StarContacts {
+    const c = this.#guardContacts ??= new StarContacts();
+    c.count = 0;
+    this.prepare();
+    this.rebuildGrid();
+    this.findCandidates();
+    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det, out = det.out;
+    det.out = c;
+    try {
+      for (let k = 0; k < p.count; k++) {
+        const a = A[k], b = B[k];
+        if (ids[a] > ids[b]) det.pair(b, a);
+        else det.pair(a, b);
+      }
+    } finally {
+      det.out = out;
+    }
+    this._wallsInto(c);
+    return c;
   }
 
   /** Nodes-to-surface detection of every candidate pair (and of the walls, when threaded). */
