@@ -11,10 +11,17 @@ import {
   ClumpSystem,
   clumpTemplate,
   DiskSystem,
+  distanceErrorMap,
+  exactDistance,
+  firstOrderNormal,
+  packingScene,
+  radialDistance,
+  ShapeSprite,
   StarShape,
   StarSystem,
   Walls,
 } from "../src/star2d/mod.ts";
+import { requestGpu, StarSprite } from "../src/star2d/gpu/mod.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -172,5 +179,114 @@ describe("star2d: sizes are bounded, stated and named", () => {
     expect(() => st.outline(0, null as Any)).toThrow(TypeError);
     expect(st.outline(0, { n: 8 })).toHaveLength(16);
     expect(s.count).toBe(0);
+  });
+});
+
+describe("star2d: looking further (#29 §6)", () => {
+  it("the distance functions check the shape, the options and the pose", () => {
+    expect(() => radialDistance(null as Any, [1, 0])).toThrow(
+      "radialDistance: shape (null) must be a StarShape",
+    );
+    expect(() => exactDistance(undefined as Any, [1, 0])).toThrow(TypeError);
+    expect(() => radialDistance(cross, [1, 0], { lookup: "no" as Any })).toThrow(
+      /radialDistance: lookup \(no\) must be a boolean/,
+    );
+    expect(() => radialDistance(cross, [1, 0], { pos: {} } as Any)).toThrow(
+      /unknown option "pos" in options; did you mean "pose"\?/,
+    );
+    expect(() => radialDistance(cross, [1, 0], null as Any)).toThrow(TypeError);
+    expect(() => radialDistance(cross, [1, 0], { pose: null } as Any)).toThrow(
+      /radialDistance: pose \(null\) must be an options object/,
+    );
+    expect(() => radialDistance(cross, [1, 0], { pose: { x: NaN } })).toThrow(
+      /pose.x \(NaN\) must be a finite number/,
+    );
+    expect(() => radialDistance(cross, [1, 0], { pose: { angel: 1 } } as Any)).toThrow(
+      /did you mean "angle"\?/,
+    );
+    expect(() => firstOrderNormal(cross, [1, 0], { out: [] as Any })).toThrow(
+      /firstOrderNormal: out \(\) must be a Float64Array of length >= 2/,
+    );
+    expect(radialDistance(cross, [1, 0], { lookup: true })).toBeCloseTo(1 - cross.radiusAt(0), 6);
+  });
+
+  it("distanceErrorMap states the size and the work it would take", () => {
+    expect(() => distanceErrorMap(cross, { resolution: 1e6 })).toThrow(
+      /^distanceErrorMap: resolution \(1000000\)|^distanceErrorMap: a map of 1000000² points/,
+    );
+    expect(() => distanceErrorMap(cross, { resolution: 1e5 })).toThrow(
+      /a map of 100000² points \(7 columns\) would need 521.5 GiB \(limit 1.0 GiB\)/,
+    );
+    expect(() => distanceErrorMap(cross, { resolution: 4000 })).toThrow(
+      /a map of 4000² points would take about 1.6e\+7 updates/,
+    );
+    expect(() => distanceErrorMap(cross, null as Any)).toThrow(TypeError);
+    expect(() => distanceErrorMap(cross, { resolutoin: 5 } as Any)).toThrow(
+      /did you mean "resolution"\?/,
+    );
+  });
+
+  it("sprites check the shape and the booleans", () => {
+    expect(() => ShapeSprite.of(null as Any)).toThrow(
+      "ShapeSprite.of: shape (null) must be a StarShape",
+    );
+    expect(() => new StarSprite(null as Any)).toThrow(TypeError);
+    const s = ShapeSprite.of(cross, 64);
+    expect(() => s.distance(0, 0, "no" as Any)).toThrow(
+      'ShapeSprite.distance: firstOrder ("no") must be a boolean (true or false)',
+    );
+    expect(() => new StarSprite(cross, 16).distance(0, 0, true, "yes" as Any)).toThrow(
+      /StarSprite.distance: corrected \("yes"\) must be a boolean/,
+    );
+  });
+
+  it("walls check their index, numbers and time step", () => {
+    const w = new Walls();
+    expect(() => w.signedDistance(5, 0, 0)).toThrow(
+      "Walls.signedDistance: w (5) must be a wall index in [0, 0)",
+    );
+    expect(() => w.velocityX(0, 0, 0)).toThrow(RangeError);
+    expect(() => w.probe(-1, 0, 0)).toThrow(RangeError);
+    expect(() => w.addPlane({ point: [0, 0], normal: [0, 1], friction: "0.5" as Any }))
+      .toThrow("Walls.addPlane: friction (0.5) must be a number");
+    expect(() => w.addDrum({ centre: [0, 0], radius: "1" as Any })).toThrow(TypeError);
+    expect(() => w.addSegment({ from: [0, 0], to: [1, 0], omega: NaN })).toThrow(
+      "Walls.addSegment: omega (NaN) must be a finite number",
+    );
+    w.addSegment({ from: [0, 0], to: [1, 0], omega: 1 });
+    expect(() => w.advance(NaN)).toThrow("Walls.advance: dt (NaN) must be a finite number");
+    expect(w.geom[0]).toBe(0);
+  });
+
+  it("scene.advance, checkTimeStep, arealDensity and requestGpu name bad numbers", async () => {
+    const scene = packingScene({ count: 2 });
+    for (const n of [NaN, -1, "3"]) {
+      expect(() => scene.advance(n as Any)).toThrow(/packing scene: advance: steps/);
+    }
+    const sys = new StarSystem();
+    expect(() => sys.checkTimeStep("x", NaN, 1, 1)).toThrow(
+      "StarSystem.checkTimeStep: mass (NaN) must be a finite number",
+    );
+    expect(() => sys.addGrains({ shape: cross, positions: [0, 0], arealDensity: "3" as Any }))
+      .toThrow("StarSystem.addGrains: arealDensity (3) must be a number");
+    await expect(requestGpu({ allowFallback: "no" as Any })).rejects.toThrow(
+      "requestGpu: allowFallback (no) must be a boolean",
+    );
+  });
+
+  it("checkpoints are read from and written over regular files only", () => {
+    const sys = new StarSystem();
+    expect(() => sys.loadState("/dev/zero")).toThrow(
+      "StarSystem.loadState: /dev/zero: cannot read the file (it is a device, not a regular file)",
+    );
+    const dir = Deno.makeTempDirSync();
+    expect(() => sys.loadState(dir)).toThrow(/it is a directory, not a regular file/);
+    const fifo = `${dir}/pipe`;
+    new Deno.Command("mkfifo", { args: [fifo] }).outputSync();
+    expect(() => sys.saveState(fifo)).toThrow(
+      /^StarSystem.saveState: .*\/pipe: cannot write the file \(writeFileAtomicSync: .*\/pipe is a pipe, not a regular file: refusing to replace it\)/,
+    );
+    expect(Deno.statSync(fifo).isFifo).toBe(true); // still the pipe
+    expect(() => sys.loadState(fifo)).toThrow(/it is a pipe, not a regular file/);
   });
 });

@@ -536,6 +536,13 @@ export function writeFileAtomicSync(path: string, bytes: Uint8Array): void {
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`writeFileAtomicSync: path (${String(path)}) must be a non-empty string`);
   }
+  // the rename would replace whatever is there: a device (/dev/null), a pipe, a folder's entry
+  const kind = nonRegular(path);
+  if (kind) {
+    throw new Error(
+      `writeFileAtomicSync: ${path} is ${kind}, not a regular file: refusing to replace it`,
+    );
+  }
   const slash = path.lastIndexOf("/");
   const dir = slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
   if (slash > 0) Deno.mkdirSync(dir, { recursive: true });
@@ -582,9 +589,32 @@ export function readFileForDecode(path: string, where: string): Uint8Array {
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`${where}: path (${String(path)}) must be a non-empty string`);
   }
+  // a device or a pipe could be read forever (/dev/zero): only regular files are read
+  const kind = nonRegular(path);
+  if (kind) throw new Error(`${where}: cannot read the file (it is ${kind}, not a regular file)`);
   try {
     return Deno.readFileSync(path);
   } catch (e) {
     throw new Error(`${where}: cannot read the file (${(e as Error).message})`, { cause: e });
   }
+}
+
+/**
+ * What `path` is when it exists and is not a regular file ("a directory", "a device", …),
+ * following symbolic links; `""` for a regular file, and for a path that is missing or cannot
+ * be inspected (the read or write then reports it).
+ */
+function nonRegular(path: string): string {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch {
+    return "";
+  }
+  if (info.isFile) return "";
+  if (info.isDirectory) return "a directory";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  if (info.isFifo) return "a pipe";
+  if (info.isSocket) return "a socket";
+  return "a special file";
 }

@@ -625,6 +625,10 @@ export abstract class GrainSystem2 {
    * centre of mass (explicit integration of a damped spring).
    */
   checkTimeStep(name: string, mass: number, inertia: number, lever: number): void {
+    const w = `${this.#name}.checkTimeStep`;
+    positive(w, "mass", mass);
+    positive(w, "inertia", inertia);
+    nonNegative(w, "lever", lever);
     const b = stableTimeStep(this.kn, this.kt, this.cn, mass, inertia, lever);
     if (this.timeStep > b[0]) {
       throw new RangeError(unstableMessage(name, this.timeStep, b, this.cn, mass));

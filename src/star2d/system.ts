@@ -18,7 +18,7 @@ import {
 } from "./body.ts";
 import { STAR_OPTION_KEYS } from "./options.ts";
 import { StarContacts } from "./contacts.ts";
-import { options as checkOptions } from "../math/validate.ts";
+import { options as checkOptions, positive } from "../math/validate.ts";
 import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 import { DEFAULT_CPU_SPRITE_RESOLUTION, ShapeSprite } from "./sprite.ts";
@@ -241,10 +241,7 @@ export class StarSystem extends GrainSystem2 {
         }) must be a StarShape or a registered shape id`,
       );
     }
-    const rho = options.arealDensity ?? 3.54;
-    if (!(rho > 0 && Number.isFinite(rho))) {
-      throw new RangeError(`StarSystem.addGrains: arealDensity (${rho}) must be > 0`);
-    }
+    const rho = positive("StarSystem.addGrains", "arealDensity", options.arealDensity ?? 3.54);
     const off = Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
     const first = this._append("StarSystem.addGrains", options, {
       shape: sid,
