@@ -56,7 +56,17 @@ export class GrainGuard {
  * and lever arm `lever` (from the centre of mass to the farthest boundary point): the bound
  * (2/ω)·(√(1 + ζ²) − ζ) of an explicit damped spring, with ω = √(k/m_eff),
  * ζ = cn / (2√(k·m_eff)), m_eff = m* / 2, m* = 1/(1/m + ℓ²/I) and k = max(kn, kt). Returns the
- * bound, ζ and m* in `out` [bound, zeta, mStar, k].
+ * bound, ζ and m* in `out` [bound, zeta, mStar, k]. @internal
+ *
+ * @example
+ * ```ts
+ * import { stableTimeStep } from "./guard.ts";
+ * import { expect } from "expect";
+ * // an undamped disk of 1 kg (I = ½ m r², r = 1): m* = 1/3 kg, ω = √(2k / m*)
+ * const b = stableTimeStep(600, 0, 0, 1, 0.5, 1);
+ * expect(b[0]).toBeCloseTo(2 / Math.sqrt(600 / (1 / 6)), 12);
+ * expect(b[2]).toBeCloseTo(1 / 3, 12);
+ * ```
  */
 export function stableTimeStep(
   kn: number,
@@ -77,7 +87,7 @@ export function stableTimeStep(
   return out;
 }
 
-/** The message of a time step above the stability bound `b` (from {@link stableTimeStep}). */
+/** The message of a time step above the stability bound `b` (from {@link stableTimeStep}). @internal */
 export function unstableMessage(
   where: string,
   dt: number,
