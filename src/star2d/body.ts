@@ -39,7 +39,13 @@ import {
 } from "./body_options.ts";
 export * from "./body_options.ts";
 import { emptyStepStats, lap, updateStepStats } from "./body_stats.ts";
-import { GrainGuard, guardBeforeForces, stableTimeStep, unstableMessage } from "./guard.ts";
+import {
+  checkStableSteps,
+  GrainGuard,
+  guardBeforeForces,
+  stableTimeStep,
+  unstableMessage,
+} from "./guard.ts";
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
 import { Walls } from "./walls.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
@@ -94,7 +100,18 @@ export abstract class GrainSystem2 {
   set timeStep(dt: number) {
     const where = `${this.#name}.timeStep`;
     const t = positive(where, "timeStep", dt);
-    this._checkStable(where, t, this.count);
+    const lever = (i: number) => this._lever(i);
+    checkStableSteps(
+      where,
+      t,
+      this.kn,
+      this.kt,
+      this.cn,
+      this.count,
+      this._mass,
+      this._inertia,
+      lever,
+    );
     this.#dt = t;
   }
   /** @internal Set the time step unchecked (a checkpoint's, checked by its decoder). */
@@ -195,33 +212,6 @@ export abstract class GrainSystem2 {
    */
   _lever(i: number): number {
     return this._rmax[i];
-  }
-
-  /**
-   * @internal Throw when `dt` exceeds the stability bound of any of the first `n` grains
-   * (`checkTimeStep`'s message, naming the grain).
-   */
-  _checkStable(where: string, dt: number, n: number): void {
-    const b = new Float64Array(4);
-    let worst = -1, wb = Infinity;
-    for (let i = 0; i < n; i++) {
-      stableTimeStep(this.kn, this.kt, this.cn, this._mass[i], this._inertia[i], this._lever(i), b);
-      if (b[0] < wb) wb = b[0], worst = i;
-    }
-    if (worst >= 0 && dt > wb) {
-      stableTimeStep(
-        this.kn,
-        this.kt,
-        this.cn,
-        this._mass[worst],
-        this._inertia[worst],
-        this._lever(worst),
-        b,
-      );
-      throw new RangeError(
-        unstableMessage(where, dt, b, this.cn, this._mass[worst], `, grain ${worst}`),
-      );
-    }
   }
 
   /**

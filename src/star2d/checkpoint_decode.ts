@@ -17,7 +17,7 @@ import {
 } from "../math/checkpoint_io.ts";
 import { finite, integerIn, nonNegative, positive, sizeGuard } from "../math/validate.ts";
 import { StarShape } from "./shape.ts";
-import { stableTimeStep, unstableMessage } from "./guard.ts";
+import { checkStableSteps } from "./guard.ts";
 import type { ClumpTemplate } from "./clump.ts";
 import {
   type GrainState,
@@ -319,23 +319,21 @@ function rebuildShape(where: string, r: ShapeRecord, lut: Float64Array): StarSha
  * `addGrains` would have (lever: the bounding radius, plus the centroid offset of a star shape).
  */
 function checkStableStep(where: string, s: GrainState): void {
-  const p = s.parameters, dt = p.timeStep as number;
-  const kn = p.normalStiffness as number, kt = p.tangentialStiffness as number;
-  const cn = p.normalDamping as number;
+  const p = s.parameters, star = s.kind === "StarSystem";
   const off = s.shapes.map((sh) =>
     Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY)
   );
-  const b = new Float64Array(4);
-  let worst = -1, wb = Infinity;
-  for (let i = 0; i < s.count; i++) {
-    const lever = s.rmax[i] + (s.kind === "StarSystem" ? off[s.shape[i]] : 0);
-    stableTimeStep(kn, kt, cn, s.mass[i], s.inertia[i], lever, b);
-    if (b[0] < wb) wb = b[0], worst = i;
-  }
-  if (worst < 0 || !(dt > wb)) return;
-  const i = worst, lever = s.rmax[i] + (s.kind === "StarSystem" ? off[s.shape[i]] : 0);
-  stableTimeStep(kn, kt, cn, s.mass[i], s.inertia[i], lever, b);
-  throw new RangeError(unstableMessage(where, dt, b, cn, s.mass[i], `, grain ${i}`));
+  checkStableSteps(
+    where,
+    p.timeStep as number,
+    p.normalStiffness as number,
+    p.tangentialStiffness as number,
+    p.normalDamping as number,
+    s.count,
+    s.mass,
+    s.inertia,
+    (i) => s.rmax[i] + (star ? off[s.shape[i]] : 0),
+  );
 }
 
 /** Check the grains and histories of a decoded state (ids, values, references). */

@@ -87,6 +87,32 @@ export function stableTimeStep(
   return out;
 }
 
+/**
+ * Throw when `dt` exceeds the stability bound of any of `n` grains (masses, inertias and
+ * `lever(i)`), naming the grain of the smallest bound. @internal
+ */
+export function checkStableSteps(
+  where: string,
+  dt: number,
+  kn: number,
+  kt: number,
+  cn: number,
+  n: number,
+  mass: ArrayLike<number>,
+  inertia: ArrayLike<number>,
+  lever: (i: number) => number,
+): void {
+  const b = new Float64Array(4);
+  let worst = -1, wb = Infinity;
+  for (let i = 0; i < n; i++) {
+    stableTimeStep(kn, kt, cn, mass[i], inertia[i], lever(i), b);
+    if (b[0] < wb) wb = b[0], worst = i;
+  }
+  if (worst < 0 || !(dt > wb)) return;
+  stableTimeStep(kn, kt, cn, mass[worst], inertia[worst], lever(worst), b);
+  throw new RangeError(unstableMessage(where, dt, b, cn, mass[worst], `, grain ${worst}`));
+}
+
 /** The message of a time step above the stability bound `b` (from {@link stableTimeStep}). @internal */
 export function unstableMessage(
   where: string,
