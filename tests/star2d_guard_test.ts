@@ -121,6 +121,15 @@ describe("star2d divergence guard", () => {
     expect(disks.positions[0]).toBeCloseTo(0.1, 12);
   });
 
+  it("a wall pushed into a grain at rest is not mistaken for a divergence", () => {
+    const s = new DiskSystem({ gravity: [0, 0] });
+    s.addGrains({ positions: [[0, 0]], radius: 0.005 });
+    s.run(10); // at rest: the scene holds no energy, the bound is 1 mm/s
+    s.walls.addPlane({ point: [0, 0.003], normal: [0, -1] }); // 2 mm into the disk
+    s.run(10);
+    expect(s.velocities[1]).toBeLessThan(-0.5); // pushed down at more than 0.5 m/s
+  });
+
   it("a healthy run is unchanged by the guard (same steps, no error)", () => {
     const sys = twoCrosses();
     sys.run(1000);

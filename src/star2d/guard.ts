@@ -16,7 +16,7 @@
  *    the lowest grain, elastic in its contacts — plus what gravity adds since and the speed of
  *    the walls' surfaces; a grain 10× faster than that throws. The reference is measured again
  *    whenever the state changed outside the step (grains added, a checkpoint loaded, a column
- *    written through its view: a fingerprint of the end-of-step state tells).
+ *    written through its view, a wall added, moved or switched: fingerprints tell).
  *
  * @module
  */
@@ -49,6 +49,8 @@ export class GrainGuard {
   minRadius = Infinity;
   /** Fastest wall surface (m/s), refreshed every step. */
   wallSpeed = 0;
+  /** Fingerprint of the walls at the reference (a wall added or moved into grains adds energy). */
+  wallPrint = NaN;
 }
 
 /**
@@ -141,8 +143,31 @@ export function guardBeforeForces(sys: GrainSystem2): void {
     if (f.ke !== g.endKe || f.fp !== g.endFp) g.stale = true;
   }
   g.viewsOut = false;
+  const wp = wallPrint(sys.walls);
+  if (wp !== g.wallPrint) g.stale = true;
   if (g.stale) measureReference(sys);
+  g.wallPrint = wp;
   checkWalls(sys);
+}
+
+/**
+ * A fingerprint of the walls that stays the same while they only spin: kinds, switches,
+ * friction, spins, and the geometry that spinning does not move (a segment's initial ends,
+ * pivot and thickness; a plane's or a drum's own).
+ */
+function wallPrint(w: GrainSystem2["walls"]): number {
+  const geo = w.geom, base = w.base;
+  let h = w.count;
+  for (let k = 0; k < w.count; k++) {
+    const o = 8 * k, b = 4 * k;
+    let s = w.kind[k] + FY * w.enabled[k] + FA * w.friction[k] + Math.PI * w.omega[k];
+    if (w.kind[k] === SEGMENT) {
+      s += base[b] + FY * base[b + 1] + FA * base[b + 2] + Math.E * base[b + 3] +
+        geo[o + 4] + FY * geo[o + 5] + FA * geo[o + 6];
+    } else s += geo[o] + FY * geo[o + 1] + FA * geo[o + 2] + Math.E * geo[o + 3];
+    h = h * 1.000001 + (k + 1) * s;
+  }
+  return h;
 }
 
 const scratch = { ke: 0, fp: 0 };
@@ -360,18 +385,26 @@ function diverged(
 // ---- the GPU system (its host holds the guard; the state lives on the GPU) ----------------
 
 /**
- * Before a GPU run: measure the reference when the host's state changed (grains added, a
- * system loaded: the host's columns are then the GPU's), detecting the contacts on the host
- * (`contactsNow`, once per change), and check the walls' speed. @internal
+ * Before a GPU run: when the scene changed (grains added, a system loaded, a wall added, moved
+ * or switched), read the state back (`readState`: the host's columns may be behind) and
+ * measure the reference, detecting the contacts on the host (`contactsNow`) — once per change;
+ * then check the walls' speed. @internal
  */
-export function guardBeforeGpuRun(
+export async function guardBeforeGpuRun(
   host: GrainSystem2,
+  readState: () => Promise<void>,
   contactsNow: () => ContactRecord,
   where: string,
   step: number,
-): void {
+): Promise<void> {
   const g = host._guard;
-  if (g.stale) measureReference(host, contactsNow());
+  const wp = wallPrint(host.walls);
+  if (wp !== g.wallPrint) g.stale = true;
+  if (g.stale) {
+    await readState();
+    measureReference(host, contactsNow());
+  }
+  g.wallPrint = wp;
   g.viewsOut = false; // the host's columns are copies: writing them changes nothing on the GPU
   checkWalls(host, where, step + 1);
 }

@@ -31,7 +31,13 @@ export async function submitSteps(
   await ready(core);
   const dev = core.device, host = core.host, walls = host.walls;
   // the divergence guard: its reference (when grains came in) and the walls' speed
-  guardBeforeGpuRun(host, () => host._contactsNow(), `${NAME}.run`, core.stats.step);
+  await guardBeforeGpuRun(
+    host,
+    () => readState(core),
+    () => host._contactsNow(),
+    `${NAME}.run`,
+    core.stats.step,
+  );
   core.guardStep = core.stats.step;
   const batchSize = core.config.batchSize;
   const block = new ArrayBuffer(WALL_BLOCK_BYTES * batchSize);
@@ -208,6 +214,7 @@ export async function readStats(core: GpuCore): Promise<void> {
 /** Read the state back into the host's columns (as `StarSystemGpu.read` does). */
 async function readState(core: GpuCore): Promise<void> {
   const n = core.n, host = core.host;
+  if (n === 0) return;
   const bytes = await readBuffer(core.device, core.buf!.state[core.parity], 0, GRAIN_BYTES * n);
   decodeGrains(bytes, n, core.q, host._pos, host._vel, host._ang, host._omega);
   core.readStep = core.stats.step;
