@@ -519,15 +519,13 @@ export abstract class GrainSystem2 {
     const where = `${this.#name}.reserve`;
     integerIn(where, "n", n, 0, MAX_GRAINS);
     if (n <= this._cap) return;
-    let c = Math.max(16, this._cap);
-    while (c < n) c *= 2;
-    sizeGuard(
-      where,
-      `the columns of ${c} grains (${GRAIN_COLUMN_BYTES} bytes each)`,
-      c * GRAIN_COLUMN_BYTES,
-    );
     let cap = Math.max(16, this._cap);
     while (cap < n) cap *= 2;
+    sizeGuard(
+      where,
+      `the columns of ${cap} grains (${GRAIN_COLUMN_BYTES} bytes each)`,
+      cap * GRAIN_COLUMN_BYTES,
+    );
     this._grow(cap);
   }
 

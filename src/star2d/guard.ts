@@ -115,7 +115,10 @@ export function checkStableSteps(
   throw new RangeError(unstableMessage(where, dt, b, cn, mass[worst], `, grain ${worst}`));
 }
 
-/** The message of a time step above the stability bound `b` (from {@link stableTimeStep}). @internal */
+/**
+ * The message of a time step above the stability bound `b` (from {@link stableTimeStep}).
+ * @internal
+ */
 export function unstableMessage(
   where: string,
   dt: number,
