@@ -68,10 +68,16 @@ describe("star2d GPU divergence guard: the readback's speed check", () => {
       host._vel[2] = 5; // what the GPU would hold: grain 1 at 5 m/s
       return Promise.resolve();
     };
-    await guardAfterGpuRun(host, 10, 0, 0, readState, () => host.contacts, "StarSystemGpu.run", 11);
+    const access = {
+      host,
+      readState,
+      contactsNow: () => host.contacts,
+      where: "StarSystemGpu.run",
+    };
+    await guardAfterGpuRun(access, 10, 0, 0, 11);
     expect(read).toBe(0); // a healthy readback reads nothing more
     await expect(
-      guardAfterGpuRun(host, 10, 5, 0, readState, () => host.contacts, "StarSystemGpu.run", 21),
+      guardAfterGpuRun(access, 10, 5, 0, 21),
     )
       .rejects.toThrow(
         /^StarSystemGpu.run: the integration diverged by step 21: grain 1 \(id 1\) moves at 5.00 m\/s, faster than any force in the scene can drive it/,

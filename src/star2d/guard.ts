@@ -387,55 +387,58 @@ function diverged(
 
 // ---- the GPU system (its host holds the guard; the state lives on the GPU) ----------------
 
-/**
- * Before a GPU run: when the scene changed (grains added, a system loaded, a wall added, moved
- * or switched), read the state back (`readState`: the host's columns may be behind) and
- * measure the reference, detecting the contacts on the host (`contactsNow`) — once per change;
- * then check the walls' speed. @internal
- */
-export async function guardBeforeGpuRun(
-  host: GrainSystem2,
-  readState: () => Promise<void>,
-  contactsNow: () => ContactRecord,
-  where: string,
-  step: number,
-): Promise<void> {
-  const g = host._guard;
-  const wp = wallPrint(host.walls);
-  if (wp !== g.wallPrint) g.stale = true;
-  if (g.stale) {
-    await readState();
-    measureReference(host, contactsNow());
-  }
-  g.wallPrint = wp;
-  g.viewsOut = false; // the host's columns are copies: writing them changes nothing on the GPU
-  checkWalls(host, where, step + 1);
+/** How the guard reaches a GPU system. @internal */
+export interface GpuGuardAccess {
+  /** The CPU system that holds the parameters, walls, columns and the guard. */
+  host: GrainSystem2;
+  /** Read the GPU's state back into the host's columns. */
+  readState(): Promise<void>;
+  /** The contacts at the host's positions (detected on the host, without stepping). */
+  contactsNow(): ContactRecord;
+  /** The caller, for messages (`StarSystemGpu.run`). */
+  where: string;
 }
 
 /**
- * After a GPU run's statistics readback: throw when the last step's deepest overlap exceeds
- * the smallest bounding radius, or its fastest grain the speed limit. Only on that path,
- * `readState` reads the state back into the host's columns and `contactsNow` detects its
- * contacts on the host, to name the grain. @internal
+ * Before a GPU run from step `step`: when the scene changed (grains added, a system loaded, a
+ * wall added, moved or switched), read the state back (the host's columns may be behind) and
+ * measure the reference with the contacts detected on the host — once per change; then check
+ * the walls' speed. @internal
+ */
+export async function guardBeforeGpuRun(a: GpuGuardAccess, step: number): Promise<void> {
+  const host = a.host, g = host._guard;
+  const wp = wallPrint(host.walls);
+  if (wp !== g.wallPrint) g.stale = true;
+  if (g.stale) {
+    await a.readState();
+    measureReference(host, a.contactsNow());
+  }
+  g.wallPrint = wp;
+  g.viewsOut = false; // the host's columns are copies: writing them changes nothing on the GPU
+  checkWalls(host, a.where, step + 1);
+}
+
+/**
+ * After the statistics readback of a GPU run of `steps` steps ending at step `step`: throw
+ * when the last step's deepest overlap `maxOv` exceeds the smallest bounding radius, or its
+ * fastest grain (`maxSpeed`) the speed limit. Only on that path is the state read back and
+ * its contacts detected on the host, to name the grain. @internal
  */
 export async function guardAfterGpuRun(
-  host: GrainSystem2,
+  a: GpuGuardAccess,
   steps: number,
   maxSpeed: number,
   maxOv: number,
-  readState: () => Promise<void>,
-  contactsNow: () => ContactRecord,
-  where: string,
   step: number,
 ): Promise<void> {
-  const g = host._guard;
+  const host = a.host, where = a.where, g = host._guard;
   g.elapsed += steps * host.timeStep;
   const lim = speedLimit(g);
   if (!(maxOv > g.minRadius) && !(maxSpeed > lim)) return;
-  await readState();
+  await a.readState();
   if (maxSpeed > lim) reportTooFast(host, lim, where, step);
   // the contacts of the state read back, detected on the host, name the grain
-  checkOverlaps(host, contactsNow(), where, step);
+  checkOverlaps(host, a.contactsNow(), where, step);
   throw new RangeError(
     `${where}: the integration diverged by step ${step}: a contact overlaps by ` +
       `${maxOv.toPrecision(3)} m, more than the smallest grain's bounding radius ` +

@@ -12,7 +12,7 @@ import type { GpuCore } from "./core.ts";
 import { GRAIN_BYTES, WALL_BLOCK_BYTES, writeWalls } from "./layout.ts";
 import { dims } from "./pipelines.ts";
 import { decodeGrains, readBuffer } from "./readback.ts";
-import { guardAfterGpuRun, guardBeforeGpuRun } from "../guard.ts";
+import { type GpuGuardAccess, guardAfterGpuRun, guardBeforeGpuRun } from "../guard.ts";
 import { ready } from "./bind_groups.ts";
 import { writeParams } from "./buffers.ts";
 import { NAME } from "./options.ts";
@@ -31,13 +31,7 @@ export async function submitSteps(
   await ready(core);
   const dev = core.device, host = core.host, walls = host.walls;
   // the divergence guard: its reference (when grains came in) and the walls' speed
-  await guardBeforeGpuRun(
-    host,
-    () => readState(core),
-    () => host._contactsNow(),
-    `${NAME}.run`,
-    core.stats.step,
-  );
+  await guardBeforeGpuRun(guardAccess(core), core.stats.step);
   core.guardStep = core.stats.step;
   const batchSize = core.config.batchSize;
   const block = new ArrayBuffer(WALL_BLOCK_BYTES * batchSize);
@@ -199,16 +193,17 @@ export async function readStats(core: GpuCore): Promise<void> {
     );
   }
   // the divergence guard on the last step's statistics; the state is read only to name a grain
-  await guardAfterGpuRun(
-    host,
-    steps,
-    s.maxSpeed,
-    maxOv,
-    () => readState(core),
-    () => host._contactsNow(),
-    `${NAME}.run`,
-    s.step,
-  );
+  await guardAfterGpuRun(guardAccess(core), steps, s.maxSpeed, maxOv, s.step);
+}
+
+/** How the divergence guard reaches this system: its host, its state, the host's detection. */
+function guardAccess(core: GpuCore): GpuGuardAccess {
+  return {
+    host: core.host,
+    readState: () => readState(core),
+    contactsNow: () => core.host._contactsNow(),
+    where: `${NAME}.run`,
+  };
 }
 
 /** Read the state back into the host's columns (as `StarSystemGpu.read` does). */
