@@ -104,6 +104,13 @@ describe("star2d: sizes are bounded, stated and named", () => {
     expect(cross.outline(10)).toHaveLength(20);
   });
 
+  it("a StarShape of 20,000 coefficients states the work instead of running for a minute", () => {
+    expect(() => new StarShape({ cos: new Array(20000).fill(0) })).toThrow(
+      /^StarShape: 20000 Fourier coefficients on lutSize 20000 and 100 nodes would take about 8\.0e\+8 updates \(limit 1\.0e\+8\)/,
+    );
+    expect(new StarShape({ cos: new Array(1000).fill(0) }).rMax).toBe(1);
+  });
+
   it("reserve(2 ** 40) states the memory it would need; bad counts are named", () => {
     const sys = new StarSystem();
     expect(() => sys.reserve(2 ** 40)).toThrow(

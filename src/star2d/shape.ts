@@ -10,7 +10,7 @@
  */
 
 import { Rng } from "../math/rng.ts";
-import { options as checkOptions, ownEntry, sizeGuard } from "../math/validate.ts";
+import { options as checkOptions, ownEntry, sizeGuard, workGuard } from "../math/validate.ts";
 
 const SHAPE_KEYS: readonly string[] = [
   "a0",
@@ -30,6 +30,12 @@ const PRESET_KEYS: readonly string[] = ["rMax", "area", "nodes", "lutSize"];
  * sample) may take: 1 GiB, about 45 million samples, 2,000 times the default.
  */
 const LUT_BYTES_LIMIT = 2 ** 30;
+
+/**
+ * The most terms of the Fourier series a shape may evaluate while building its tables: 1e8,
+ * a few seconds (2,500 coefficients at the default lutSize; a preset has at most 11).
+ */
+const SERIES_WORK_LIMIT = 1e8;
 
 /** The most memory a fresh outline may take: 1 GiB, 67 million vertices. */
 const OUTLINE_BYTES_LIMIT = 2 ** 30;
@@ -195,6 +201,13 @@ export class StarShape {
       `lookup tables of lutSize ${lutSize} samples`,
       24 * lutSize + 16 * nodes,
       LUT_BYTES_LIMIT,
+    );
+    // every sample of r and r′ and every node sums the whole series
+    workGuard(
+      "StarShape",
+      `${cos.length + sin.length} Fourier coefficients on lutSize ${lutSize} and ${nodes} nodes`,
+      (cos.length + sin.length + 1) * (2 * lutSize + nodes),
+      SERIES_WORK_LIMIT,
     );
     for (const [key, v] of [["r0", options.r0], ["rMax", options.rMax], ["area", options.area]]) {
       if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
