@@ -16,7 +16,8 @@
  *    the lowest grain, elastic in its contacts — plus what gravity adds since and the speed of
  *    the walls' surfaces; a grain 10× faster than that throws. The reference is measured again
  *    whenever the state changed outside the step (grains added, a checkpoint loaded, a column
- *    written through its view, a wall added, moved or switched: fingerprints tell).
+ *    written through its view, a wall added, moved or switched, gravity or the contact law
+ *    changed: fingerprints tell).
  *
  * @module
  */
@@ -49,8 +50,8 @@ export class GrainGuard {
   minRadius = Infinity;
   /** Fastest wall surface (m/s), refreshed every step. */
   wallSpeed = 0;
-  /** Fingerprint of the walls at the reference (a wall added or moved into grains adds energy). */
-  wallPrint = NaN;
+  /** Fingerprint of gravity, contact law and walls (a wall moved into grains adds energy). */
+  scenePrint = NaN;
 }
 
 /**
@@ -146,21 +147,23 @@ export function guardBeforeForces(sys: GrainSystem2): void {
     if (f.ke !== g.endKe || f.fp !== g.endFp) g.stale = true;
   }
   g.viewsOut = false;
-  const wp = wallPrint(sys.walls);
-  if (wp !== g.wallPrint) g.stale = true;
+  const wp = scenePrint(sys);
+  if (wp !== g.scenePrint) g.stale = true;
   if (g.stale) measureReference(sys);
-  g.wallPrint = wp;
+  g.scenePrint = wp;
   checkWalls(sys);
 }
 
 /**
- * A fingerprint of the walls that stays the same while they only spin: kinds, switches,
- * friction, spins, and the geometry that spinning does not move (a segment's initial ends,
- * pivot and thickness; a plane's or a drum's own).
+ * A fingerprint of the scene's forces that stays the same while the walls only spin: gravity,
+ * the contact parameters, and the walls' kinds, switches, friction, spins and the geometry that
+ * spinning does not move (a segment's initial ends, pivot and thickness; a plane's or a
+ * drum's own).
  */
-function wallPrint(w: GrainSystem2["walls"]): number {
-  const geo = w.geom, base = w.base;
-  let h = w.count;
+function scenePrint(sys: GrainSystem2): number {
+  const w = sys.walls, geo = w.geom, base = w.base;
+  let h = w.count + sys.gravityX + FY * sys.gravityY + FA * sys.kn + Math.E * sys.kt +
+    Math.PI * sys.friction;
   for (let k = 0; k < w.count; k++) {
     const o = 8 * k, b = 4 * k;
     let s = w.kind[k] + FY * w.enabled[k] + FA * w.friction[k] + Math.PI * w.omega[k];
@@ -407,13 +410,13 @@ export interface GpuGuardAccess {
  */
 export async function guardBeforeGpuRun(a: GpuGuardAccess, step: number): Promise<void> {
   const host = a.host, g = host._guard;
-  const wp = wallPrint(host.walls);
-  if (wp !== g.wallPrint) g.stale = true;
+  const wp = scenePrint(host);
+  if (wp !== g.scenePrint) g.stale = true;
   if (g.stale) {
     await a.readState();
     measureReference(host, a.contactsNow());
   }
-  g.wallPrint = wp;
+  g.scenePrint = wp;
   g.viewsOut = false; // the host's columns are copies: writing them changes nothing on the GPU
   checkWalls(host, a.where, step + 1);
 }
