@@ -26,6 +26,7 @@ const KNOWN_TYPE_CYCLES = new Set([
   "src/star2d/checkpoint_decode.ts",
   "src/star2d/checkpoint_format.ts",
   "src/star2d/clump.ts",
+  "src/star2d/guard.ts",
   "src/star2d/system.ts",
   "src/star2d/threads/forces.ts",
   "src/star2d/threads/kernel.ts",

@@ -228,21 +228,28 @@ describe("star2d GPU against the CPU", { skip }, () => {
   }
 
   function onWalls(s: StarSystem | StarSystemGpu): void {
-    // each grain pressed 0.3 mm into its wall: the floor, a 45° segment, a spinning drum
+    // each grain pressed 0.3 mm into its wall: the floor, a 45° segment, a spinning drum; all
+    // inside the drum (a grain outside it would be through its wall: the guard would stop it)
     const n = Math.SQRT1_2, ds = 0.001 + reach(cross, 1.1, -n, n) - 0.0003;
+    const X = 0.27, Y = 0.25;
     s.addGrains({
       shape: cross,
       positions: [
-        [0, reach(cross, 0.2, 0, -1) - 0.0003],
-        [0.055 + n * ds, 0.015 - n * ds],
+        [X, Y + reach(cross, 0.2, 0, -1) - 0.0003],
+        [X + 0.055 + n * ds, Y + 0.015 - n * ds],
         [0.3 + 0.1 - reach(cross, 0.4, 1, 0) + 0.0003, 0.3],
       ],
       angles: [0.2, 1.1, 0.4],
       velocities: [0.01, -0.02, 0.03, 0, 0, 0],
       angularVelocities: [1, 0, 0],
     });
-    s.walls.addPlane({ point: [0, 0], normal: [0, 1], friction: 0.3 });
-    s.walls.addSegment({ from: [0.04, 0], to: [0.07, 0.03], thickness: 0.002, friction: 0.4 });
+    s.walls.addPlane({ point: [X, Y], normal: [0, 1], friction: 0.3 });
+    s.walls.addSegment({
+      from: [X + 0.04, Y],
+      to: [X + 0.07, Y + 0.03],
+      thickness: 0.002,
+      friction: 0.4,
+    });
     s.walls.addDrum({ centre: [0.3, 0.3], radius: 0.1, omega: 3, friction: 0.5 });
   }
 

@@ -82,13 +82,15 @@ describe("star2d threads: the same bytes for any thread count", () => {
   for (
     const [label, o] of [
       ["one-sided, radial", { detection: "one-sided", distance: "radial" }],
-      ["every inside node a contact", { contactPoints: "all-nodes" }],
+      // every inside node a contact makes a pair several springs: at the default 1e-4 s the
+      // column diverges (a grain passes through the floor at step 393, which the guard reports)
+      ["every inside node a contact", { contactPoints: "all-nodes", timeStep: 5e-5 }],
       ["sprite sampling", { sampling: "sprite" }],
       ["no sprite cells", { spriteResolution: 0 }],
     ] as [string, Opts][]
   ) {
     it(`${label}: 1 and 2 threads`, () => {
-      const [a, b] = runBoth(400, o, [1, 2]);
+      const [a, b] = runBoth(o.timeStep ? (400 * 1e-4) / o.timeStep : 400, o, [1, 2]);
       expect(a.stats[0]).toBeGreaterThan(30);
       expect(b).toEqual(a);
     });
@@ -102,7 +104,8 @@ describe("star2d threads: the same bytes for any thread count", () => {
       const flower = StarShape.preset("flower", { area: 30e-6, nodes: 60 });
       const pos: [number, number][] = [];
       for (let k = 0; k < 100; k++) {
-        pos.push([0.0125 * (k % 10), 0.2 + 0.0125 * Math.floor(k / 10)]);
+        // inside the box (its right wall is at x = 0.1026 m; r_max 4.4 mm)
+        pos.push([0.0105 * (k % 10), 0.2 + 0.0125 * Math.floor(k / 10)]);
       }
       s.addGrains({ shape: flower, positions: pos }); // the columns grow past 128
       s.run(150);

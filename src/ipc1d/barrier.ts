@@ -12,6 +12,19 @@
 import { nonNegative, options as checkOptions, positive } from "../math/validate.ts";
 
 /**
+ * Check a barrier's arguments: `d` a number (not NaN; ≤ 0 gives the barrier's infinity), `dHat`
+ * a finite number > 0 (a barrier with d̂ ≤ 0 would be silently zero everywhere).
+ */
+function barrierArgs(where: string, d: number, dHat: number): void {
+  if (typeof d !== "number" || d !== d) {
+    throw new (typeof d === "number" ? RangeError : TypeError)(
+      `${where}: d (${String(d)}) must be a number`,
+    );
+  }
+  positive(where, "dHat", dHat);
+}
+
+/**
  * Original IPC barrier b(d, d̂) = −(d − d̂)² ln(d/d̂) on (0, d̂), 0 beyond, +∞ for d ≤ 0.
  *
  * @param d distance (m)
@@ -27,6 +40,12 @@ import { nonNegative, options as checkOptions, positive } from "../math/validate
  * ```
  */
 export function barrier2020(d: number, dHat: number): number {
+  barrierArgs("barrier2020", d, dHat);
+  return barrier2020Of(d, dHat);
+}
+
+/** {@link barrier2020} without the argument checks (the potentials' closures). */
+function barrier2020Of(d: number, dHat: number): number {
   if (d <= 0) return Infinity;
   if (d >= dHat) return 0;
   const t = d - dHat;
@@ -48,6 +67,12 @@ export function barrier2020(d: number, dHat: number): number {
  * ```
  */
 export function barrier2020Gradient(d: number, dHat: number): number {
+  barrierArgs("barrier2020Gradient", d, dHat);
+  return barrier2020GradientOf(d, dHat);
+}
+
+/** {@link barrier2020Gradient} without the argument checks (the potentials' closures). */
+function barrier2020GradientOf(d: number, dHat: number): number {
   if (d <= 0) return -Infinity;
   if (d >= dHat) return 0;
   return (dHat - d) * (2 * Math.log(d / dHat) - dHat / d + 1);
@@ -68,6 +93,12 @@ export function barrier2020Gradient(d: number, dHat: number): number {
  * ```
  */
 export function barrier2020Hessian(d: number, dHat: number): number {
+  barrierArgs("barrier2020Hessian", d, dHat);
+  return barrier2020HessianOf(d, dHat);
+}
+
+/** {@link barrier2020Hessian} without the argument checks (the potentials' closures). */
+function barrier2020HessianOf(d: number, dHat: number): number {
   if (d <= 0) return Infinity;
   if (d >= dHat) return 0;
   const r = dHat / d;
@@ -88,6 +119,12 @@ export function barrier2020Hessian(d: number, dHat: number): number {
  * ```
  */
 export function physicalBarrier(d: number, dHat: number): number {
+  barrierArgs("physicalBarrier", d, dHat);
+  return physicalBarrierOf(d, dHat);
+}
+
+/** {@link physicalBarrier} without the argument checks (the potentials' closures). */
+function physicalBarrierOf(d: number, dHat: number): number {
   if (d <= 0) return Infinity;
   if (d >= dHat) return 0;
   const s = d / dHat;
@@ -111,6 +148,12 @@ export function physicalBarrier(d: number, dHat: number): number {
  * ```
  */
 export function physicalBarrierGradient(d: number, dHat: number): number {
+  barrierArgs("physicalBarrierGradient", d, dHat);
+  return physicalBarrierGradientOf(d, dHat);
+}
+
+/** {@link physicalBarrierGradient} without the argument checks (the potentials' closures). */
+function physicalBarrierGradientOf(d: number, dHat: number): number {
   if (d <= 0) return -Infinity;
   if (d >= dHat) return 0;
   const s = d / dHat;
@@ -131,6 +174,12 @@ export function physicalBarrierGradient(d: number, dHat: number): number {
  * ```
  */
 export function physicalBarrierHessian(d: number, dHat: number): number {
+  barrierArgs("physicalBarrierHessian", d, dHat);
+  return physicalBarrierHessianOf(d, dHat);
+}
+
+/** {@link physicalBarrierHessian} without the argument checks (the potentials' closures). */
+function physicalBarrierHessianOf(d: number, dHat: number): number {
   if (d <= 0) return Infinity;
   if (d >= dHat) return 0;
   const s = d / dHat;
@@ -221,10 +270,10 @@ export function ipcPotential(options: IpcPotentialOptions): EndContactPotential 
   return {
     filtered: true,
     activeBelow: dHat,
-    energy: (d) => (d >= dHat ? 0 : w * physicalBarrier(d, dHat)),
-    gradient: (d) => (d >= dHat ? 0 : w * physicalBarrierGradient(d, dHat)),
-    hessian: (d) => (d >= dHat ? 0 : w * physicalBarrierHessian(d, dHat)),
-    force: (d) => (d >= dHat ? 0 : -w * physicalBarrierGradient(d, dHat)),
+    energy: (d) => (d >= dHat ? 0 : w * physicalBarrierOf(d, dHat)),
+    gradient: (d) => (d >= dHat ? 0 : w * physicalBarrierGradientOf(d, dHat)),
+    hessian: (d) => (d >= dHat ? 0 : w * physicalBarrierHessianOf(d, dHat)),
+    force: (d) => (d >= dHat ? 0 : -w * physicalBarrierGradientOf(d, dHat)),
   };
 }
 
@@ -251,7 +300,7 @@ export function barrierRestingRatio(kappa: number, pressure: number): number {
   let hi = 1;
   for (let i = 0; i < 200; i++) {
     const mid = lo < 1e-12 ? Math.sqrt(lo * hi) : 0.5 * (lo + hi);
-    if (-kappa * physicalBarrierGradient(mid, 1) > pressure) lo = mid;
+    if (-kappa * physicalBarrierGradientOf(mid, 1) > pressure) lo = mid;
     else hi = mid;
   }
   return 0.5 * (lo + hi);
@@ -311,7 +360,7 @@ export function resolutionRatio(options: ResolutionRatioOptions): number {
   const e = positive(where, "youngsModulus", o.youngsModulus ?? 900);
   const pressure = positive(where, "pressure", o.pressure ?? 300);
   const s = barrierRestingRatio(kappa, pressure);
-  return (kappa * physicalBarrierHessian(s, 1) * dx) / (e * dHat);
+  return (kappa * physicalBarrierHessianOf(s, 1) * dx) / (e * dHat);
 }
 
 const IPC_KEYS: readonly string[] = ["kappa", "dHat", "area", "form"];

@@ -136,9 +136,11 @@ export function tridiagonalMultiply(
   x: Float64Array,
   out: Float64Array,
 ): Float64Array {
+  const n = checkTridiagonal("tridiagonalMultiply", a);
+  vector("tridiagonalMultiply", "x", x, n);
+  vector("tridiagonalMultiply", "out", out, n);
   const d = a.diag;
   const o = a.off;
-  const n = d.length;
   if (n === 1) {
     out[0] = d[0] * x[0];
     return out;
@@ -166,6 +168,7 @@ export function tridiagonalMultiply(
  * ```
  */
 export function tridiagonalQuadraticForm(a: SymmetricTridiagonal, x: Float64Array): number {
+  vector("tridiagonalQuadraticForm", "x", x, checkTridiagonal("tridiagonalQuadraticForm", a));
   const d = a.diag;
   const o = a.off;
   let s = 0;
@@ -198,9 +201,12 @@ export function solveTridiagonal(
   out: Float64Array,
   scratch: Float64Array,
 ): Float64Array {
+  const n = checkTridiagonal("solveTridiagonal", a);
+  vector("solveTridiagonal", "b", b, n);
+  vector("solveTridiagonal", "out", out, n);
+  vector("solveTridiagonal", "scratch", scratch, n);
   const d = a.diag;
   const o = a.off;
-  const n = d.length;
   // forward elimination: scratch holds the modified super-diagonal c'ᵢ, out holds d'ᵢ
   let piv = d[0];
   scratch[0] = n > 1 ? o[0] / piv : 0;
@@ -230,6 +236,10 @@ export function solveTridiagonal(
  * ```
  */
 export function elasticEnergy(m: BarMatrices, y: Float64Array): number {
+  if (m === null || typeof m !== "object" || !Number.isInteger(m.elements)) {
+    throw new TypeError(`elasticEnergy: m (${String(m)}) must be the BarMatrices of barMatrices`);
+  }
+  vector("elasticEnergy", "y", y, m.elements + 1);
   const dx = m.dx;
   let s = 0;
   for (let e = 0; e < m.elements; e++) {
@@ -237,4 +247,29 @@ export function elasticEnergy(m: BarMatrices, y: Float64Array): number {
     s += t * t;
   }
   return (0.5 * m.axialStiffness * s) / dx;
+}
+
+/** The size n of a symmetric tridiagonal matrix: `diag` of length n ≥ 1, `off` of n − 1. */
+function checkTridiagonal(where: string, a: SymmetricTridiagonal): number {
+  if (a === null || typeof a !== "object" || !a.diag || !a.off) {
+    throw new TypeError(`${where}: a (${String(a)}) must be a { diag, off } matrix`);
+  }
+  const n = a.diag.length;
+  if (!(n >= 1) || a.off.length < n - 1) {
+    throw new RangeError(
+      `${where}: a.off (length ${a.off.length}) must hold n − 1 = ${n - 1} entries ` +
+        `(a.diag has ${n})`,
+    );
+  }
+  return n;
+}
+
+/** Throw unless `v` is a Float64Array of length ≥ `n`. */
+function vector(where: string, name: string, v: Float64Array, n: number): void {
+  if (!(v instanceof Float64Array)) {
+    throw new TypeError(`${where}: ${name} (${String(v)}) must be a Float64Array`);
+  }
+  if (v.length < n) {
+    throw new RangeError(`${where}: ${name} (length ${v.length}) must hold ${n} entries`);
+  }
 }

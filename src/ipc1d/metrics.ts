@@ -141,6 +141,7 @@ export function contactIntervals(
     "threshold",
   ]);
   const thr = finite("contactIntervals", "threshold", o.threshold ?? 3);
+  checkColumns("contactIntervals", columns, ["time", "contactForce"]);
   const t = columns.time;
   const f = columns.contactForce;
   const on: number[] = [];
@@ -174,6 +175,18 @@ export function contactIntervals(
  * ```
  */
 export function barMetrics(columns: MetricColumns, solution: AnalyticBarSolution): BarMetrics {
+  checkColumns("barMetrics", columns, [
+    "time",
+    "endPosition",
+    "endVelocity",
+    "contactForce",
+    "energy",
+  ]);
+  if (solution === null || typeof solution !== "object" || !solution.constants) {
+    throw new TypeError(
+      `barMetrics: solution (${String(solution)}) must be an AnalyticBarSolution`,
+    );
+  }
   const t = columns.time;
   const y = columns.endPosition;
   const f = columns.contactForce;
@@ -304,6 +317,11 @@ export function convergenceOrders(
   errors: ArrayLike<number>,
   spacings: ArrayLike<number>,
 ): Float64Array {
+  for (const [name, v] of [["errors", errors], ["spacings", spacings]] as const) {
+    if (v === null || typeof v !== "object" || typeof v.length !== "number") {
+      throw new TypeError(`convergenceOrders: ${name} (${String(v)}) must be an array`);
+    }
+  }
   if (errors.length !== spacings.length) {
     throw new RangeError(
       `convergenceOrders: errors (length ${errors.length}) and spacings (length ${spacings.length}) must have equal lengths`,
@@ -318,4 +336,24 @@ export function convergenceOrders(
     out[i] = Math.log(errors[i] / errors[i + 1]) / Math.log(spacings[i] / spacings[i + 1]);
   }
   return out;
+}
+
+/** Throw unless `columns` holds the named arrays, all of the length of `time`. */
+function checkColumns(where: string, columns: unknown, names: readonly string[]): void {
+  if (columns === null || typeof columns !== "object") {
+    throw new TypeError(`${where}: columns (${String(columns)}) must be an object of arrays`);
+  }
+  const c = columns as Record<string, ArrayLike<number> | undefined>;
+  const n = c.time?.length;
+  for (const k of names) {
+    const v = c[k];
+    if (v === null || typeof v !== "object" || typeof v.length !== "number") {
+      throw new TypeError(`${where}: columns.${k} (${String(v)}) must be an array`);
+    }
+    if (v.length !== n) {
+      throw new RangeError(
+        `${where}: columns.${k} (length ${v.length}) must have the length of columns.time (${n})`,
+      );
+    }
+  }
 }

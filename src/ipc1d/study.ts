@@ -255,6 +255,9 @@ export function convergenceStudy(options?: ConvergenceStudyOptions): Convergence
  * ```
  */
 export function formatComparisonTable(rows: ComparisonRow[]): string {
+  if (!Array.isArray(rows)) {
+    throw new TypeError(`formatComparisonTable: rows (${String(rows)}) must be an array`);
+  }
   const head =
     "| method | F_rel_L1 | F_max (N) | min_gap (m) | E_drift | contact cycles | v_after (m/s) | Newton/step |";
   const sep = "|---|---|---|---|---|---|---|---|";
@@ -283,6 +286,11 @@ export function formatComparisonTable(rows: ComparisonRow[]): string {
  * ```
  */
 export function formatConvergenceTable(study: ConvergenceStudy): string {
+  if (study === null || typeof study !== "object" || !Array.isArray(study.rows)) {
+    throw new TypeError(
+      `formatConvergenceTable: study (${String(study)}) must be a convergenceStudy result`,
+    );
+  }
   const head =
     "| N | L2_err_y0 | max_err_y0 | F_rel_L1 | impulse err | F_max (N) | min_gap (m) | E_drift | v_after | Newton/step |";
   const sep = "|---|---|---|---|---|---|---|---|---|---|";

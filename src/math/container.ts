@@ -536,6 +536,13 @@ export function writeFileAtomicSync(path: string, bytes: Uint8Array): void {
   if (typeof path !== "string" || path.length === 0) {
     throw new TypeError(`writeFileAtomicSync: path (${String(path)}) must be a non-empty string`);
   }
+  // the rename would replace whatever is there: a device (/dev/null), a pipe, a folder's entry
+  const kind = nonRegular(path);
+  if (kind) {
+    throw new Error(
+      `writeFileAtomicSync: ${path} is ${kind}, not a regular file: refusing to replace it`,
+    );
+  }
   const slash = path.lastIndexOf("/");
   const dir = slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
   if (slash > 0) Deno.mkdirSync(dir, { recursive: true });
@@ -609,7 +616,12 @@ export function readFileForDecode(path: string, where: string): Uint8Array {
  * ```
  */
 export function notRegular(info: Deno.FileInfo): string {
-  const kind = info.isDirectory
+  return `not a regular file (${kindOf(info)}); give the path of a file`;
+}
+
+/** What a file that is not a regular one is: "a directory", "a FIFO", … */
+function kindOf(info: Deno.FileInfo): string {
+  return info.isDirectory
     ? "a directory"
     : info.isFifo
     ? "a FIFO"
@@ -620,5 +632,19 @@ export function notRegular(info: Deno.FileInfo): string {
     : info.isSocket
     ? "a socket"
     : "not a file";
-  return `not a regular file (${kind}); give the path of a file`;
+}
+
+/**
+ * What `path` is when it exists and is not a regular file ("a directory", "a FIFO", …),
+ * following symbolic links; `""` for a regular file, and for a path that is missing or cannot
+ * be inspected (the read or write then reports it).
+ */
+function nonRegular(path: string): string {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch {
+    return "";
+  }
+  return info.isFile ? "" : kindOf(info);
 }

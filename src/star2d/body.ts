@@ -26,8 +26,10 @@ import {
   nonNegative,
   options as checkOptions,
   positive,
+  sizeGuard,
 } from "../math/validate.ts";
 import { MAX_THREADS, StarThreads, type ThreadedGrains } from "./threads/pool.ts";
+import { flag } from "./options.ts";
 export { GRAIN_INIT_KEYS, GRAIN_SYSTEM_KEYS } from "./options.ts";
 import {
   flatten,
@@ -37,6 +39,13 @@ import {
 } from "./body_options.ts";
 export * from "./body_options.ts";
 import { emptyStepStats, lap, updateStepStats } from "./body_stats.ts";
+import {
+  checkStableSteps,
+  GrainGuard,
+  guardBeforeForces,
+  stableTimeStep,
+  unstableMessage,
+} from "./guard.ts";
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
 import { Walls } from "./walls.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
@@ -68,8 +77,47 @@ import {
 export abstract class GrainSystem2 {
   /** Number of grains. */
   count = 0;
-  /** Time step (s). */
-  readonly timeStep: number;
+  #dt: number;
+  /**
+   * Time step (s). Setting it checks it like `addGrains` does: a time step above the
+   * stability bound of the grains present throws a RangeError naming the bound.
+   *
+   * @example
+   * ```ts
+   * import { StarShape, StarSystem } from "@grainlab/grainlab/star2d";
+   * import { expect } from "expect";
+   * const s = new StarSystem({ timeStep: 1e-4 });
+   * s.addGrains({ shape: StarShape.preset("cross", { area: 30e-6 }), positions: [[0, 0]] });
+   * s.timeStep = 5e-5;
+   * expect(s.timeStep).toBe(5e-5);
+   * expect(() => (s.timeStep = 0.05)).toThrow(/exceeds the stability bound 0.000155 s/);
+   * expect(s.timeStep).toBe(5e-5);
+   * ```
+   */
+  get timeStep(): number {
+    return this.#dt;
+  }
+  set timeStep(dt: number) {
+    const where = `${this.#name}.timeStep`;
+    const t = positive(where, "timeStep", dt);
+    const lever = (i: number) => this._lever(i);
+    checkStableSteps(
+      where,
+      t,
+      this.kn,
+      this.kt,
+      this.cn,
+      this.count,
+      this._mass,
+      this._inertia,
+      lever,
+    );
+    this.#dt = t;
+  }
+  /** @internal Set the time step unchecked (a checkpoint's, checked by its decoder). */
+  _setTimeStep(dt: number): void {
+    this.#dt = dt;
+  }
   /** Gravity x (m/s²). */
   readonly gravityX: number;
   /** Gravity y (m/s²). */
@@ -127,7 +175,7 @@ export abstract class GrainSystem2 {
   }
   set profile(on: boolean) {
     const was = this.#profile;
-    this.#profile = bool("GrainSystem2", "profile", on, false);
+    this.#profile = flag(`${this.#name}.profile`, "profile", on);
     if (this.#profile && !was) resetProfileTotals(this.profileTotals);
   }
   /** Simulated time (s). */
@@ -155,6 +203,16 @@ export abstract class GrainSystem2 {
   /** @internal */ _pairsInContact = 0;
   /** History key tolerance: > 0 angles (rad), 0 exact keys. @internal */
   _keyTol = 0.3;
+  /** @internal The divergence guard (`guard.ts`). */
+  readonly _guard: GrainGuard = new GrainGuard();
+
+  /**
+   * @internal The lever arm of grain `i` for the stability bound: from its centre of mass to
+   * its farthest boundary point (the bounding radius; star grains add their centroid offset).
+   */
+  _lever(i: number): number {
+    return this._rmax[i];
+  }
 
   /**
    * Resolve and validate the common options; `keys` are every option key the subclass
@@ -162,7 +220,7 @@ export abstract class GrainSystem2 {
    */
   constructor(name: string, options: GrainSystemOptions | undefined, keys: readonly string[]) {
     const o = checkOptions<GrainSystemOptions>(name, "options", options, keys);
-    this.timeStep = positive(name, "timeStep", o.timeStep ?? 1e-4);
+    this.#dt = positive(name, "timeStep", o.timeStep ?? 1e-4);
     const g = o.gravity ?? [0, -9.81];
     if (g === null || typeof g !== "object" || g.length !== 2) {
       throw new TypeError(`${name}: gravity (${String(g)}) must be an array of 2 numbers`);
@@ -312,7 +370,17 @@ export abstract class GrainSystem2 {
     const w = `${this.#name}.saveState`;
     const o = checkOptions<SaveStateOptions>(w, "options", options, SAVE_STATE_KEYS);
     const h = bool(w, "includeContactHistories", o.includeContactHistories, true);
-    return encodeGrainState(captureGrainState(this, h));
+    const bytes = encodeGrainState(captureGrainState(this, h));
+    // never write what cannot be read: the loader's own checks on the very bytes
+    try {
+      decodeGrainState(bytes, "<state>");
+    } catch (e) {
+      throw new RangeError(
+        `${w}: the checkpoint would not load back, so nothing is written: ${(e as Error).message}`,
+        { cause: e },
+      );
+    }
+    return bytes;
   }
 
   /**
@@ -394,26 +462,32 @@ export abstract class GrainSystem2 {
    * ```
    */
   get positions(): Float64Array {
+    this._guard.viewsOut = true;
     return this._pos.subarray(0, 2 * this.count);
   }
   /** Velocities of the centres of mass (m/s), stride 2. */
   get velocities(): Float64Array {
+    this._guard.viewsOut = true;
     return this._vel.subarray(0, 2 * this.count);
   }
   /** Angles (rad), unwrapped. */
   get angles(): Float64Array {
+    this._guard.viewsOut = true;
     return this._ang.subarray(0, this.count);
   }
   /** Angular velocities (rad/s). */
   get angularVelocities(): Float64Array {
+    this._guard.viewsOut = true;
     return this._omega.subarray(0, this.count);
   }
   /** Masses (kg). */
   get masses(): Float64Array {
+    this._guard.viewsOut = true;
     return this._mass.subarray(0, this.count);
   }
   /** Moments of inertia about the centre of mass (kg·m²). */
   get inertias(): Float64Array {
+    this._guard.viewsOut = true;
     return this._inertia.subarray(0, this.count);
   }
   /** Bounding radii r_max (m), about the detection centre. */
@@ -442,9 +516,16 @@ export abstract class GrainSystem2 {
    * ```
    */
   reserve(n: number): void {
+    const where = `${this.#name}.reserve`;
+    integerIn(where, "n", n, 0, MAX_GRAINS);
     if (n <= this._cap) return;
     let cap = Math.max(16, this._cap);
     while (cap < n) cap *= 2;
+    sizeGuard(
+      where,
+      `the columns of ${cap} grains (${GRAIN_COLUMN_BYTES} bytes each)`,
+      cap * GRAIN_COLUMN_BYTES,
+    );
     this._grow(cap);
   }
 
@@ -521,6 +602,7 @@ export abstract class GrainSystem2 {
     }
     this.count += n;
     if (2 * props.rmax > this._cell) this._cell = 2 * props.rmax;
+    this._guard.stale = true;
     return first;
   }
 
@@ -531,19 +613,13 @@ export abstract class GrainSystem2 {
    * centre of mass (explicit integration of a damped spring).
    */
   checkTimeStep(name: string, mass: number, inertia: number, lever: number): void {
-    const mStar = 1 / (1 / mass + (lever * lever) / inertia);
-    const k = Math.max(this.kn, this.kt), mEff = mStar / 2;
-    const w = Math.sqrt(k / mEff), zeta = this.cn / (2 * Math.sqrt(k * mEff));
-    const bound = (2 / w) * (Math.sqrt(1 + zeta * zeta) - zeta);
-    if (this.timeStep > bound) {
-      throw new RangeError(
-        `${name}: timeStep (${this.timeStep} s) exceeds the stability bound ${
-          bound.toPrecision(3)
-        } s = (2/ω)(√(1+ζ²) − ζ) for stiffness k = ${k} N/m, normal damping ${this.cn} N·s/m ` +
-          `(ζ = ${zeta.toPrecision(3)}) and effective grain mass m* = ${
-            mStar.toPrecision(3)
-          } kg (mass ${mass.toPrecision(3)} kg); reduce timeStep, stiffness or damping`,
-      );
+    const w = `${this.#name}.checkTimeStep`;
+    positive(w, "mass", mass);
+    positive(w, "inertia", inertia);
+    nonNegative(w, "lever", lever);
+    const b = stableTimeStep(this.kn, this.kt, this.cn, mass, inertia, lever);
+    if (this.timeStep > b[0]) {
+      throw new RangeError(unstableMessage(name, this.timeStep, b, this.cn, mass));
     }
   }
 
@@ -576,6 +652,7 @@ export abstract class GrainSystem2 {
     if (prof) t = lap(pr, "pairForces", t, true);
     this.detectWallContacts();
     if (prof) t = lap(pr, "boundaryForces", t, true);
+    guardBeforeForces(this);
     this.computeForces();
     if (prof) t = lap(pr, "pairForces", t, false);
     this.integrate();
@@ -635,6 +712,11 @@ export abstract class GrainSystem2 {
     updateStepStats(this);
   }
 }
+
+/** The most grains of a system (the contact record's grain indices are 32-bit signed). */
+const MAX_GRAINS = 2 ** 31 - 1;
+/** Bytes of the per-grain columns, the most of any system (a star grain's). */
+const GRAIN_COLUMN_BYTES = 9 * 8 + 2 * 8 + 4 + 2 + 4 * 8;
 
 /** One value per grain from a number (for all) or an array of length n; all finite. */
 function perGrain(

@@ -11,6 +11,7 @@ import { contactBuffers, ContactKind } from "../contact/record.ts";
 import type { StepProfile } from "../contact/stats.ts";
 import type { GrainSystem2 } from "./body.ts";
 import type { StepStats } from "./body_options.ts";
+import { guardAfterStep, positionWeight } from "./guard.ts";
 
 /** A zeroed statistics record, the state of a system before its first step. @internal */
 export function emptyStepStats(): StepStats {
@@ -32,7 +33,7 @@ export function emptyStepStats(): StepStats {
 
 /**
  * Fill `sys.lastStepStats` after a step; throws when the state became non-finite (naming the
- * grain).
+ * grain) or the divergence guard finds a grain too fast or too deep (`guard.ts`).
  * @internal
  */
 export function updateStepStats(sys: GrainSystem2): void {
@@ -43,7 +44,7 @@ export function updateStepStats(sys: GrainSystem2): void {
     if (kind[k] !== ContactKind.particle) wallC++;
     if (ov[k] > maxOv) maxOv = ov[k];
   }
-  let ke = 0, v2max = 0, acc = 0;
+  let ke = 0, v2max = 0, acc = 0, fp = 0;
   const pos = sys._pos, vel = sys._vel, om = sys._omega, m = sys._mass, I = sys._inertia;
   const ang = sys._ang;
   for (let i = 0; i < sys.count; i++) {
@@ -52,6 +53,7 @@ export function updateStepStats(sys: GrainSystem2): void {
     ke += 0.5 * (m[i] * v2 + I[i] * om[i] * om[i]);
     // x·0 is 0 for finite x, NaN otherwise (a plain sum could overflow on finite values)
     acc += pos[2 * i] * 0 + pos[2 * i + 1] * 0 + ang[i] * 0 + om[i] * 0 + v2 * 0;
+    fp += positionWeight(pos[2 * i], pos[2 * i + 1], ang[i]);
   }
   s.step++;
   if (acc !== 0 || !Number.isFinite(ke)) reportNonFinite(sys, s.step);
@@ -66,6 +68,7 @@ export function updateStepStats(sys: GrainSystem2): void {
   s.maxPenetration = maxOv;
   s.maxSpeed = Math.sqrt(v2max);
   s.kineticEnergy = ke;
+  guardAfterStep(sys, v2max, maxOv, ke, fp);
 }
 
 /** Throw naming the first grain whose state is not finite. */

@@ -192,8 +192,9 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   const n = s.count;
   sys.reserve(n); // allocation first: a failure changes nothing that matters
   const p = s.parameters, g = p.gravity as number[];
+  // the decoder checked the time step against the stored grains (`checkGrainState`)
+  sys._setTimeStep(p.timeStep as number);
   Object.assign(sys, {
-    timeStep: p.timeStep,
     gravityX: g[0],
     gravityY: g[1],
     kn: p.normalStiffness,
@@ -265,4 +266,5 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   st.time = s.time;
   resetProfile(sys.lastStepProfile);
   sys.contacts.count = 0;
+  sys._guard.stale = true;
 }

@@ -17,6 +17,7 @@ import {
 } from "../math/checkpoint_io.ts";
 import { finite, integerIn, nonNegative, positive, sizeGuard } from "../math/validate.ts";
 import { StarShape } from "./shape.ts";
+import { checkStableSteps } from "./guard.ts";
 import type { ClumpTemplate } from "./clump.ts";
 import {
   type GrainState,
@@ -313,6 +314,28 @@ function rebuildShape(where: string, r: ShapeRecord, lut: Float64Array): StarSha
   return sh;
 }
 
+/**
+ * Throw when the stored time step exceeds the stability bound of a stored grain, as
+ * `addGrains` would have (lever: the bounding radius, plus the centroid offset of a star shape).
+ */
+function checkStableStep(where: string, s: GrainState): void {
+  const p = s.parameters, star = s.kind === "StarSystem";
+  const off = s.shapes.map((sh) =>
+    Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY)
+  );
+  checkStableSteps(
+    where,
+    p.timeStep as number,
+    p.normalStiffness as number,
+    p.tangentialStiffness as number,
+    p.normalDamping as number,
+    s.count,
+    s.mass,
+    s.inertia,
+    (i) => s.rmax[i] + (star ? off[s.shape[i]] : 0),
+  );
+}
+
 /** Check the grains and histories of a decoded state (ids, values, references). */
 function checkGrainState(where: string, s: GrainState): void {
   const n = s.count;
@@ -345,6 +368,7 @@ function checkGrainState(where: string, s: GrainState): void {
       throw new RangeError(`${where}: shape of grain ${i} (${s.shape[i]}) is not defined`);
     }
   }
+  checkStableStep(`${where}: META: parameters`, s);
   sizeGuard(where, `an id table for ${s.nextId} ids`, 4 * s.nextId);
   const live = new Uint8Array(s.nextId);
   for (let i = 0; i < n; i++) {

@@ -15,7 +15,7 @@ import {
   GrainSystem2,
   type GrainSystemOptions,
 } from "./body.ts";
-import { options as checkOptions } from "../math/validate.ts";
+import { options as checkOptions, positive } from "../math/validate.ts";
 import { ClumpDetector } from "./clump_detect.ts";
 import type { ContactSink } from "./detect.ts";
 import type { ThreadModel } from "./threads/pool.ts";
@@ -122,10 +122,7 @@ export class ClumpSystem extends GrainSystem2 {
     checkOptions("ClumpSystem.addGrains", "options", options, [...GRAIN_INIT_KEYS, "template"]);
     const tid = this.#templateId(options.template);
     const t = tid < this.templates.length ? this.templates[tid] : options.template as ClumpTemplate;
-    const rho = options.arealDensity ?? 3.54;
-    if (!(rho > 0 && Number.isFinite(rho))) {
-      throw new RangeError(`ClumpSystem.addGrains: arealDensity (${rho}) must be > 0`);
-    }
+    const rho = positive("ClumpSystem.addGrains", "arealDensity", options.arealDensity ?? 3.54);
     let R = 0;
     for (let k = 0; k < t.r.length; k++) {
       R = Math.max(R, Math.sqrt(t.x[k] * t.x[k] + t.y[k] * t.y[k]) + t.r[k]);
@@ -302,10 +299,7 @@ export class DiskSystem extends GrainSystem2 {
    */
   addGrains(options: DiskGrainsOptions): number {
     checkOptions("DiskSystem.addGrains", "options", options, [...GRAIN_INIT_KEYS, "radius"]);
-    const rho = options.arealDensity ?? 3.54;
-    if (!(rho > 0 && Number.isFinite(rho))) {
-      throw new RangeError(`DiskSystem.addGrains: arealDensity (${rho}) must be > 0`);
-    }
+    const rho = positive("DiskSystem.addGrains", "arealDensity", options.arealDensity ?? 3.54);
     const r = options.radius;
     if (typeof r === "number") {
       if (!(r > 0 && Number.isFinite(r))) {

@@ -5,7 +5,21 @@
  * @module
  */
 import { exactDistance } from "./distance.ts";
-import type { StarShape } from "./shape.ts";
+import { StarShape } from "./shape.ts";
+import {
+  finite,
+  integerIn,
+  options as checkOptions,
+  positive,
+  positiveInteger,
+  workGuard,
+} from "../math/validate.ts";
+
+/** The most disks of a template (`ClumpSystem.addTemplate`'s limit). */
+const MAX_TEMPLATE_DISKS = 1024;
+/** The most cell–disk tests of {@linkcode clumpTemplate}'s raster: 1e9, about a second. */
+const MAX_RASTER_WORK = 1e9;
+const TEMPLATE_KEYS: readonly string[] = ["centres", "radii", "resolution"];
 
 /** Disks of a rigid clump in its body frame, relative to the centre of mass. */
 export interface ClumpTemplate {
@@ -45,23 +59,48 @@ export interface ClumpTemplateOptions {
  * ```
  */
 export function clumpTemplate(options: ClumpTemplateOptions): ClumpTemplate {
-  const { centres, radii } = options;
-  const res = options.resolution ?? 400;
-  if (!centres || centres.length === 0 || centres.length !== radii?.length) {
+  const w = "clumpTemplate";
+  if (options === undefined) {
+    throw new TypeError(`${w}: options (undefined) must be an options object`);
+  }
+  const o = checkOptions<ClumpTemplateOptions>(w, "options", options, TEMPLATE_KEYS);
+  const centres = o.centres, radii = o.radii;
+  for (const [name, v] of [["centres", centres], ["radii", radii]] as const) {
+    if (v === null || typeof v !== "object" || typeof v.length !== "number") {
+      throw new TypeError(`${w}: ${name} (${String(v)}) must be an array`);
+    }
+  }
+  if (centres.length === 0 || centres.length !== radii.length) {
     throw new RangeError(
-      `clumpTemplate: centres.length (${centres?.length}) must equal radii.length (${radii?.length}) and be > 0`,
+      `${w}: centres.length (${centres.length}) must equal radii.length (${radii.length}) and be > 0`,
     );
   }
+  if (radii.length > MAX_TEMPLATE_DISKS) {
+    throw new RangeError(
+      `${w}: radii.length (${radii.length}) must be <= ${MAX_TEMPLATE_DISKS} ` +
+        "(ClumpSystem.addTemplate's limit)",
+    );
+  }
+  const res = positiveInteger(w, "resolution", o.resolution ?? 400);
+  // the raster tests every cell against the disks until one holds it
+  workGuard(
+    w,
+    `resolution ${res} (${res}² cells) on ${radii.length} disks`,
+    radii.length > 1 ? res * res * radii.length : 0,
+    MAX_RASTER_WORK,
+  );
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
   for (let k = 0; k < radii.length; k++) {
-    const r = radii[k];
-    if (!(r > 0 && Number.isFinite(r))) {
-      throw new RangeError(`clumpTemplate: radii[${k}] (${r}) must be > 0`);
+    const c = centres[k];
+    if (c === null || typeof c !== "object" || c.length !== 2) {
+      throw new TypeError(`${w}: centres[${k}] (${String(c)}) must be a point [x, y]`);
     }
-    x0 = Math.min(x0, centres[k][0] - r);
-    x1 = Math.max(x1, centres[k][0] + r);
-    y0 = Math.min(y0, centres[k][1] - r);
-    y1 = Math.max(y1, centres[k][1] + r);
+    const cx = finite(w, `centres[${k}][0]`, c[0]), cy = finite(w, `centres[${k}][1]`, c[1]);
+    const r = positive(w, `radii[${k}]`, radii[k]);
+    x0 = Math.min(x0, cx - r);
+    x1 = Math.max(x1, cx + r);
+    y0 = Math.min(y0, cy - r);
+    y1 = Math.max(y1, cy + r);
   }
   let area = 0, gx = 0, gy = 0, j0 = 0;
   let cx: number, cy: number;
@@ -120,9 +159,10 @@ export function clumpTemplate(options: ClumpTemplateOptions): ClumpTemplate {
  * ```
  */
 export function approximateByDisks(shape: StarShape, n: number): ClumpTemplate {
-  if (!(Number.isInteger(n) && n >= 1)) {
-    throw new RangeError(`approximateByDisks: n (${n}) must be an integer >= 1`);
+  if (!(shape instanceof StarShape)) {
+    throw new TypeError(`approximateByDisks: shape (${String(shape)}) must be a StarShape`);
   }
+  integerIn("approximateByDisks", "n", n, 1, MAX_TEMPLATE_DISKS);
   const gx = shape.centroidX, gy = shape.centroidY;
   const xs: number[] = [0 - gx], ys: number[] = [0 - gy], rs: number[] = [shape.rMin];
   if (n > 1) {
@@ -178,14 +218,31 @@ export function approximateByDisks(shape: StarShape, n: number): ClumpTemplate {
   };
 }
 
-/** Throw unless `t` is a usable clump template. @internal */
-export function checkTemplate(t: ClumpTemplate): void {
-  if (!(t && t.r && t.r.length > 0 && t.area > 0 && t.polarMoment > 0)) {
-    throw new RangeError(
-      `ClumpSystem.addTemplate: template must have disks, area > 0, polarMoment > 0`,
-    );
+/**
+ * Throw unless `t` is a usable clump template: disks with finite centres and radii > 0, as
+ * many x and y as radii (at most 1,024), area and polar moment > 0. @internal
+ */
+export function checkTemplate(t: ClumpTemplate, where = "ClumpSystem.addTemplate"): void {
+  if (t === null || typeof t !== "object") {
+    throw new TypeError(`${where}: template (${String(t)}) must be a ClumpTemplate`);
   }
-  if (t.r.length > 1024) {
-    throw new RangeError(`ClumpSystem.addTemplate: disks (${t.r.length}) must be <= 1024`);
+  if (!(t.r && t.r.length > 0 && t.area > 0 && t.polarMoment > 0)) {
+    throw new RangeError(`${where}: template must have disks, area > 0, polarMoment > 0`);
+  }
+  const n = t.r.length;
+  if (n > MAX_TEMPLATE_DISKS) {
+    throw new RangeError(`${where}: disks (${n}) must be <= ${MAX_TEMPLATE_DISKS}`);
+  }
+  finite(where, "template.area", t.area);
+  finite(where, "template.polarMoment", t.polarMoment);
+  for (const [name, a] of [["x", t.x], ["y", t.y]] as const) {
+    if (!a || a.length !== n) {
+      throw new RangeError(`${where}: template.${name}.length (${a?.length}) must be ${n}`);
+    }
+  }
+  for (let k = 0; k < n; k++) {
+    finite(where, `template.x[${k}]`, t.x[k]);
+    finite(where, `template.y[${k}]`, t.y[k]);
+    positive(where, `template.r[${k}]`, t.r[k]);
   }
 }

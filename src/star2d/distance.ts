@@ -9,7 +9,53 @@
  * @module
  */
 
-import type { StarShape } from "./shape.ts";
+import { StarShape } from "./shape.ts";
+import {
+  bool,
+  finite,
+  options as checkOptions,
+  positive,
+  positiveInteger,
+  sizeGuard,
+  workGuard,
+} from "../math/validate.ts";
+
+/** The most points of {@linkcode distanceErrorMap}: 2048², about a minute of exact distances. */
+const MAX_MAP_POINTS = 2048 * 2048;
+const POSE_KEYS: readonly string[] = ["x", "y", "angle"];
+const DISTANCE_KEYS: readonly string[] = ["pose", "lookup"];
+const NORMAL_KEYS: readonly string[] = ["pose", "lookup", "out"];
+const MAP_KEYS: readonly string[] = ["resolution", "extent", "band"];
+
+/**
+ * Check the arguments of a distance function: the shape, the point, the options (keys, the
+ * pose's numbers, `lookup` a boolean, `out` a Float64Array of length ≥ 2).
+ */
+function checkArgs<T extends NormalOptions>(
+  where: string,
+  shape: unknown,
+  p: ArrayLike<number>,
+  options: unknown,
+  keys: readonly string[],
+): T {
+  if (!(shape instanceof StarShape)) {
+    throw new TypeError(`${where}: shape (${String(shape)}) must be a StarShape`);
+  }
+  checkPoint(where, p);
+  const o = checkOptions<T>(where, "options", options, keys);
+  if (o.pose !== undefined) {
+    const q = checkOptions<StarPose>(where, "pose", o.pose, POSE_KEYS);
+    for (const k of POSE_KEYS) {
+      const v = q[k as keyof StarPose];
+      if (v !== undefined) finite(where, `pose.${k}`, v);
+    }
+  }
+  bool(where, "lookup", o.lookup, false);
+  if (o.out !== undefined && !(o.out instanceof Float64Array && o.out.length >= 2)) {
+    throw new TypeError(`${where}: out (${String(o.out)}) must be a Float64Array of length >= 2`);
+  }
+  return o;
+}
 
 const TWO_PI = 2 * Math.PI;
 
@@ -74,7 +120,7 @@ export function radialDistance(
   p: ArrayLike<number>,
   options: DistanceOptions = {},
 ): number {
-  checkPoint("radialDistance", p);
+  options = checkArgs("radialDistance", shape, p, options, DISTANCE_KEYS);
   local(p, options.pose, tmp);
   const x = tmp[0], y = tmp[1];
   const rho = Math.sqrt(x * x + y * y);
@@ -102,7 +148,7 @@ export function implicitGradient(
   p: ArrayLike<number>,
   options: NormalOptions = {},
 ): Float64Array {
-  checkPoint("implicitGradient", p);
+  options = checkArgs("implicitGradient", shape, p, options, NORMAL_KEYS);
   const out = options.out ?? new Float64Array(2);
   local(p, options.pose, tmp);
   const x = tmp[0], y = tmp[1];
@@ -147,7 +193,7 @@ export function firstOrderDistance(
   p: ArrayLike<number>,
   options: DistanceOptions = {},
 ): number {
-  checkPoint("firstOrderDistance", p);
+  options = checkArgs("firstOrderDistance", shape, p, options, DISTANCE_KEYS);
   local(p, options.pose, tmp);
   const x = tmp[0], y = tmp[1];
   const rho = Math.sqrt(x * x + y * y);
@@ -176,7 +222,7 @@ export function firstOrderNormal(
   p: ArrayLike<number>,
   options: NormalOptions = {},
 ): Float64Array {
-  checkPoint("firstOrderNormal", p);
+  options = checkArgs("firstOrderNormal", shape, p, options, NORMAL_KEYS);
   // The gradient is rotated into the frame of p, which keeps its length: normalise after.
   const out = implicitGradient(shape, p, options);
   const g = Math.sqrt(out[0] * out[0] + out[1] * out[1]);
@@ -229,7 +275,7 @@ export function exactDistance(
   p: ArrayLike<number>,
   options: { pose?: StarPose } = {},
 ): number {
-  checkPoint("exactDistance", p);
+  options = checkArgs("exactDistance", shape, p, options, ["pose"]);
   local(p, options.pose, tmp);
   const x = tmp[0], y = tmp[1];
   const s = boundarySamples(shape);
@@ -326,13 +372,20 @@ export function distanceErrorMap(
   shape: StarShape,
   options: DistanceErrorMapOptions = {},
 ): DistanceErrorMap {
-  const res = options.resolution ?? 200, ext = options.extent ?? 1.2;
-  const band = options.band ?? Infinity;
-  if (!Number.isInteger(res) || res < 2) {
-    throw new RangeError(`distanceErrorMap: resolution (${res}) must be an integer >= 2`);
+  const w = "distanceErrorMap";
+  if (!(shape instanceof StarShape)) {
+    throw new TypeError(`${w}: shape (${String(shape)}) must be a StarShape`);
   }
-  if (!(ext > 0)) throw new RangeError(`distanceErrorMap: extent (${ext}) must be > 0`);
-  if (!(band > 0)) throw new RangeError(`distanceErrorMap: band (${band}) must be > 0`);
+  const o = checkOptions<DistanceErrorMapOptions>(w, "options", options, MAP_KEYS);
+  const res = positiveInteger(w, "resolution", o.resolution ?? 200, 2);
+  const ext = positive(w, "extent", o.extent ?? 1.2);
+  const band = o.band ?? Infinity;
+  if (typeof band !== "number" || !(band > 0)) {
+    throw new RangeError(`${w}: band (${String(band)}) must be a number > 0 (or Infinity)`);
+  }
+  // seven columns of res² points, each an exact distance (a root search)
+  sizeGuard(w, `a map of ${res}² points (7 columns)`, 56 * res * res, 2 ** 30);
+  workGuard(w, `a map of ${res}² points`, res * res, MAX_MAP_POINTS);
   const cap = res * res;
   const x = new Float64Array(cap), y = new Float64Array(cap), ex = new Float64Array(cap);
   const fo = new Float64Array(cap), ra = new Float64Array(cap);

@@ -28,3 +28,27 @@ export const GRAIN_INIT_KEYS: readonly string[] = [
 
 /** Keys `StarSystemOptions` adds to {@link GRAIN_SYSTEM_KEYS}. */
 export const STAR_OPTION_KEYS: readonly string[] = ["distance", "detection", "contactPoints"];
+
+/**
+ * A boolean argument with no default (a setter's, a flag's): anything else, `undefined`
+ * included, throws a TypeError naming the parameter and the value.
+ *
+ * @example
+ * ```ts
+ * import { flag } from "./options.ts";
+ * import { expect } from "expect";
+ * expect(flag("Walls.setEnabled", "on", false)).toBe(false);
+ * expect(() => flag("Walls.setEnabled", "on", "no")).toThrow(
+ *   'Walls.setEnabled: on ("no") must be a boolean (true or false)',
+ * );
+ * ```
+ */
+export function flag(where: string, name: string, v: unknown): boolean {
+  if (typeof v !== "boolean") {
+    throw new TypeError(
+      `${where}: ${name} (${typeof v === "string" ? JSON.stringify(v) : String(v)}) must be a ` +
+        "boolean (true or false)",
+    );
+  }
+  return v;
+}

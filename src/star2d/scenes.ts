@@ -16,7 +16,7 @@ import type { GrainSystemOptions } from "./body.ts";
 import { approximateByDisks, ClumpSystem, DiskSystem } from "./clump.ts";
 import { type StarPresetName, StarShape } from "./shape.ts";
 import { type StarSamplingOptions, StarSystem, type StarSystemOptions } from "./system.ts";
-import { finite, objectOrEmpty, options as checkOptions } from "../math/validate.ts";
+import { finite, integerIn, objectOrEmpty, options as checkOptions } from "../math/validate.ts";
 
 const MM = 1e-3;
 
@@ -122,6 +122,7 @@ function make(o: SceneOptions, l: Layout): StarScene {
     gates,
     gateTime: gates.length ? l.gateTime : Infinity,
     advance(steps: number): void {
+      integerIn(`${l.name} scene: advance`, "steps", steps, 0, Number.MAX_SAFE_INTEGER);
       for (let k = 0; k < steps; k++) {
         if (!opened && system.time >= l.gateTime) {
           for (const g of gates) system.walls.setEnabled(g, false);

@@ -10,7 +10,7 @@
  */
 
 import { Rng } from "../math/rng.ts";
-import { options as checkOptions, ownEntry, sizeGuard } from "../math/validate.ts";
+import { options as checkOptions, ownEntry, sizeGuard, workGuard } from "../math/validate.ts";
 
 const SHAPE_KEYS: readonly string[] = [
   "a0",
@@ -30,6 +30,15 @@ const PRESET_KEYS: readonly string[] = ["rMax", "area", "nodes", "lutSize"];
  * sample) may take: 1 GiB, about 45 million samples, 2,000 times the default.
  */
 const LUT_BYTES_LIMIT = 2 ** 30;
+
+/**
+ * The most terms of the Fourier series a shape may evaluate while building its tables: 1e8,
+ * a few seconds (2,500 coefficients at the default lutSize; a preset has at most 11).
+ */
+const SERIES_WORK_LIMIT = 1e8;
+
+/** The most memory a fresh outline may take: 1 GiB, 67 million vertices. */
+const OUTLINE_BYTES_LIMIT = 2 ** 30;
 
 const TWO_PI = 2 * Math.PI;
 
@@ -167,7 +176,12 @@ export class StarShape {
     const cos = coefficients("cos", options.cos), sin = coefficients("sin", options.sin);
     const nodes = options.nodes ?? 100;
     const lutSize = options.lutSize ?? 20000;
-    this.name = options.name ?? "custom";
+    const name = options.name === undefined ? "custom" : options.name;
+    // the name is stored in checkpoints: what could not be read back is refused here
+    if (typeof name !== "string") {
+      throw new TypeError(`StarShape: name (${String(name)}) must be a string`);
+    }
+    this.name = name;
     const all = [a0, ...cos, ...sin];
     for (const v of all) {
       if (!Number.isFinite(v)) {
@@ -187,6 +201,13 @@ export class StarShape {
       `lookup tables of lutSize ${lutSize} samples`,
       24 * lutSize + 16 * nodes,
       LUT_BYTES_LIMIT,
+    );
+    // every sample of r and r′ and every node sums the whole series
+    workGuard(
+      "StarShape",
+      `${cos.length + sin.length} Fourier coefficients on lutSize ${lutSize} and ${nodes} nodes`,
+      (cos.length + sin.length + 1) * (2 * lutSize + nodes),
+      SERIES_WORK_LIMIT,
     );
     for (const [key, v] of [["r0", options.r0], ["rMax", options.rMax], ["area", options.area]]) {
       if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
@@ -417,6 +438,12 @@ export class StarShape {
   outline(n: number = 100, out?: Float64Array): Float64Array {
     if (!Number.isInteger(n) || n < 3) {
       throw new RangeError(`StarShape.outline: n (${n}) must be an integer >= 3`);
+    }
+    if (out !== undefined && !(out instanceof Float64Array)) {
+      throw new TypeError(`StarShape.outline: out (${String(out)}) must be a Float64Array`);
+    }
+    if (out === undefined) {
+      sizeGuard("StarShape.outline", `an outline of ${n} vertices`, 16 * n, OUTLINE_BYTES_LIMIT);
     }
     const o = out ?? new Float64Array(2 * n);
     if (o.length < 2 * n) {

@@ -26,7 +26,8 @@
 
 import { Rng } from "../math/rng.ts";
 import { integerIn, options as checkOptions, positive } from "../math/validate.ts";
-import type { StarShape } from "./shape.ts";
+import { flag } from "./options.ts";
+import { StarShape } from "./shape.ts";
 
 const TWO_PI = 2 * Math.PI;
 
@@ -131,6 +132,9 @@ export class ShapeSprite {
    * @param resolution cells per side @default 256
    */
   constructor(shape: StarShape, resolution: number = DEFAULT_CPU_SPRITE_RESOLUTION) {
+    if (!(shape instanceof StarShape)) {
+      throw new TypeError(`ShapeSprite: shape (${String(shape)}) must be a StarShape`);
+    }
     integerIn("ShapeSprite", "resolution", resolution, 16, 4096);
     const S = resolution;
     this.shape = shape;
@@ -217,6 +221,9 @@ export class ShapeSprite {
    * ```
    */
   static of(shape: StarShape, resolution: number = DEFAULT_CPU_SPRITE_RESOLUTION): ShapeSprite {
+    if (!(shape instanceof StarShape)) {
+      throw new TypeError(`ShapeSprite.of: shape (${String(shape)}) must be a StarShape`);
+    }
     let m = cache.get(shape);
     if (!m) cache.set(shape, m = new Map());
     let s = m.get(resolution);
@@ -269,6 +276,7 @@ export class ShapeSprite {
    * ```
    */
   distance(x: number, y: number, firstOrder: boolean): number {
+    flag("ShapeSprite.distance", "firstOrder", firstOrder);
     spriteRead(this, x, y, firstOrder, READ);
     return READ[0];
   }

@@ -17,7 +17,8 @@ import {
   type GrainSystemOptions,
 } from "./body.ts";
 import { STAR_OPTION_KEYS } from "./options.ts";
-import { options as checkOptions } from "../math/validate.ts";
+import { StarContacts } from "./contacts.ts";
+import { options as checkOptions, positive } from "../math/validate.ts";
 import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 import { DEFAULT_CPU_SPRITE_RESOLUTION, ShapeSprite } from "./sprite.ts";
@@ -240,10 +241,7 @@ export class StarSystem extends GrainSystem2 {
         }) must be a StarShape or a registered shape id`,
       );
     }
-    const rho = options.arealDensity ?? 3.54;
-    if (!(rho > 0 && Number.isFinite(rho))) {
-      throw new RangeError(`StarSystem.addGrains: arealDensity (${rho}) must be > 0`);
-    }
+    const rho = positive("StarSystem.addGrains", "arealDensity", options.arealDensity ?? 3.54);
     const off = Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
     const first = this._append("StarSystem.addGrains", options, {
       shape: sid,
@@ -276,9 +274,15 @@ export class StarSystem extends GrainSystem2 {
     if (!(Number.isInteger(i) && i >= 0 && i < this.count)) {
       throw new RangeError(`StarSystem.outline: i (${i}) must be in [0, ${this.count})`);
     }
+    const o = checkOptions<{ n?: number; out?: Float64Array }>(
+      "StarSystem.outline",
+      "options",
+      options,
+      ["n", "out"],
+    );
     const sh = this.starShapes[this._shape[i]];
-    const n = options.n ?? sh.nodes;
-    const poly = sh.outline(n, options.out);
+    const n = o.n ?? sh.nodes;
+    const poly = sh.outline(n, o.out);
     const a = this._ang[i], c = Math.cos(a), s = Math.sin(a);
     const gx = sh.centroidX, gy = sh.centroidY;
     const ox = this._pos[2 * i], oy = this._pos[2 * i + 1];
@@ -288,6 +292,12 @@ export class StarSystem extends GrainSystem2 {
       poly[2 * k + 1] = oy + s * x + c * y;
     }
     return poly;
+  }
+
+  /** @internal The lever arm of grain `i`: its shape's r_max plus its centroid offset. */
+  override _lever(i: number): number {
+    const sh = this.starShapes[this._shape[i]];
+    return sh.rMax + Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
   }
 
   /** @internal */
@@ -394,6 +404,32 @@ export class StarSystem extends GrainSystem2 {
       for (let i = 0; i < n; i++) det.wall(i, w, walls);
     }
     det.out = out;
+  }
+
+  #guardContacts: StarContacts | null = null;
+  /**
+   * @internal The contacts at the current positions, detected into a scratch record without
+   * stepping (the GPU system's divergence guard measures its reference with them).
+   */
+  _contactsNow(): StarContacts {
+    const c = this.#guardContacts ??= new StarContacts();
+    c.count = 0;
+    this.prepare();
+    this.rebuildGrid();
+    this.findCandidates();
+    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det, out = det.out;
+    det.out = c;
+    try {
+      for (let k = 0; k < p.count; k++) {
+        const a = A[k], b = B[k];
+        if (ids[a] > ids[b]) det.pair(b, a);
+        else det.pair(a, b);
+      }
+    } finally {
+      det.out = out;
+    }
+    this._wallsInto(c);
+    return c;
   }
 
   /** Nodes-to-surface detection of every candidate pair (and of the walls, when threaded). */

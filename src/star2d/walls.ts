@@ -8,7 +8,8 @@
  * @module
  */
 
-import { bool, options as checkOptions } from "../math/validate.ts";
+import { bool, finite, nonNegative, options as checkOptions, positive } from "../math/validate.ts";
+import { flag } from "./options.ts";
 
 const PLANE = 0, SEGMENT = 1, DRUM = 2;
 
@@ -109,12 +110,9 @@ export class Walls {
    */
   readonly res: Float64Array = new Float64Array(5);
 
-  #push(kind: number, friction: number | undefined, omega: number): number {
-    const mu = friction ?? 0.5;
-    if (!(mu >= 0 && Number.isFinite(mu))) {
-      throw new RangeError(`Walls: friction (${friction}) must be >= 0`);
-    }
-    if (!Number.isFinite(omega)) throw new RangeError(`Walls: omega (${omega}) must be finite`);
+  #push(where: string, kind: number, friction: number | undefined, omega: number): number {
+    const mu = nonNegative(where, "friction", friction ?? 0.5);
+    finite(where, "omega", omega);
     if (this.count === this.kind.length) {
       const n = 2 * this.count;
       const g = (a: Float64Array, s: number) => {
@@ -141,6 +139,13 @@ export class Walls {
     return w;
   }
 
+  /** Throw unless `w` is the index of a wall. */
+  #wall(where: string, w: number): void {
+    if (!(Number.isInteger(w) && w >= 0 && w < this.count)) {
+      throw new RangeError(`${where}: w (${w}) must be a wall index in [0, ${this.count})`);
+    }
+  }
+
   /**
    * Add a half-plane; returns its index.
    *
@@ -160,7 +165,7 @@ export class Walls {
     if (!(n > 0)) {
       throw new RangeError(`Walls.addPlane: normal ([${nx}, ${ny}]) must have length > 0`);
     }
-    const w = this.#push(PLANE, options.friction, 0);
+    const w = this.#push("Walls.addPlane", PLANE, options.friction, 0);
     this.geom.set([px, py, nx / n, ny / n], 8 * w);
     return w;
   }
@@ -194,12 +199,9 @@ export class Walls {
         `Walls.addSegment: segment length (${len}) from [${ax}, ${ay}] to [${bx}, ${by}] must be > 0`,
       );
     }
-    const t = options.thickness ?? 0.002;
-    if (!(t > 0 && Number.isFinite(t))) {
-      throw new RangeError(`Walls.addSegment: thickness (${t}) must be > 0`);
-    }
+    const t = positive("Walls.addSegment", "thickness", options.thickness ?? 0.002);
     const [qx, qy] = vec("Walls.addSegment: pivot", options.pivot ?? [0, 0]);
-    const w = this.#push(SEGMENT, options.friction, options.omega ?? 0);
+    const w = this.#push("Walls.addSegment", SEGMENT, options.friction, options.omega ?? 0);
     this.geom.set([ax, ay, bx, by, t / 2, qx, qy, 0], 8 * w);
     this.base.set([ax, ay, bx, by], 4 * w);
     return w;
@@ -221,11 +223,8 @@ export class Walls {
   addDrum(options: DrumOptions): number {
     required("Walls.addDrum", options, ["centre", "radius", "omega", "friction"]);
     const [cx, cy] = vec("Walls.addDrum: centre", options.centre);
-    const r = options.radius;
-    if (!(r > 0 && Number.isFinite(r))) {
-      throw new RangeError(`Walls.addDrum: radius (${r}) must be > 0`);
-    }
-    const w = this.#push(DRUM, options.friction, options.omega ?? 0);
+    const r = positive("Walls.addDrum", "radius", options.radius);
+    const w = this.#push("Walls.addDrum", DRUM, options.friction, options.omega ?? 0);
     this.geom.set([cx, cy, r, 0, 0, cx, cy, 0], 8 * w);
     return w;
   }
@@ -281,7 +280,7 @@ export class Walls {
     if (!(Number.isInteger(wall) && wall >= 0 && wall < this.count)) {
       throw new RangeError(`Walls.setEnabled: wall (${wall}) must be in [0, ${this.count})`);
     }
-    this.enabled[wall] = on ? 1 : 0;
+    this.enabled[wall] = flag("Walls.setEnabled", "on", on) ? 1 : 0;
   }
 
   /**
@@ -299,6 +298,7 @@ export class Walls {
    * ```
    */
   signedDistance(w: number, x: number, y: number): number {
+    this.#wall("Walls.signedDistance", w);
     this.probe(w, x, y);
     this.nx = this.res[1];
     this.ny = this.res[2];
@@ -321,6 +321,7 @@ export class Walls {
    * ```
    */
   probe(w: number, x: number, y: number): void {
+    this.#wall("Walls.probe", w);
     this.res[3] = x;
     this.res[4] = y;
     this.probeAt(w);
@@ -381,6 +382,7 @@ export class Walls {
    * ```
    */
   velocityX(w: number, _x: number, y: number): number {
+    this.#wall("Walls.velocityX", w);
     const om = this.omega[w];
     return om === 0 ? 0 : -om * (y - this.geom[8 * w + 6]);
   }
@@ -397,6 +399,7 @@ export class Walls {
    * ```
    */
   velocityY(w: number, x: number, _y: number): number {
+    this.#wall("Walls.velocityY", w);
     const om = this.omega[w];
     return om === 0 ? 0 : om * (x - this.geom[8 * w + 5]);
   }
@@ -418,6 +421,7 @@ export class Walls {
    * ```
    */
   advance(dt: number): void {
+    nonNegative("Walls.advance", "dt", dt);
     for (let w = 0; w < this.count; w++) {
       const om = this.omega[w];
       if (om === 0) continue;

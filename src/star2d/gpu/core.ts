@@ -65,6 +65,8 @@ export class GpuCore {
   recordValid = false;
   /** The step the host's columns were read at (−1: never). */
   readStep = -1;
+  /** The step the divergence guard last checked (its clock advances by the steps since). */
+  guardStep = 0;
 
   /** Take the host and the options; create the buffers of fixed size. */
   constructor(

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { options as checkOptions } from "../../math/validate.ts";
+import { bool, options as checkOptions } from "../../math/validate.ts";
 
 /**
  * Thrown when WebGPU or a GPU adapter is missing; the message says what to install.
@@ -116,6 +116,7 @@ export function adapterName(adapter: GPUAdapter): string {
  */
 export async function requestGpu(options: RequestGpuOptions = {}): Promise<GpuContext> {
   const o = checkOptions<RequestGpuOptions>("requestGpu", "options", options, REQUEST_KEYS);
+  bool("requestGpu", "allowFallback", o.allowFallback, true);
   const pref = o.powerPreference ?? "high-performance";
   if (pref !== "low-power" && pref !== "high-performance") {
     throw new RangeError(

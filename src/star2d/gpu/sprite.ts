@@ -22,7 +22,8 @@ import { Rng } from "../../math/rng.ts";
 import { integerIn, options as checkOptions, positive } from "../../math/validate.ts";
 import { implicitFieldsAt } from "../sprite.ts";
 import { firstOrderDistance, firstOrderNormal, radialDistance } from "../distance.ts";
-import type { StarShape } from "../shape.ts";
+import { StarShape } from "../shape.ts";
+import { flag } from "../options.ts";
 
 /** Default texels per side of a sprite. */
 export const DEFAULT_SPRITE_RESOLUTION = 1024;
@@ -69,6 +70,9 @@ export class StarSprite {
    * @param resolution texels per side @default 1024
    */
   constructor(shape: StarShape, resolution: number = DEFAULT_SPRITE_RESOLUTION) {
+    if (!(shape instanceof StarShape)) {
+      throw new TypeError(`StarSprite: shape (${String(shape)}) must be a StarShape`);
+    }
     integerIn("StarSprite", "resolution", resolution, 16, 8192);
     const S = resolution;
     this.shape = shape;
@@ -105,6 +109,8 @@ export class StarSprite {
    * ```
    */
   distance(x: number, y: number, firstOrder: boolean, corrected = true): number {
+    flag("StarSprite.distance", "firstOrder", firstOrder);
+    flag("StarSprite.distance", "corrected", corrected);
     const S = this.resolution, h = this.texel;
     const cell = texelCell(this, x, y);
     const x0 = cell[0], y0 = cell[1], fx = cell[2], fy = cell[3];

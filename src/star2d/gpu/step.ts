@@ -9,9 +9,10 @@
  */
 
 import type { GpuCore } from "./core.ts";
-import { WALL_BLOCK_BYTES, writeWalls } from "./layout.ts";
+import { GRAIN_BYTES, WALL_BLOCK_BYTES, writeWalls } from "./layout.ts";
 import { dims } from "./pipelines.ts";
-import { readBuffer } from "./readback.ts";
+import { decodeGrains, readBuffer } from "./readback.ts";
+import { type GpuGuardAccess, guardAfterGpuRun, guardBeforeGpuRun } from "../guard.ts";
 import { ready } from "./bind_groups.ts";
 import { writeParams } from "./buffers.ts";
 import { NAME } from "./options.ts";
@@ -29,6 +30,9 @@ export async function submitSteps(
 ): Promise<void> {
   await ready(core);
   const dev = core.device, host = core.host, walls = host.walls;
+  // the divergence guard: its reference (when grains came in) and the walls' speed
+  await guardBeforeGpuRun(guardAccess(core), core.stats.step);
+  core.guardStep = core.stats.step;
   const batchSize = core.config.batchSize;
   const block = new ArrayBuffer(WALL_BLOCK_BYTES * batchSize);
   const dv = new DataView(block);
@@ -169,6 +173,7 @@ export async function readStats(core: GpuCore): Promise<void> {
   s.maxPenetration = maxOv;
   s.maxSpeed = Math.sqrt(maxV2);
   s.kineticEnergy = ke;
+  const steps = s.step - core.guardStep;
   if (flags[0] > 0) {
     throw new RangeError(
       `${NAME}.run: neighborSlots (${core.config.neighborSlots}) is too small: a grain had ${
@@ -187,4 +192,26 @@ export async function readStats(core: GpuCore): Promise<void> {
         "or reduce the time step",
     );
   }
+  // the divergence guard on the last step's statistics; the state is read only to name a grain
+  await guardAfterGpuRun(guardAccess(core), steps, s.maxSpeed, maxOv, s.step);
+}
+
+/** How the divergence guard reaches this system: its host, its state, the host's detection. */
+function guardAccess(core: GpuCore): GpuGuardAccess {
+  return {
+    host: core.host,
+    readState: () => readState(core),
+    contactsNow: () => core.host._contactsNow(),
+    where: `${NAME}.run`,
+  };
+}
+
+/** Read the state back into the host's columns (as `StarSystemGpu.read` does). */
+async function readState(core: GpuCore): Promise<void> {
+  const n = core.n, host = core.host;
+  if (n === 0) return;
+  const bytes = await readBuffer(core.device, core.buf!.state[core.parity], 0, GRAIN_BYTES * n);
+  decodeGrains(bytes, n, core.q, host._pos, host._vel, host._ang, host._omega);
+  core.readStep = core.stats.step;
+  host.lastStepStats.step = core.stats.step;
 }

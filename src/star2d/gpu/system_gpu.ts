@@ -35,7 +35,7 @@ import { type StarGrainsOptions, StarSystem, type StarSystemOptions } from "../s
 import type { StarContacts } from "../contacts.ts";
 import type { StarShape } from "../shape.ts";
 import type { Walls } from "../walls.ts";
-import { integerIn, objectOrEmpty, options as checkOptions } from "../../math/validate.ts";
+import { bool, integerIn, objectOrEmpty, options as checkOptions } from "../../math/validate.ts";
 import { Progress, type RunOptions } from "../../math/progress.ts";
 import { type GpuContext, requestGpu } from "./device.ts";
 import type { StarSprite } from "./sprite.ts";
@@ -523,6 +523,8 @@ export class StarSystemGpu {
   async read(options: GpuReadOptions = {}): Promise<void> {
     this.#alive("read");
     const o = checkOptions<GpuReadOptions>(`${NAME}.read`, "options", options, READ_KEYS);
+    const contacts = bool(`${NAME}.read`, "contacts", o.contacts, false);
+    const history = bool(`${NAME}.read`, "history", o.history, false);
     const core = this.#core, n = core.n, host = this.#host;
     if (n > 0) {
       await ready(core);
@@ -530,8 +532,8 @@ export class StarSystemGpu {
       const bytes = await readBuffer(core.device, state, 0, GRAIN_BYTES * n);
       decodeGrains(bytes, n, core.q, host._pos, host._vel, host._ang, host._omega);
     }
-    if (o.contacts) await readContacts(core);
-    if (o.history) await readHistory(core);
+    if (contacts) await readContacts(core);
+    if (history) await readHistory(core);
     core.readStep = this.lastStepStats.step;
     Object.assign(host.lastStepStats, this.lastStepStats);
     host.lastStepStats.step = this.lastStepStats.step;
