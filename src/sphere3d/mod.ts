@@ -120,3 +120,4 @@ export { HeightMap } from "./bodies/heightmap.ts";
 export type { HeightMapCreateOptions, HeightMapData } from "./bodies/heightmap.ts";
 export { parseObj, parseStl, readMeshFile } from "./bodies/mesh_io.ts";
 export type { MeshData } from "./bodies/mesh_io.ts";
+export * from "./rft/mod.ts";
