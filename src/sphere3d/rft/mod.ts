@@ -19,3 +19,5 @@ export { RftTable, rftTableFromFourier } from "./table.ts";
 export type { RftFourierTableOptions, RftSource, RftTableSpec } from "./table.ts";
 export { fitRft } from "./fit.ts";
 export type { RftFit, RftSamples } from "./fit.ts";
+export { RftGround } from "./ground.ts";
+export type { RftGroundOptions } from "./ground.ts";

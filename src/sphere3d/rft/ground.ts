@@ -1,0 +1,301 @@
+/**
+ * The RFT ground: a granular half-space below `surfaceHeight` that pushes on the rigid bodies
+ * of a world through resistive-force theory, with no grains. Each body shape's surface (the
+ * shape table's `surface` triangles, wound outward, subdivided to `elementSize`) is cut once
+ * into elements — centroid, outward normal and area in the shape frame. Each world step, every
+ * element of a moving body below the surface adds its RFT force (`model.ts`) and the torque of
+ * that force about the body's centre of mass; the sums join the grains' loads of the step
+ * (`RigidBody.contactForce` includes them) and reach the engine with them. Static bodies and
+ * height maps feel nothing. The per-step loop allocates nothing.
+ *
+ * The forces are evaluated at the poses and velocities at the start of the step (explicit), as
+ * the grains' loads are. RFT is quasi-static: a body at rest feels nothing, so a body resting
+ * on the ground sinks a little, is pushed back, and chatters about its equilibrium depth with
+ * a speed of order g·dt.
+ *
+ * @module
+ */
+import { BodyKind, type BodySet, quatMatrix } from "../bodies/body_set.ts";
+import { SHAPE_TABLE } from "../bodies/shape_table.ts";
+import { BodyLoads } from "../bodies/contact.ts";
+import type { RigidBody } from "../bodies/body.ts";
+import { rftElementForceInto, type RftStressModel } from "./model.ts";
+
+/** Options of `World.addRftGround`. */
+export interface RftGroundOptions {
+  /** Height of the free surface (m): the ground fills z < surfaceHeight. */
+  surfaceHeight: number;
+  /**
+   * Largest edge of a surface element (m): larger surface triangles are cut into equal
+   * smaller ones. @default a tenth of each shape's bounding-box diagonal
+   */
+  elementSize?: number;
+}
+
+/** Floats per element: centroid xyz, outward normal xyz, area. */
+const STRIDE = 7;
+
+/** Runs one ground step (set by {@link RftGround}'s static block). */
+let stepGround: (g: RftGround, set: BodySet, dt: number) => BodyLoads;
+
+/**
+ * One step of `ground` on the bodies of `set` over `dt` (s): the loads to hand to the engine
+ * with the grains'. Internal: `World` calls it.
+ */
+export function rftGroundStep(ground: RftGround, set: BodySet, dt: number): BodyLoads {
+  return stepGround(ground, set, dt);
+}
+
+/**
+ * An RFT ground (see the module notes), made by `World.addRftGround`.
+ *
+ * @example
+ * ```ts
+ * import { rftTableFromFourier, World } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
+ * const world = await World.create({ gravity: [0, 0, 0] });
+ * const ground = world.addRftGround(rftTableFromFourier(), { surfaceHeight: 0 });
+ * // a 10 cm × 10 cm plate, its underside 2 cm deep, pushed down slowly
+ * const plate = world.addBox({
+ *   halfExtents: [0.05, 0.05, 0.005], position: [0, 0, -0.015],
+ *   bodyType: "kinematic", linearVelocity: [0, 0, -1e-4],
+ * });
+ * world.step();
+ * // α_z(0, π/2) · depth · area = 10⁶ N/m³ · 0.02 m · 0.01 m² = 200 N, up (the engine keeps
+ * // poses in float32, hence 3 decimals)
+ * expect(ground.force(plate)[2]).toBeCloseTo(200, 3);
+ * expect(plate.contactForce[2]).toBeCloseTo(200, 3);
+ * ```
+ */
+export class RftGround {
+  /** The stress model: an `RftTable` or an `RftFourier`. */
+  readonly model: RftStressModel;
+  /** Height of the free surface (m). */
+  readonly surfaceHeight: number;
+  /** Largest element edge (m), or null for a tenth of each shape's bounding-box diagonal. */
+  readonly elementSize: number | null;
+  /** Elements of all shapes, {@link STRIDE} floats each, in shape frames. */
+  #el: Float64Array = new Float64Array(0);
+  /** First element of shape s at `#start[s]`, one past its last at `#start[s + 1]`. */
+  #start: Int32Array = new Int32Array(1);
+  /** Shapes cut into elements so far. */
+  #built = 0;
+  #force: Float64Array = new Float64Array(0);
+  #torque: Float64Array = new Float64Array(0);
+  #bodies = 0;
+  #active = 0;
+  readonly #loads = new BodyLoads();
+  readonly #R = new Float64Array(9);
+  readonly #RB = new Float64Array(9);
+  readonly #RL = new Float64Array(9);
+  readonly #f = new Float64Array(3);
+
+  static {
+    stepGround = (g, set, dt) => g.#step(set, dt);
+  }
+
+  /** Validate the model and options (`World.addRftGround` calls this). */
+  constructor(model: RftStressModel, options: RftGroundOptions) {
+    const where = "World.addRftGround";
+    if (
+      model === null || typeof model !== "object" ||
+      typeof (model as RftStressModel).alphaZAt !== "function" ||
+      typeof (model as RftStressModel).alphaXAt !== "function"
+    ) {
+      throw new TypeError(
+        `${where}: model (${String(model)}) must be an RftTable or RftFourier (alphaZAt, alphaXAt)`,
+      );
+    }
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
+      throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
+    }
+    for (const k of Object.keys(options)) {
+      if (k !== "surfaceHeight" && k !== "elementSize") {
+        throw new RangeError(`${where}: unknown option "${k}" (valid: surfaceHeight, elementSize)`);
+      }
+    }
+    const h = options.surfaceHeight;
+    if (typeof h !== "number") {
+      throw new TypeError(`${where}: surfaceHeight (${String(h)}) must be a number (m)`);
+    }
+    if (!Number.isFinite(h)) throw new RangeError(`${where}: surfaceHeight (${h}) must be finite`);
+    const e = options.elementSize;
+    if (e !== undefined && (typeof e !== "number" || !(e > 0) || !Number.isFinite(e))) {
+      throw new RangeError(`${where}: elementSize (${String(e)}) must be a finite number > 0 (m)`);
+    }
+    this.model = model;
+    this.surfaceHeight = h;
+    this.elementSize = e ?? null;
+  }
+
+  /** Surface elements of the shapes seen so far (cut at the first step after a body is added). */
+  get elementCount(): number {
+    return this.#start[this.#built];
+  }
+
+  /** Elements that felt a force at the last step. */
+  get activeElements(): number {
+    return this.#active;
+  }
+
+  /** The ground's force on `body` at the last step (N); zero before the first step. */
+  force(body: RigidBody | number): [number, number, number] {
+    return this.#read(this.#force, body);
+  }
+
+  /** The ground's torque on `body` about its centre of mass at the last step (N·m). */
+  torque(body: RigidBody | number): [number, number, number] {
+    return this.#read(this.#torque, body);
+  }
+
+  #read(a: Float64Array, body: RigidBody | number): [number, number, number] {
+    const b = typeof body === "number" ? body : body?.id;
+    if (typeof b !== "number" || !Number.isInteger(b) || b < 0) {
+      throw new TypeError(`RftGround: body (${String(body)}) must be a RigidBody or a body id`);
+    }
+    if (b >= this.#bodies) return [0, 0, 0];
+    return [a[3 * b], a[3 * b + 1], a[3 * b + 2]];
+  }
+
+  /** Cut the shapes added since the last step into elements (between steps only). */
+  #build(set: BodySet): void {
+    if (this.#built === set.shapes) return;
+    const el: number[] = Array.from(this.#el.subarray(0, STRIDE * this.#start[this.#built]));
+    const start = Array.from(this.#start.subarray(0, this.#built + 1));
+    for (let s = this.#built; s < set.shapes; s++) {
+      const surf = SHAPE_TABLE[set.shapeKind[s]].surface(
+        set.param.subarray(4 * s, 4 * s + 4),
+        set.objects[s] ?? null,
+      );
+      if (surf !== null) {
+        const h = set.localHalf;
+        const size = this.elementSize ??
+          0.2 * Math.hypot(h[3 * s], h[3 * s + 1], h[3 * s + 2]);
+        cutSurface(surf.vertices, surf.indices, size, el);
+      }
+      start.push(el.length / STRIDE);
+    }
+    this.#el = Float64Array.from(el);
+    this.#start = Int32Array.from(start);
+    this.#built = set.shapes;
+  }
+
+  #step(set: BodySet, dt: number): BodyLoads {
+    this.#build(set);
+    const n = set.count;
+    if (this.#bodies !== n) {
+      this.#force = new Float64Array(3 * n);
+      this.#torque = new Float64Array(3 * n);
+      this.#bodies = n;
+      this.#loads.resize(n);
+    }
+    const F = this.#force, T = this.#torque, el = this.#el, R = this.#R, RB = this.#RB;
+    const RL = this.#RL, f = this.#f, model = this.model, top = this.surfaceHeight;
+    F.fill(0);
+    T.fill(0);
+    let active = 0;
+    for (let s = 0; s < set.shapes; s++) {
+      const b = set.shapeBody[s];
+      if (set.kind[b] === BodyKind.static) continue;
+      const q = set.quat, lq = set.localQuat;
+      quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
+      quatMatrix(lq[4 * s], lq[4 * s + 1], lq[4 * s + 2], lq[4 * s + 3], RL, 0);
+      for (let i = 0; i < 3; i++) {
+        for (let j = 0; j < 3; j++) {
+          R[3 * i + j] = RB[3 * i] * RL[j] + RB[3 * i + 1] * RL[3 + j] + RB[3 * i + 2] * RL[6 + j];
+        }
+      }
+      const lp = set.localPos, lx = lp[3 * s], ly = lp[3 * s + 1], lz = lp[3 * s + 2];
+      const px = set.pos[3 * b] + RB[0] * lx + RB[1] * ly + RB[2] * lz;
+      const py = set.pos[3 * b + 1] + RB[3] * lx + RB[4] * ly + RB[5] * lz;
+      const pz = set.pos[3 * b + 2] + RB[6] * lx + RB[7] * ly + RB[8] * lz;
+      // the lowest point of the shape's local box: skip shapes wholly above the surface
+      const hh = set.localHalf, mm = set.localMid;
+      const low = pz + R[6] * mm[3 * s] + R[7] * mm[3 * s + 1] + R[8] * mm[3 * s + 2] -
+        (Math.abs(R[6]) * hh[3 * s] + Math.abs(R[7]) * hh[3 * s + 1] +
+          Math.abs(R[8]) * hh[3 * s + 2]);
+      if (!(low < top)) continue;
+      const cx = set.com[3 * b], cy = set.com[3 * b + 1], cz = set.com[3 * b + 2];
+      const vx0 = set.vel[3 * b], vy0 = set.vel[3 * b + 1], vz0 = set.vel[3 * b + 2];
+      const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
+      let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0;
+      for (let e = this.#start[s]; e < this.#start[s + 1]; e++) {
+        const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
+        const z = pz + R[6] * ex + R[7] * ey + R[8] * ez;
+        const depth = top - z;
+        if (!(depth > 0)) continue;
+        const x = px + R[0] * ex + R[1] * ey + R[2] * ez;
+        const y = py + R[3] * ex + R[4] * ey + R[5] * ez;
+        const nlx = el[o + 3], nly = el[o + 4], nlz = el[o + 5];
+        const nx = R[0] * nlx + R[1] * nly + R[2] * nlz;
+        const ny = R[3] * nlx + R[4] * nly + R[5] * nlz;
+        const nz = R[6] * nlx + R[7] * nly + R[8] * nlz;
+        const rx = x - cx, ry = y - cy, rz = z - cz;
+        const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
+        const vz = vz0 + wx * ry - wy * rx;
+        if (!rftElementForceInto(model, el[o + 6], nx, ny, nz, vx, vy, vz, depth, f)) continue;
+        active++;
+        fx += f[0], fy += f[1], fz += f[2];
+        tx += ry * f[2] - rz * f[1], ty += rz * f[0] - rx * f[2], tz += rx * f[1] - ry * f[0];
+      }
+      F[3 * b] += fx, F[3 * b + 1] += fy, F[3 * b + 2] += fz;
+      T[3 * b] += tx, T[3 * b + 1] += ty, T[3 * b + 2] += tz;
+    }
+    const acc = this.#loads.acc;
+    for (let b = 0; b < n; b++) {
+      for (let k = 0; k < 3; k++) {
+        acc[6 * b + k] = F[3 * b + k] * dt;
+        acc[6 * b + 3 + k] = T[3 * b + k] * dt;
+      }
+    }
+    this.#active = active;
+    return this.#loads;
+  }
+}
+
+/**
+ * Append the elements of a triangle surface (wound outward) to `out`: each triangle whose
+ * longest edge exceeds `size` is cut into k² equal triangles (k = ⌈edge / size⌉) by the lines
+ * parallel to its sides; degenerate triangles are dropped.
+ */
+export function cutSurface(
+  v: ArrayLike<number>,
+  ix: ArrayLike<number>,
+  size: number,
+  out: number[],
+): void {
+  for (let t = 0; t + 2 < ix.length; t += 3) {
+    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
+    const ux = v[b] - v[a], uy = v[b + 1] - v[a + 1], uz = v[b + 2] - v[a + 2];
+    const wx = v[c] - v[a], wy = v[c + 1] - v[a + 1], wz = v[c + 2] - v[a + 2];
+    const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+    const twice = Math.hypot(nx, ny, nz);
+    const longest = Math.max(
+      Math.hypot(ux, uy, uz),
+      Math.hypot(wx, wy, wz),
+      Math.hypot(wx - ux, wy - uy, wz - uz),
+    );
+    if (!(twice > 1e-14 * longest * longest)) continue;
+    const k = Math.max(1, Math.ceil(longest / size - 1e-9));
+    const area = twice / (2 * k * k), mx = nx / twice, my = ny / twice, mz = nz / twice;
+    const put = (i: number, j: number) => {
+      // centroid at a + (i/3k)·u + (j/3k)·w, with i, j in thirds of a sub-triangle
+      const p = i / (3 * k), r = j / (3 * k);
+      out.push(
+        v[a] + p * ux + r * wx,
+        v[a + 1] + p * uy + r * wy,
+        v[a + 2] + p * uz + r * wz,
+        mx,
+        my,
+        mz,
+        area,
+      );
+    };
+    for (let i = 0; i < k; i++) {
+      for (let j = 0; i + j < k; j++) {
+        put(3 * i + 1, 3 * j + 1); // the triangle (i, j), (i+1, j), (i, j+1)
+        if (i + j < k - 1) put(3 * i + 2, 3 * j + 2); // and (i+1, j), (i+1, j+1), (i, j+1)
+      }
+    }
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * The RFT ground (`World.addRftGround`): bodies below the surface feel Li et al.'s RFT forces
+ * integrated over their surface elements. Checked against closed forms: a horizontal plate
+ * pushed down or pulled up (one depth over the face), a vertical plate pushed sideways (the
+ * centroid rule is exact for the linear depth over each element), linearity in depth, zero
+ * above the surface, a spinning wheel's drive, the momentum balance of a dropped plate, and
+ * URDF links.
+ */
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import {
+  RFT_GENERIC,
+  rftAlphaX,
+  rftAlphaZ,
+  RftFourier,
+  rftTableFromFourier,
+  World,
+} from "../src/sphere3d/mod.ts";
+import { cutSurface } from "../src/sphere3d/rft/ground.ts";
+
+const H = Math.PI / 2;
+const near = (a: number, b: number, tol: number) =>
+  expect(Math.abs(a - b)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(b)));
+
+/** A world without gravity and a generic RFT ground at z = 0. */
+async function scene(
+  model = new RftFourier() as RftFourier | ReturnType<typeof rftTableFromFourier>,
+) {
+  const world = await World.create({ gravity: [0, 0, 0] });
+  const ground = world.addRftGround(model, { surfaceHeight: 0 });
+  return { world, ground };
+}
+
+/** A kinematic 10 cm × 10 cm × 1 cm plate, its centre at height z, moving at v. */
+function plate(world: World, x: number, z: number, v: [number, number, number]) {
+  return world.addBox({
+    halfExtents: [0.05, 0.05, 0.005],
+    position: [x, 0, z],
+    bodyType: "kinematic",
+    linearVelocity: v,
+  });
+}
+
+describe("RFT ground: a horizontal plate", () => {
+  it("pushed down at depth d feels α_z(0, π/2)·d·A up and no side force, linear in d", async () => {
+    for (const model of [new RftFourier(), rftTableFromFourier()]) {
+      const { world, ground } = await scene(model);
+      const a = plate(world, 0, -0.025, [0, 0, -1e-4]);
+      const b = plate(world, 0.5, -0.045, [0, 0, -1e-4]);
+      // the depth of the underside at the start of the step (the engine keeps float32 poses)
+      const da = -(a.position[2] - 0.005), db = -(b.position[2] - 0.005);
+      world.step();
+      const fa = ground.force(a), fb = ground.force(b);
+      near(fa[2], rftAlphaZ(0, H) * da * 0.01, 1e-9);
+      near(fa[2], 1e6 * da * 0.01, 1e-9); // 1 N/cm³ · d · 100 cm²
+      expect(Math.abs(fa[0]) + Math.abs(fa[1])).toBeLessThan(1e-9);
+      near(fb[2] / fa[2], db / da, 1e-9); // linear in depth
+      const t = ground.torque(a);
+      expect(Math.abs(t[0]) + Math.abs(t[1]) + Math.abs(t[2])).toBeLessThan(1e-9);
+      expect(a.contactForce).toEqual(fa); // joins the contact loads
+      expect(ground.activeElements).toBeGreaterThan(0);
+    }
+  });
+
+  it("pulled up is held down by α_z(0, −π/2)·d_top·A", async () => {
+    const { world, ground } = await scene();
+    const p = plate(world, 0, -0.03, [0, 0, 1e-4]);
+    const dTop = -(p.position[2] + 0.005);
+    world.step();
+    near(ground.force(p)[2], -0.25e6 * dTop * 0.01, 1e-9);
+    near(ground.force(p)[2], rftAlphaZ(0, -H) * dTop * 0.01, 1e-9);
+  });
+
+  it("feels exactly nothing above the surface, and static bodies feel nothing", async () => {
+    const { world, ground } = await scene();
+    const p = plate(world, 0, 0.0051, [0, 0, -1]);
+    const s = world.addBox({
+      halfExtents: [0.1, 0.1, 0.1],
+      position: [1, 0, -0.5],
+      bodyType: "static",
+    });
+    world.step();
+    expect(ground.force(p)).toEqual([0, 0, 0]);
+    expect(ground.torque(p)).toEqual([0, 0, 0]);
+    expect(p.contactForce).toEqual([0, 0, 0]);
+    expect(ground.force(s)).toEqual([0, 0, 0]);
+    expect(ground.activeElements).toBe(0);
+  });
+});
+
+describe("RFT ground: other motions", () => {
+  it("a vertical plate pushed sideways feels ∫ α·|z| over its face (exact per element)", async () => {
+    for (const yawed of [false, true]) {
+      const { world, ground } = await scene();
+      const s = Math.SQRT1_2;
+      const p = world.addBox({
+        // 1 cm thick along the motion (x), 10 cm wide, 10 cm tall; or the same turned by 90°
+        halfExtents: yawed ? [0.05, 0.005, 0.05] : [0.005, 0.05, 0.05],
+        orientation: yawed ? [0, 0, s, s] : [0, 0, 0, 1],
+        position: [0, 0, -0.06],
+        bodyType: "kinematic",
+        linearVelocity: [1e-3, 0, 0],
+      });
+      const zc = p.position[2];
+      world.step();
+      const d1 = -(zc + 0.05), d2 = -(zc - 0.05);
+      const moment = 0.1 * (d2 * d2 - d1 * d1) / 2; // ∫ |z| dA over the front face
+      const f = ground.force(p);
+      const tol = yawed ? 1e-6 : 1e-9; // the engine's float32 quaternion
+      near(f[0], -rftAlphaX(H, 0) * moment, tol);
+      near(f[2], rftAlphaZ(H, 0) * moment, tol);
+      near(f[0], -(-RFT_GENERIC.C11 + RFT_GENERIC.C01 - RFT_GENERIC.Cm11) * moment, tol);
+      expect(Math.abs(f[1])).toBeLessThan(1e-6);
+    }
+  });
+
+  it("a wheel spinning in place is driven forward and braked", async () => {
+    const { world, ground } = await scene();
+    // axis along y; ω_y > 0 moves the bottom of the wheel towards −x
+    const s = Math.SQRT1_2;
+    const wheel = world.addCylinder({
+      radius: 0.1,
+      halfHeight: 0.04,
+      orientation: [s, 0, 0, s],
+      position: [0, 0, 0.07],
+      bodyType: "kinematic",
+      angularVelocity: [0, 2, 0],
+    });
+    world.step();
+    const f = ground.force(wheel), t = ground.torque(wheel);
+    expect(f[0]).toBeGreaterThan(0); // the sand pushes the bottom forward
+    expect(t[1]).toBeLessThan(0); // and resists the spin
+    expect(Math.abs(f[1])).toBeLessThan(1e-6 * Math.abs(f[0]));
+  });
+
+  it("a dropped plate settles with the ground carrying its weight on average", async () => {
+    const world = await World.create({ gravity: [0, 0, -9.81], timeStep: 1e-3 });
+    const ground = world.addRftGround(new RftFourier({ zeta: 0.1 }), { surfaceHeight: 0 });
+    const p = world.addBox({
+      halfExtents: [0.05, 0.05, 0.005],
+      position: [0, 0, 0.01],
+      density: 2000,
+    });
+    const weight = p.mass * 9.81;
+    let sum = 0, lowest = Infinity;
+    for (let k = 0; k < 800; k++) {
+      world.step();
+      lowest = Math.min(lowest, p.position[2] - 0.005);
+      if (k >= 400) sum += ground.force(p)[2];
+    }
+    // the velocity stays bounded, so the mean force over 0.4 s balances the weight
+    near(sum / 400, weight, 0.05);
+    const bottom = p.position[2] - 0.005;
+    expect(Number.isFinite(bottom)).toBe(true);
+    // it rests in the sand, no deeper than it sank on impact, deeper than α_z·d·A = m·g needs
+    expect(bottom).toBeLessThan(-weight / (0.1e6 * 0.01) + 1e-3);
+    expect(bottom).toBeGreaterThanOrEqual(lowest);
+  });
+
+  it("URDF links are bodies like any other: the submerged foot is braked, the base feels nothing", async () => {
+    const world = await World.create({ gravity: [0, 0, -9.81] });
+    const ground = world.addRftGround(rftTableFromFourier(), { surfaceHeight: 0.1 });
+    const leg = await world.addArticulatedSystem("examples/assets/leg.urdf", {
+      base: "fixed",
+      position: [0, 0, 0.55],
+    });
+    leg.setPdGains(40, 2);
+    leg.setPdTarget([-0.4, 0]); // swing the straight leg forward (+x)
+    const foot = leg.link("foot"), base = leg.link("base");
+    for (let k = 0; k < 20; k++) {
+      const v = foot.linearVelocity[0];
+      world.step();
+      // the sand brakes the foot (explicit RFT: the foot's velocity flips sign each step)
+      if (Math.abs(v) > 1e-3) expect(ground.force(foot)[0] * v).toBeLessThan(0);
+      expect(ground.force(base)).toEqual([0, 0, 0]);
+    }
+    expect(ground.force(leg.link("shin"))[2]).toBeGreaterThan(0);
+  });
+});
+
+describe("RFT ground: validation and elements", () => {
+  it("names bad options", async () => {
+    expect(() => new World().addRftGround(new RftFourier(), { surfaceHeight: 0 }))
+      .toThrow(/World.addRftGround: this world has no rigid-body engine/);
+    const world = await World.create();
+    const add = (m: unknown, o: unknown) => () => world.addRftGround(m as never, o as never);
+    expect(add(new RftFourier(), { surfaceHeight: NaN })).toThrow(
+      /surfaceHeight \(NaN\) must be finite/,
+    );
+    expect(add(new RftFourier(), {})).toThrow(/surfaceHeight \(undefined\) must be a number/);
+    expect(add(new RftFourier(), { surfaceHeight: 0, elementSize: 0 })).toThrow(
+      /elementSize \(0\)/,
+    );
+    expect(add(new RftFourier(), { surfaceHeight: 0, elemntSize: 1 })).toThrow(
+      /unknown option "elemntSize"/,
+    );
+    expect(add({}, { surfaceHeight: 0 })).toThrow(
+      /model \(\[object Object\]\) must be an RftTable/,
+    );
+    world.addRftGround(new RftFourier(), { surfaceHeight: 0 });
+    expect(add(new RftFourier(), { surfaceHeight: 0 })).toThrow(/already has an RFT ground/);
+  });
+
+  it("cuts bodies into elements once, to elementSize", async () => {
+    const world = await World.create({ gravity: [0, 0, 0] });
+    const ground = world.addRftGround(new RftFourier(), { surfaceHeight: 0, elementSize: 0.05 });
+    // 12 box triangles, longest edges 0.141 (the 0.1 × 0.1 faces) and 0.1005 (the thin
+    // sides): each cut in 3 × 3
+    world.addBox({ halfExtents: [0.05, 0.05, 0.005], bodyType: "kinematic" });
+    world.step();
+    expect(ground.elementCount).toBe(12 * 9);
+    world.step();
+    expect(ground.elementCount).toBe(108);
+  });
+
+  it("cuts a closed surface into elements with the same area and zero net vector area", () => {
+    // a tetrahedron wound outward
+    const v = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
+    const ix = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+    for (const size of [10, 0.3]) {
+      const out: number[] = [];
+      cutSurface(v, ix, size, out);
+      let area = 0, nx = 0, ny = 0, nz = 0, outward = 0;
+      for (let e = 0; e < out.length; e += 7) {
+        area += out[e + 6];
+        nx += out[e + 3] * out[e + 6], ny += out[e + 4] * out[e + 6], nz += out[e + 5] * out[e + 6];
+        // outward: the normal points away from the centroid (0.25, 0.25, 0.25)
+        const d = (out[e] - 0.25) * out[e + 3] + (out[e + 1] - 0.25) * out[e + 4] +
+          (out[e + 2] - 0.25) * out[e + 5];
+        if (d > 0) outward++;
+      }
+      near(area, 1.5 + Math.sqrt(3) / 2, 1e-12);
+      expect(Math.abs(nx) + Math.abs(ny) + Math.abs(nz)).toBeLessThan(1e-12);
+      expect(outward).toBe(out.length / 7);
+      // longest edge √2 > 0.3: k = 5 cuts, 25 elements per face
+      expect(out.length / 7).toBe(size === 10 ? 4 : 100);
+    }
+  });
+});
