@@ -62,6 +62,18 @@ describe("RFT Fourier form (Li, Zhang & Goldman 2013, generic medium)", () => {
     near(rftAlphaX(0.3 + Math.PI, 0.7), rftAlphaX(0.3, 0.7), 1e-12);
   });
 
+  it("resists every motion: the stress along the velocity, α_z·sin γ + α_x·cos γ, is > 0", () => {
+    // (the element moves along (cos γ, −sin γ) in the (x, z) plane; the stress is (−α_x, α_z))
+    let least = Infinity;
+    for (let i = 0; i <= 90; i++) {
+      for (let j = 0; j <= 90; j++) {
+        const b = -H + (Math.PI * i) / 90, g = -H + (Math.PI * j) / 90;
+        least = Math.min(least, rftAlphaZ(b, g) * Math.sin(g) + rftAlphaX(b, g) * Math.cos(g));
+      }
+    }
+    expect(least).toBeGreaterThan(0.05e6);
+  });
+
   it("RftFourier validates its options", () => {
     expect(new RftFourier({ zeta: 2 }).alphaXAt(H, 0)).toBeCloseTo(0.74e6, 6);
     expect(() => new RftFourier({ zeta: NaN })).toThrow(/zeta \(NaN\)/);

@@ -582,7 +582,7 @@ export class World {
     this.#stepSystems();
     loads.length = systems.length;
     // the RFT ground's loads join the grains' for this step only
-    if (this.#ground !== null) loads.push(rftGroundStep(this.#ground, m.set, dt));
+    if (this.#ground !== null) loads.push(rftGroundStep(this.#ground, m, dt, this.#gravity));
     try {
       m.endStep(dt, loads);
     } finally {
@@ -595,8 +595,9 @@ export class World {
    * moving rigid body (URDF links included) that dips below it feels the RFT forces and torques
    * of `model` (an `RftTable` or `RftFourier`) on its submerged leading surface, from the next
    * step on — no grains. A body above the surface feels exactly nothing. The forces join the
-   * grains' in `RigidBody.contactForce`; `ground.force(body)` gives the ground's alone. One
-   * ground per world. See `docs/terradynamics.md`.
+   * grains' in `RigidBody.contactForce` (dynamic bodies: the part not handed to the engine as
+   * implicit damping, see `RftGroundOptions.implicitDrag`); `ground.force(body)` gives the
+   * ground's whole force. One ground per world. See `docs/terradynamics.md`.
    *
    * @example
    * ```ts

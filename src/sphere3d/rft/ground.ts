@@ -8,14 +8,24 @@
  * (`RigidBody.contactForce` includes them) and reach the engine with them. Static bodies and
  * height maps feel nothing. The per-step loop allocates nothing.
  *
- * The forces are evaluated at the poses and velocities at the start of the step (explicit), as
- * the grains' loads are. RFT is quasi-static: a body at rest feels nothing, so a body resting
- * on the ground sinks a little, is pushed back, and chatters about its equilibrium depth with
- * a speed of order g·dt.
+ * The forces are evaluated at the poses and velocities at the start of the step, as the grains'
+ * loads are. RFT is quasi-static: the stress does not grow with speed, so a light body pushed
+ * explicitly by the full stress reverses its velocity in one step and chatters at the step
+ * frequency (a 0.2 kg URDF foot at dt = 1 ms: ±0.3 m/s, ±160 N, every step). With
+ * `implicitDrag` (the default), when the part of a dynamic body's RFT force that opposes its
+ * velocity, −c·v with c = −(F·v)/|v|², would stop the body within the step (c·dt > m), it is
+ * handed to the engine as a linear damping rate c/m, which the engine integrates implicitly:
+ * the body comes to rest instead of bouncing back; likewise the part of the torque that
+ * opposes the spin (rate c/I, I about the spin axis). Otherwise, and for the rest of the force
+ * (lift, side force), the RFT force is applied as it is. The engine's damping is isotropic, so
+ * a body being stopped is damped in every direction. The ground owns the bodies' damping
+ * rates (Grainlab sets none otherwise). `ground.force(body)` is the whole RFT force;
+ * `RigidBody.contactForce` holds its explicit part.
  *
  * @module
  */
 import { BodyKind, type BodySet, quatMatrix } from "../bodies/body_set.ts";
+import type { BodyManager } from "../bodies/manager.ts";
 import { SHAPE_TABLE } from "../bodies/shape_table.ts";
 import { BodyLoads } from "../bodies/contact.ts";
 import type { RigidBody } from "../bodies/body.ts";
@@ -30,20 +40,31 @@ export interface RftGroundOptions {
    * smaller ones. @default a tenth of each shape's bounding-box diagonal
    */
   elementSize?: number;
+  /**
+   * Hand the drag part of each dynamic body's RFT force and torque to the engine as implicit
+   * damping (see the module notes); false applies the whole force explicitly. @default true
+   */
+  implicitDrag?: boolean;
 }
 
 /** Floats per element: centroid xyz, outward normal xyz, area. */
 const STRIDE = 7;
 
 /** Runs one ground step (set by {@link RftGround}'s static block). */
-let stepGround: (g: RftGround, set: BodySet, dt: number) => BodyLoads;
+let stepGround: (g: RftGround, m: BodyManager, dt: number, gravity: ArrayLike<number>) => BodyLoads;
 
 /**
- * One step of `ground` on the bodies of `set` over `dt` (s): the loads to hand to the engine
- * with the grains'. Internal: `World` calls it.
+ * One step of `ground` on the bodies of `m` over `dt` (s) under `gravity` (m/s²): the loads to
+ * hand to the engine with the grains' (and, with `implicitDrag`, the bodies' damping rates, set
+ * on the engine). Internal: `World` calls it.
  */
-export function rftGroundStep(ground: RftGround, set: BodySet, dt: number): BodyLoads {
-  return stepGround(ground, set, dt);
+export function rftGroundStep(
+  ground: RftGround,
+  m: BodyManager,
+  dt: number,
+  gravity: ArrayLike<number>,
+): BodyLoads {
+  return stepGround(ground, m, dt, gravity);
 }
 
 /**
@@ -74,6 +95,8 @@ export class RftGround {
   readonly surfaceHeight: number;
   /** Largest element edge (m), or null for a tenth of each shape's bounding-box diagonal. */
   readonly elementSize: number | null;
+  /** Whether the drag part of dynamic bodies' loads is integrated implicitly. */
+  readonly implicitDrag: boolean;
   /** Elements of all shapes, {@link STRIDE} floats each, in shape frames. */
   #el: Float64Array = new Float64Array(0);
   /** First element of shape s at `#start[s]`, one past its last at `#start[s + 1]`. */
@@ -84,6 +107,10 @@ export class RftGround {
   #torque: Float64Array = new Float64Array(0);
   #bodies = 0;
   #active = 0;
+  /** Per body: principal moments and the body-frame matrix of their axes (dynamic bodies). */
+  #inertia: Float64Array = new Float64Array(0);
+  /** Per body: the linear and angular damping rates last handed to the engine (1/s). */
+  #damping: Float64Array = new Float64Array(0);
   readonly #loads = new BodyLoads();
   readonly #R = new Float64Array(9);
   readonly #RB = new Float64Array(9);
@@ -91,7 +118,7 @@ export class RftGround {
   readonly #f = new Float64Array(3);
 
   static {
-    stepGround = (g, set, dt) => g.#step(set, dt);
+    stepGround = (g, m, dt, gravity) => g.#step(m, dt, gravity);
   }
 
   /** Validate the model and options (`World.addRftGround` calls this). */
@@ -110,8 +137,10 @@ export class RftGround {
       throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
     }
     for (const k of Object.keys(options)) {
-      if (k !== "surfaceHeight" && k !== "elementSize") {
-        throw new RangeError(`${where}: unknown option "${k}" (valid: surfaceHeight, elementSize)`);
+      if (k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag") {
+        throw new RangeError(
+          `${where}: unknown option "${k}" (valid: surfaceHeight, elementSize, implicitDrag)`,
+        );
       }
     }
     const h = options.surfaceHeight;
@@ -123,9 +152,14 @@ export class RftGround {
     if (e !== undefined && (typeof e !== "number" || !(e > 0) || !Number.isFinite(e))) {
       throw new RangeError(`${where}: elementSize (${String(e)}) must be a finite number > 0 (m)`);
     }
+    const implicit = options.implicitDrag ?? true;
+    if (typeof implicit !== "boolean") {
+      throw new TypeError(`${where}: implicitDrag (${String(implicit)}) must be a boolean`);
+    }
     this.model = model;
     this.surfaceHeight = h;
     this.elementSize = e ?? null;
+    this.implicitDrag = implicit;
   }
 
   /** Surface elements of the shapes seen so far (cut at the first step after a body is added). */
@@ -180,15 +214,11 @@ export class RftGround {
     this.#built = set.shapes;
   }
 
-  #step(set: BodySet, dt: number): BodyLoads {
+  #step(m: BodyManager, dt: number, gravity: ArrayLike<number>): BodyLoads {
+    const set = m.set;
     this.#build(set);
     const n = set.count;
-    if (this.#bodies !== n) {
-      this.#force = new Float64Array(3 * n);
-      this.#torque = new Float64Array(3 * n);
-      this.#bodies = n;
-      this.#loads.resize(n);
-    }
+    if (this.#bodies !== n) this.#grow(m, n);
     const F = this.#force, T = this.#torque, el = this.#el, R = this.#R, RB = this.#RB;
     const RL = this.#RL, f = this.#f, model = this.model, top = this.surfaceHeight;
     F.fill(0);
@@ -247,9 +277,89 @@ export class RftGround {
         acc[6 * b + k] = F[3 * b + k] * dt;
         acc[6 * b + 3 + k] = T[3 * b + k] * dt;
       }
+      if (this.implicitDrag && set.kind[b] === BodyKind.dynamic) this.#drag(m, b, acc, dt, gravity);
     }
     this.#active = active;
     return this.#loads;
+  }
+
+  /**
+   * Move the part of body b's loads (impulses in `acc`) that opposes its velocity and spin into
+   * the engine's implicit damping rates.
+   */
+  #drag(m: BodyManager, b: number, acc: Float64Array, dt: number, g: ArrayLike<number>): void {
+    const set = m.set, o = 6 * b;
+    let lin = 0, ang = 0;
+    const vx = set.vel[3 * b], vy = set.vel[3 * b + 1], vz = set.vel[3 * b + 2];
+    const v2 = vx * vx + vy * vy + vz * vz, pv = acc[o] * vx + acc[o + 1] * vy + acc[o + 2] * vz;
+    // the drag impulse k·v (k < 0) stops the body when −k·|v|² > m·|v|²; otherwise the force
+    // stays explicit (exact RFT). Stopping, what is left after m·|v| first holds the body
+    // against gravity along v (explicitly: the engine moves the body before it damps it), and
+    // the rest becomes a damping rate ≥ 1/dt.
+    const mass = set.mass[b];
+    if (pv < 0 && v2 > 0 && -pv > mass * v2) {
+      const k = pv / v2, v = Math.sqrt(v2), drag = -pv / v; // impulse along −v/|v|
+      const gv = (g[0] * vx + g[1] * vy + g[2] * vz) / v;
+      const hold = gv > 0 ? Math.min(drag - mass * v, mass * gv * dt) : 0;
+      acc[o] -= k * vx + (hold * vx) / v;
+      acc[o + 1] -= k * vy + (hold * vy) / v;
+      acc[o + 2] -= k * vz + (hold * vz) / v;
+      lin = (drag - hold) / (mass * v * dt);
+    }
+    const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
+    const w2 = wx * wx + wy * wy + wz * wz;
+    const pw = acc[o + 3] * wx + acc[o + 4] * wy + acc[o + 5] * wz;
+    if (pw < 0 && w2 > 0) {
+      // the moment of inertia about the spin axis: Σ I_k (û·a_k)², û the axis in the body frame
+      const q = set.quat, RB = this.#RB, I = this.#inertia, i = 12 * b;
+      quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
+      const w = Math.sqrt(w2), ux = wx / w, uy = wy / w, uz = wz / w;
+      const bx = RB[0] * ux + RB[3] * uy + RB[6] * uz;
+      const by = RB[1] * ux + RB[4] * uy + RB[7] * uz;
+      const bz = RB[2] * ux + RB[5] * uy + RB[8] * uz;
+      let inertia = 0;
+      for (let k = 0; k < 3; k++) {
+        const c = bx * I[i + 3 + 3 * k] + by * I[i + 4 + 3 * k] + bz * I[i + 5 + 3 * k];
+        inertia += I[i + k] * c * c;
+      }
+      if (-pw > inertia * w2) {
+        const k = pw / w2;
+        acc[o + 3] -= k * wx, acc[o + 4] -= k * wy, acc[o + 5] -= k * wz;
+        ang = -k / (inertia * dt);
+      }
+    }
+    const d = this.#damping;
+    if (lin !== d[2 * b] || ang !== d[2 * b + 1]) {
+      m.engine.setDamping(b, lin, ang);
+      d[2 * b] = lin, d[2 * b + 1] = ang;
+    }
+  }
+
+  /** Size the per-body columns for `n` bodies (between steps, when bodies were added). */
+  #grow(m: BodyManager, n: number): void {
+    const set = m.set, old = this.#bodies;
+    this.#force = new Float64Array(3 * n);
+    this.#torque = new Float64Array(3 * n);
+    const inertia = new Float64Array(12 * n), damping = new Float64Array(2 * n);
+    inertia.set(this.#inertia.subarray(0, 12 * old));
+    damping.set(this.#damping.subarray(0, 2 * old));
+    for (let b = old; b < n; b++) {
+      if (set.kind[b] !== BodyKind.dynamic) continue;
+      const { principal, frame } = m.inertia(b);
+      const F = new Float64Array(9);
+      quatMatrix(frame[0], frame[1], frame[2], frame[3], F, 0);
+      // principal moments, then the axes as the columns of F: a_k = (F[k], F[3 + k], F[6 + k])
+      for (let k = 0; k < 3; k++) {
+        inertia[12 * b + k] = principal[k];
+        inertia[12 * b + 3 + 3 * k] = F[k];
+        inertia[12 * b + 4 + 3 * k] = F[3 + k];
+        inertia[12 * b + 5 + 3 * k] = F[6 + k];
+      }
+    }
+    this.#inertia = inertia;
+    this.#damping = damping;
+    this.#bodies = n;
+    this.#loads.resize(n);
   }
 }
 
