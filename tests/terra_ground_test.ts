@@ -16,7 +16,7 @@ import {
   rftTableFromFourier,
   World,
 } from "../src/sphere3d/mod.ts";
-import { cutSurface } from "../src/sphere3d/rft/ground.ts";
+import { cutSurface } from "../src/sphere3d/rft/elements.ts";
 
 const H = Math.PI / 2;
 const near = (a: number, b: number, tol: number) =>

@@ -206,7 +206,17 @@ export class RftFourier implements RftStressModel {
   }
 }
 
-/** Check that `c` has the nine finite coefficients; returns a frozen copy. */
+/**
+ * Check that `c` has the nine finite coefficients; returns a frozen copy.
+ *
+ * @example
+ * ```ts
+ * import { checkCoefficients, RFT_GENERIC } from "./model.ts";
+ * import { expect } from "expect";
+ * expect(checkCoefficients("test", RFT_GENERIC)).toEqual(RFT_GENERIC);
+ * expect(() => checkCoefficients("test", { ...RFT_GENERIC, D10: "1" })).toThrow(/D10/);
+ * ```
+ */
 export function checkCoefficients(where: string, c: unknown): Readonly<RftCoefficients> {
   if (c === null || typeof c !== "object") {
     throw new TypeError(`${where}: coefficients (${String(c)}) must be an object`);
