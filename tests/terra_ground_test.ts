@@ -41,6 +41,9 @@ function plate(world: World, x: number, z: number, v: [number, number, number]) 
   });
 }
 
+/** Half extents of a box body as the bodies keep them (the engine may round them to float32). */
+const half = (b: { shapes: { halfExtents?: number[] }[] }) => b.shapes[0].halfExtents!;
+
 describe("RFT ground: a horizontal plate", () => {
   it("pushed down at depth d feels α_z(0, π/2)·d·A up and no side force, linear in d", async () => {
     for (const model of [new RftFourier(), rftTableFromFourier()]) {
@@ -48,11 +51,12 @@ describe("RFT ground: a horizontal plate", () => {
       const a = plate(world, 0, -0.025, [0, 0, -1e-4]);
       const b = plate(world, 0.5, -0.045, [0, 0, -1e-4]);
       // the depth of the underside at the start of the step (the engine keeps float32 poses)
-      const da = -(a.position[2] - 0.005), db = -(b.position[2] - 0.005);
+      const [hx, hy, hz] = half(a), area = 4 * hx * hy;
+      const da = -(a.position[2] - hz), db = -(b.position[2] - hz);
       world.step();
       const fa = ground.force(a), fb = ground.force(b);
-      near(fa[2], rftAlphaZ(0, H) * da * 0.01, 1e-9);
-      near(fa[2], 1e6 * da * 0.01, 1e-9); // 1 N/cm³ · d · 100 cm²
+      near(fa[2], rftAlphaZ(0, H) * da * area, 1e-9);
+      near(fa[2], 1e6 * da * area, 1e-9); // 1 N/cm³ · d · 100 cm²
       expect(Math.abs(fa[0]) + Math.abs(fa[1])).toBeLessThan(1e-9);
       near(fb[2] / fa[2], db / da, 1e-9); // linear in depth
       const t = ground.torque(a);
@@ -65,10 +69,11 @@ describe("RFT ground: a horizontal plate", () => {
   it("pulled up is held down by α_z(0, −π/2)·d_top·A", async () => {
     const { world, ground } = await scene();
     const p = plate(world, 0, -0.03, [0, 0, 1e-4]);
-    const dTop = -(p.position[2] + 0.005);
+    const [hx, hy, hz] = half(p), area = 4 * hx * hy;
+    const dTop = -(p.position[2] + hz);
     world.step();
-    near(ground.force(p)[2], -0.25e6 * dTop * 0.01, 1e-9);
-    near(ground.force(p)[2], rftAlphaZ(0, -H) * dTop * 0.01, 1e-9);
+    near(ground.force(p)[2], -0.25e6 * dTop * area, 1e-9);
+    near(ground.force(p)[2], rftAlphaZ(0, -H) * dTop * area, 1e-9);
   });
 
   it("feels exactly nothing above the surface, and static bodies feel nothing", async () => {
@@ -103,8 +108,9 @@ describe("RFT ground: other motions", () => {
       });
       const zc = p.position[2];
       world.step();
-      const d1 = -(zc + 0.05), d2 = -(zc - 0.05);
-      const moment = 0.1 * (d2 * d2 - d1 * d1) / 2; // ∫ |z| dA over the front face
+      const h = half(p), width = 2 * (yawed ? h[0] : h[1]);
+      const d1 = -(zc + h[2]), d2 = -(zc - h[2]);
+      const moment = width * (d2 * d2 - d1 * d1) / 2; // ∫ |z| dA over the front face
       const f = ground.force(p);
       const tol = yawed ? 1e-6 : 1e-9; // the engine's float32 quaternion
       near(f[0], -rftAlphaX(H, 0) * moment, tol);
