@@ -93,6 +93,71 @@ describe("RFT ground: a horizontal plate", () => {
   });
 });
 
+/** A closed box mesh of half extents h: 8 vertices, 12 triangles wound outward. */
+function boxMesh(h: number[]): { vertices: number[]; indices: number[] } {
+  const vertices: number[] = [];
+  for (let k = 0; k < 8; k++) {
+    vertices.push(k & 1 ? h[0] : -h[0], k & 2 ? h[1] : -h[1], k & 4 ? h[2] : -h[2]);
+  }
+  const indices: number[] = [];
+  for (let axis = 0; axis < 3; axis++) {
+    for (const side of [0, 1]) {
+      // the face's corners in a cycle, then each triangle turned to face outward
+      const bit = 1 << axis, o1 = 1 << ((axis + 1) % 3), o2 = 1 << ((axis + 2) % 3);
+      const base = side ? bit : 0, quad = [base, base | o1, base | o1 | o2, base | o2];
+      const v = (i: number) => vertices.slice(3 * i, 3 * i + 3);
+      for (const [a, b, c] of [[quad[0], quad[1], quad[2]], [quad[0], quad[2], quad[3]]]) {
+        const [pa, pb, pc] = [v(a), v(b), v(c)];
+        const u = pb.map((x, k) => x - pa[k]), w = pc.map((x, k) => x - pa[k]);
+        const n = u[1] * w[2] - u[2] * w[1],
+          m = u[2] * w[0] - u[0] * w[2],
+          l = u[0] * w[1] - u[1] * w[0];
+        const out = [n, m, l][axis] * (side ? 1 : -1) > 0;
+        indices.push(...(out ? [a, b, c] : [a, c, b]));
+      }
+    }
+  }
+  return { vertices, indices };
+}
+
+describe("RFT ground: other shapes", () => {
+  it("a mesh box and a compound of posed children feel what the box plates feel", async () => {
+    const { world, ground } = await scene();
+    const v: [number, number, number] = [0, 0, -1e-4];
+    const box = plate(world, 0, -0.025, v);
+    const mesh = world.addMesh({
+      ...boxMesh([0.05, 0.05, 0.005]),
+      position: [1, 0, -0.025],
+      bodyType: "kinematic",
+      linearVelocity: v,
+    });
+    // two plates 0.4 m apart; the second is a standing box turned by 90° about x into a plate
+    const s = Math.SQRT1_2;
+    const pair = world.addCompound({
+      children: [
+        { shape: "box", halfExtents: [0.05, 0.05, 0.005], position: [-0.2, 0, 0] },
+        {
+          shape: "box",
+          halfExtents: [0.05, 0.005, 0.05],
+          position: [0.2, 0, 0],
+          orientation: [s, 0, 0, s],
+        },
+      ],
+      position: [2, 0, -0.025],
+      bodyType: "kinematic",
+      linearVelocity: v,
+    });
+    world.step();
+    const f = ground.force(box)[2];
+    expect(f).toBeGreaterThan(100);
+    near(ground.force(mesh)[2], f, 1e-6);
+    near(ground.force(pair)[2], 2 * f, 1e-6);
+    // symmetric about the compound's origin: no net torque
+    const t = ground.torque(pair);
+    expect(Math.abs(t[0]) + Math.abs(t[1]) + Math.abs(t[2])).toBeLessThan(1e-6 * f);
+  });
+});
+
 describe("RFT ground: other motions", () => {
   it("a vertical plate pushed sideways feels ∫ α·|z| over its face (exact per element)", async () => {
     for (const yawed of [false, true]) {
