@@ -66,3 +66,4 @@ export {
   type ParticleSystemLike,
   type SnapshotOptions,
 } from "./types.ts";
+export { type RftTableData, rftTableFromArrow, rftTableToArrow } from "./rft.ts";

@@ -27,14 +27,14 @@ export interface RftTableSpec {
   material: string;
   /** Where the numbers come from. */
   source: RftSource;
-  /** Grain diameter (m), > 0, when known. */
-  grainDiameter?: number;
+  /** Grain diameter (m), > 0, when known (absent or null: unknown). */
+  grainDiameter?: number | null;
   /** Grain–grain friction coefficient, ≥ 0, when known. */
-  friction?: number;
+  friction?: number | null;
   /** Intrusion speed the table was measured at (m/s), > 0, when known. */
-  intrusionSpeed?: number;
+  intrusionSpeed?: number | null;
   /** Solid volume fraction of the bed, in (0, 1), when known. */
-  volumeFraction?: number;
+  volumeFraction?: number | null;
 }
 
 const KEYS = [
