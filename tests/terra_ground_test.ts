@@ -185,6 +185,25 @@ describe("RFT ground: other motions", () => {
     }
   });
 
+  it("a sphere pushed down: the documented jump between straight down and a slight drift", async () => {
+    const sink = async (vx: number) => {
+      const { world, ground } = await scene();
+      const s = world.addSphere({
+        radius: 0.05,
+        position: [0, 0, -0.05],
+        bodyType: "kinematic",
+        linearVelocity: [vx, 0, -0.01],
+      });
+      world.step();
+      return ground.force(s);
+    };
+    const down = await sink(0), drift = await sink(1e-6);
+    expect(down[2]).toBeCloseTo(544.8, 0); // docs/terradynamics.md
+    expect(drift[2]).toBeCloseTo(578.4, 0);
+    expect(Math.abs(down[0]) + Math.abs(down[1])).toBeLessThan(1e-6);
+    expect(drift[0]).toBeLessThan(0); // held back against the drift
+  });
+
   it("a wheel spinning in place is driven forward and braked", async () => {
     const { world, ground } = await scene();
     // axis along y; ω_y > 0 moves the bottom of the wheel towards −x

@@ -21,9 +21,12 @@
  * area dA·|n_p| (|n_p| the length of the projected unit normal), so that a face parallel to the
  * plane feels nothing and a face turned by θ about z sees cos θ of its area. The force is
  * dF = (α_z·ẑ − α_x·e)·|z|·dA·|n_p|; there is no force across the plane (Treers et al. 2021 and
- * Agarwal et al. 2023 add one; not here). This is the per-element decomposition of the 3D
- * applications of RFT (Agarwal et al., J. Terramechanics 2019, wheels), written from the
- * equations, not from their code.
+ * Agarwal et al. 2023 add one; not here). The plane is undefined for vertical motion, where the
+ * normal's plane stands in; the two disagree for normals out of the plane of a slight drift,
+ * so the force jumps there a little (a sphere of 5 cm radius just buried, pushed straight down:
+ * 545 N in the generic medium; with any horizontal drift: 578 N). This is the per-element
+ * decomposition of the 3D applications of RFT (Agarwal et al., J. Terramechanics 2019,
+ * wheels), written from the equations, not from their code.
  *
  * Units: SI throughout — α in N/m³ (Li et al. give N/cm³: × 10⁶), depth and lengths in m.
  *
