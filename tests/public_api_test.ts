@@ -9,11 +9,12 @@ import { expect } from "expect";
 import { entries, PUBLIC_API_FIXTURE, publicApi, ROOT, summary } from "../scripts/public_api.ts";
 
 /**
- * The ceiling of unique public names (588 before issue #27). Its target was 300; the
- * composable Plot marks (`grains`, `forceChains`, `walls`, `plotFigure` and their types) are a
- * user feature and stay public, which puts the package a little above it.
+ * The ceiling of unique public names (588 before issue #27). Its target was 300: the redesign
+ * left 313, the composable Plot marks (`grains`, `forceChains`, `walls`, `plotFigure` and
+ * their types) staying public as a user feature; the resistive-force-theory API of issue #28
+ * (the model, tables, fit, ground, calibration and their Arrow form) added 25.
  */
-const MAX_UNIQUE = 315;
+const MAX_UNIQUE = 340;
 
 const committed: Record<string, string[]> = JSON.parse(
   Deno.readTextFileSync(`${ROOT}${PUBLIC_API_FIXTURE}`),

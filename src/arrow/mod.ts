@@ -39,3 +39,4 @@ export type { Frame, FrameStamp, FrameWriterOptions } from "./frames.ts";
 export { buildTable } from "./schema.ts";
 export type { ColumnSpec, ColumnType, TableMetadata } from "./schema.ts";
 export type { ContactsLike, NumArray, ParticleSystemLike, SnapshotOptions } from "./types.ts";
+export { type RftTableData, rftTableFromArrow, rftTableToArrow } from "./rft.ts";

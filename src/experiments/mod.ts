@@ -17,6 +17,7 @@
  * | {@link brazilNut} | a large intruder rises in a bed shaken at Γ ≥ 2, not at Γ < 1 |
  * | {@link forceDistribution}, {@link starForceDistribution} | P(f/⟨f⟩) ∝ e^{−β·f/⟨f⟩} above the mean, β ≈ 1–2 |
  * | {@link restitutionVsSpeed} | Hertz: contact time ∝ v^{−1/5}; the linear law's e and time do not depend on v |
+ * | {@link calibrateRft} | RFT: a plate's resistance is α(β, γ)·A·depth; α gives ζ and the Fourier fit |
  *
  * The fits each result carries ({@link BeverlooFit}, {@link PowerLawFit},
  * {@link ExponentialTail}) are typed here; the fitting helpers themselves
@@ -82,3 +83,14 @@ export type {
   SurfaceProfile,
 } from "./common.ts";
 export type { BeverlooFit, ExponentialTail, PowerLawFit } from "./fit.ts";
+export {
+  calibrateRft,
+  type RftCalibration,
+  type RftCalibrationOptions,
+  type RftCoefficients,
+  type RftFit,
+  type RftSource,
+  type RftStressModel,
+  type RftTable,
+  type RftTableSpec,
+} from "./rft_calibration.ts";

@@ -67,3 +67,4 @@ export type {
   SphereOptions,
 } from "./bodies/options.ts";
 export type { PoolSleepOptions } from "./bodies/sleep.ts";
+export * from "./rft/mod.ts";

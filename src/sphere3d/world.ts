@@ -40,6 +40,8 @@ import {
   requiredBool,
   vec3,
 } from "../math/validate.ts";
+import { RftGround, type RftGroundOptions, rftGroundStep } from "./rft/ground.ts";
+import type { RftStressModel } from "./rft/model.ts";
 
 export type { GranularBoxOptions, ParticleSet } from "./world_particles.ts";
 
@@ -106,6 +108,7 @@ export class World {
   #bodies: BodyManager | null = null;
   readonly #loads: BodyLoads[] = [];
   #failure: { step: number; error: Error } | null = null;
+  #ground: RftGround | null = null;
 
   static {
     readBodies = (w) => (#bodies in w ? (w as World).#bodies : null);
@@ -655,8 +658,45 @@ export class World {
     m.beginStep(dt);
     this.#stepSystems();
     loads.length = systems.length;
-    m.endStep(dt, loads, this.#steps + 1);
+    // the RFT ground's loads join the grains' for this step only
+    if (this.#ground !== null) loads.push(rftGroundStep(this.#ground, m, dt, this.#gravity));
+    try {
+      m.endStep(dt, loads, this.#steps + 1);
+    } finally {
+      loads.length = systems.length;
+    }
     m.checkState(this.#steps + 1);
+  }
+
+  /**
+   * Add a resistive-force-theory ground: granular media fill z < `surfaceHeight`, and every
+   * moving rigid body (URDF links included) that dips below it feels the RFT forces and torques
+   * of `model` (an `RftTable` or `RftFourier`) on its submerged leading surface, from the next
+   * step on — no grains. A body above the surface feels exactly nothing. The forces join the
+   * grains' in `RigidBody.contactForce` (dynamic bodies: the part not handed to the engine as
+   * implicit damping, see `RftGroundOptions.implicitDrag`); `ground.force(body)` gives the
+   * ground's whole force. One ground per world. See `docs/terradynamics.md`.
+   *
+   * @example
+   * ```ts
+   * import { RftFourier, World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create({ gravity: [0, 0, 0] });
+   * const ground = world.addRftGround(new RftFourier({ zeta: 0.5 }), { surfaceHeight: 0 });
+   * const ball = world.addSphere({ radius: 0.05, position: [0, 0, 0.2], linearVelocity: [0, 0, -1] });
+   * world.step();
+   * expect(ground.force(ball)).toEqual([0, 0, 0]); // still above the surface
+   * expect(() => world.addRftGround(new RftFourier(), { surfaceHeight: 0 })).toThrow(/already/);
+   * ```
+   */
+  addRftGround(model: RftStressModel, options: RftGroundOptions): RftGround {
+    this.#body("World.addRftGround");
+    const ground = new RftGround(model, options);
+    if (this.#ground !== null) {
+      throw new RangeError("World.addRftGround: this world already has an RFT ground");
+    }
+    this.#ground = ground;
+    return ground;
   }
 
   /**

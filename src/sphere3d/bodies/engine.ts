@@ -289,6 +289,13 @@ export class BodyEngine {
     this.read(set);
   }
 
+  /** Linear and angular damping rates (1/s) of body `b`, which the engine applies implicitly. */
+  setDamping(b: number, linear: number, angular: number): void {
+    const rb = this.#bodies[b];
+    rb.setLinearDamping(linear);
+    rb.setAngularDamping(angular);
+  }
+
   /** Teleport body `b` (pose and velocities), e.g. to set its initial state. */
   setState(b: number, pos: number[], quat: number[], vel: number[], ang: number[]): void {
     const rb = this.#bodies[b];

@@ -1,0 +1,362 @@
+/**
+ * The RFT ground: a granular half-space below `surfaceHeight` that pushes on the rigid bodies
+ * of a world through resistive-force theory, with no grains. Each body shape's surface (the
+ * shape table's `surface` triangles, wound outward, subdivided to `elementSize`) is cut once
+ * into elements — centroid, outward normal and area in the shape frame. Each world step, every
+ * element of a moving body below the surface adds its RFT force (`model.ts`) and the torque of
+ * that force about the body's centre of mass; the sums join the grains' loads of the step
+ * (`RigidBody.contactForce` includes them) and reach the engine with them. Static bodies and
+ * height maps feel nothing. The per-step loop allocates nothing.
+ *
+ * The forces are evaluated at the poses and velocities at the start of the step, as the grains'
+ * loads are. RFT is quasi-static: the stress does not grow with speed, so a light body pushed
+ * explicitly by the full stress reverses its velocity in one step and chatters at the step
+ * frequency (a 0.2 kg URDF foot at dt = 1 ms: ±0.3 m/s, ±160 N, every step). With
+ * `implicitDrag` (the default), when the part of a dynamic body's RFT force that opposes its
+ * velocity, −c·v with c = −(F·v)/|v|², would stop the body within the step (c·dt > m), it is
+ * handed to the engine as a linear damping rate c/m, which the engine integrates implicitly:
+ * the body comes to rest instead of bouncing back; likewise the part of the torque that
+ * opposes the spin (rate c/I, I about the spin axis). Otherwise, and for the rest of the force
+ * (lift, side force), the RFT force is applied as it is. The engine's damping is isotropic, so
+ * a body being stopped is damped in every direction. The ground owns the bodies' damping
+ * rates (Grainlab sets none otherwise). `ground.force(body)` is the whole RFT force;
+ * `RigidBody.contactForce` holds its explicit part.
+ *
+ * @module
+ */
+import { BodyKind, type BodySet, quatMatrix } from "../bodies/body_set.ts";
+import type { BodyManager } from "../bodies/manager.ts";
+import { SHAPE_TABLE } from "../bodies/shape_table.ts";
+import { BodyLoads } from "../bodies/contact.ts";
+import type { RigidBody } from "../bodies/body.ts";
+import { rftElementForceInto, type RftStressModel } from "./model.ts";
+import { cutSurface, STRIDE } from "./elements.ts";
+
+/** Options of `World.addRftGround`. */
+export interface RftGroundOptions {
+  /** Height of the free surface (m): the ground fills z < surfaceHeight. */
+  surfaceHeight: number;
+  /**
+   * Largest edge of a surface element (m): larger surface triangles are cut into equal
+   * smaller ones. @default a tenth of each shape's bounding-box diagonal
+   */
+  elementSize?: number;
+  /**
+   * Hand the drag part of each dynamic body's RFT force and torque to the engine as implicit
+   * damping (see the module notes); false applies the whole force explicitly. @default true
+   */
+  implicitDrag?: boolean;
+}
+
+/** Runs one ground step (set by {@link RftGround}'s static block). */
+let stepGround: (g: RftGround, m: BodyManager, dt: number, gravity: ArrayLike<number>) => BodyLoads;
+
+/**
+ * One step of `ground` on the bodies of `m` over `dt` (s) under `gravity` (m/s²): the loads to
+ * hand to the engine with the grains' (and, with `implicitDrag`, the bodies' damping rates, set
+ * on the engine). Internal: `World` calls it.
+ */
+export function rftGroundStep(
+  ground: RftGround,
+  m: BodyManager,
+  dt: number,
+  gravity: ArrayLike<number>,
+): BodyLoads {
+  return stepGround(ground, m, dt, gravity);
+}
+
+/**
+ * An RFT ground (see the module notes), made by `World.addRftGround`.
+ *
+ * @example
+ * ```ts
+ * import { rftTableFromFourier, World } from "@grainlab/grainlab/sphere3d";
+ * import { expect } from "expect";
+ * const world = await World.create({ gravity: [0, 0, 0] });
+ * const ground = world.addRftGround(rftTableFromFourier(), { surfaceHeight: 0 });
+ * // a 10 cm × 10 cm plate, its underside 2 cm deep, pushed down slowly
+ * const plate = world.addBox({
+ *   halfExtents: [0.05, 0.05, 0.005], position: [0, 0, -0.015],
+ *   bodyType: "kinematic", linearVelocity: [0, 0, -1e-4],
+ * });
+ * world.step();
+ * // α_z(0, π/2) · depth · area = 10⁶ N/m³ · 0.02 m · 0.01 m² = 200 N, up (the engine keeps
+ * // poses in float32, hence 3 decimals)
+ * expect(ground.force(plate)[2]).toBeCloseTo(200, 3);
+ * expect(plate.contactForce[2]).toBeCloseTo(200, 3);
+ * ```
+ */
+export class RftGround {
+  /** The stress model: an `RftTable` or an `RftFourier`. */
+  readonly model: RftStressModel;
+  /** Height of the free surface (m). */
+  readonly surfaceHeight: number;
+  /** Largest element edge (m), or null for a tenth of each shape's bounding-box diagonal. */
+  readonly elementSize: number | null;
+  /** Whether the drag part of dynamic bodies' loads is integrated implicitly. */
+  readonly implicitDrag: boolean;
+  /** Elements of all shapes, {@link STRIDE} floats each, in shape frames. */
+  #el: Float64Array = new Float64Array(0);
+  /** First element of shape s at `#start[s]`, one past its last at `#start[s + 1]`. */
+  #start: Int32Array = new Int32Array(1);
+  /** Shapes cut into elements so far. */
+  #built = 0;
+  #force: Float64Array = new Float64Array(0);
+  #torque: Float64Array = new Float64Array(0);
+  #bodies = 0;
+  #active = 0;
+  /** Per body: principal moments and the body-frame matrix of their axes (dynamic bodies). */
+  #inertia: Float64Array = new Float64Array(0);
+  /** Per body: the linear and angular damping rates last handed to the engine (1/s). */
+  #damping: Float64Array = new Float64Array(0);
+  readonly #loads = new BodyLoads();
+  readonly #R = new Float64Array(9);
+  readonly #RB = new Float64Array(9);
+  readonly #RL = new Float64Array(9);
+  readonly #f = new Float64Array(3);
+
+  static {
+    stepGround = (g, m, dt, gravity) => g.#step(m, dt, gravity);
+  }
+
+  /** Validate the model and options (`World.addRftGround` calls this). */
+  constructor(model: RftStressModel, options: RftGroundOptions) {
+    const where = "World.addRftGround";
+    if (
+      model === null || typeof model !== "object" ||
+      typeof (model as RftStressModel).alphaZAt !== "function" ||
+      typeof (model as RftStressModel).alphaXAt !== "function"
+    ) {
+      throw new TypeError(
+        `${where}: model (${String(model)}) must be an RftTable or RftFourier (alphaZAt, alphaXAt)`,
+      );
+    }
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
+      throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
+    }
+    for (const k of Object.keys(options)) {
+      if (k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag") {
+        throw new RangeError(
+          `${where}: unknown option "${k}" (valid: surfaceHeight, elementSize, implicitDrag)`,
+        );
+      }
+    }
+    const h = options.surfaceHeight;
+    if (typeof h !== "number") {
+      throw new TypeError(`${where}: surfaceHeight (${String(h)}) must be a number (m)`);
+    }
+    if (!Number.isFinite(h)) throw new RangeError(`${where}: surfaceHeight (${h}) must be finite`);
+    const e = options.elementSize;
+    if (e !== undefined && (typeof e !== "number" || !(e > 0) || !Number.isFinite(e))) {
+      throw new RangeError(`${where}: elementSize (${String(e)}) must be a finite number > 0 (m)`);
+    }
+    const implicit = options.implicitDrag ?? true;
+    if (typeof implicit !== "boolean") {
+      throw new TypeError(`${where}: implicitDrag (${String(implicit)}) must be a boolean`);
+    }
+    this.model = model;
+    this.surfaceHeight = h;
+    this.elementSize = e ?? null;
+    this.implicitDrag = implicit;
+  }
+
+  /** Surface elements of the shapes seen so far (cut at the first step after a body is added). */
+  get elementCount(): number {
+    return this.#start[this.#built];
+  }
+
+  /** Elements that felt a force at the last step. */
+  get activeElements(): number {
+    return this.#active;
+  }
+
+  /** The ground's force on `body` at the last step (N); zero before the first step. */
+  force(body: RigidBody | number): [number, number, number] {
+    return this.#read(this.#force, body);
+  }
+
+  /** The ground's torque on `body` about its centre of mass at the last step (N·m). */
+  torque(body: RigidBody | number): [number, number, number] {
+    return this.#read(this.#torque, body);
+  }
+
+  #read(a: Float64Array, body: RigidBody | number): [number, number, number] {
+    const b = typeof body === "number" ? body : body?.id;
+    if (typeof b !== "number" || !Number.isInteger(b) || b < 0) {
+      throw new TypeError(`RftGround: body (${String(body)}) must be a RigidBody or a body id`);
+    }
+    if (b >= this.#bodies) return [0, 0, 0];
+    return [a[3 * b], a[3 * b + 1], a[3 * b + 2]];
+  }
+
+  /** Cut the shapes added since the last step into elements (between steps only). */
+  #build(set: BodySet): void {
+    if (this.#built === set.shapes) return;
+    const el: number[] = Array.from(this.#el.subarray(0, STRIDE * this.#start[this.#built]));
+    const start = Array.from(this.#start.subarray(0, this.#built + 1));
+    for (let s = this.#built; s < set.shapes; s++) {
+      const surf = SHAPE_TABLE[set.shapeKind[s]].surface(
+        set.param.subarray(4 * s, 4 * s + 4),
+        set.objects[s] ?? null,
+      );
+      if (surf !== null) {
+        const h = set.localHalf;
+        const size = this.elementSize ??
+          0.2 * Math.hypot(h[3 * s], h[3 * s + 1], h[3 * s + 2]);
+        cutSurface(surf.vertices, surf.indices, size, el);
+      }
+      start.push(el.length / STRIDE);
+    }
+    this.#el = Float64Array.from(el);
+    this.#start = Int32Array.from(start);
+    this.#built = set.shapes;
+  }
+
+  #step(m: BodyManager, dt: number, gravity: ArrayLike<number>): BodyLoads {
+    const set = m.set;
+    this.#build(set);
+    const n = set.count;
+    if (this.#bodies !== n) this.#grow(m, n);
+    const F = this.#force, T = this.#torque, el = this.#el, R = this.#R, RB = this.#RB;
+    const RL = this.#RL, f = this.#f, model = this.model, top = this.surfaceHeight;
+    F.fill(0);
+    T.fill(0);
+    let active = 0;
+    for (let s = 0; s < set.shapes; s++) {
+      const b = set.shapeBody[s];
+      if (set.kind[b] === BodyKind.static) continue;
+      const q = set.quat, lq = set.localQuat;
+      quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
+      quatMatrix(lq[4 * s], lq[4 * s + 1], lq[4 * s + 2], lq[4 * s + 3], RL, 0);
+      for (let i = 0; i < 3; i++) {
+        for (let j = 0; j < 3; j++) {
+          R[3 * i + j] = RB[3 * i] * RL[j] + RB[3 * i + 1] * RL[3 + j] + RB[3 * i + 2] * RL[6 + j];
+        }
+      }
+      const lp = set.localPos, lx = lp[3 * s], ly = lp[3 * s + 1], lz = lp[3 * s + 2];
+      const px = set.pos[3 * b] + RB[0] * lx + RB[1] * ly + RB[2] * lz;
+      const py = set.pos[3 * b + 1] + RB[3] * lx + RB[4] * ly + RB[5] * lz;
+      const pz = set.pos[3 * b + 2] + RB[6] * lx + RB[7] * ly + RB[8] * lz;
+      // the lowest point of the shape's local box: skip shapes wholly above the surface
+      const hh = set.localHalf, mm = set.localMid;
+      const low = pz + R[6] * mm[3 * s] + R[7] * mm[3 * s + 1] + R[8] * mm[3 * s + 2] -
+        (Math.abs(R[6]) * hh[3 * s] + Math.abs(R[7]) * hh[3 * s + 1] +
+          Math.abs(R[8]) * hh[3 * s + 2]);
+      if (!(low < top)) continue;
+      const cx = set.com[3 * b], cy = set.com[3 * b + 1], cz = set.com[3 * b + 2];
+      const vx0 = set.vel[3 * b], vy0 = set.vel[3 * b + 1], vz0 = set.vel[3 * b + 2];
+      const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
+      let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0;
+      for (let e = this.#start[s]; e < this.#start[s + 1]; e++) {
+        const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
+        const z = pz + R[6] * ex + R[7] * ey + R[8] * ez;
+        const depth = top - z;
+        if (!(depth > 0)) continue;
+        const x = px + R[0] * ex + R[1] * ey + R[2] * ez;
+        const y = py + R[3] * ex + R[4] * ey + R[5] * ez;
+        const nlx = el[o + 3], nly = el[o + 4], nlz = el[o + 5];
+        const nx = R[0] * nlx + R[1] * nly + R[2] * nlz;
+        const ny = R[3] * nlx + R[4] * nly + R[5] * nlz;
+        const nz = R[6] * nlx + R[7] * nly + R[8] * nlz;
+        const rx = x - cx, ry = y - cy, rz = z - cz;
+        const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
+        const vz = vz0 + wx * ry - wy * rx;
+        if (!rftElementForceInto(model, el[o + 6], nx, ny, nz, vx, vy, vz, depth, f)) continue;
+        active++;
+        fx += f[0], fy += f[1], fz += f[2];
+        tx += ry * f[2] - rz * f[1], ty += rz * f[0] - rx * f[2], tz += rx * f[1] - ry * f[0];
+      }
+      F[3 * b] += fx, F[3 * b + 1] += fy, F[3 * b + 2] += fz;
+      T[3 * b] += tx, T[3 * b + 1] += ty, T[3 * b + 2] += tz;
+    }
+    const acc = this.#loads.acc;
+    for (let b = 0; b < n; b++) {
+      for (let k = 0; k < 3; k++) {
+        acc[6 * b + k] = F[3 * b + k] * dt;
+        acc[6 * b + 3 + k] = T[3 * b + k] * dt;
+      }
+      if (this.implicitDrag && set.kind[b] === BodyKind.dynamic) this.#drag(m, b, acc, dt, gravity);
+    }
+    this.#active = active;
+    return this.#loads;
+  }
+
+  /**
+   * Move the part of body b's loads (impulses in `acc`) that opposes its velocity and spin into
+   * the engine's implicit damping rates.
+   */
+  #drag(m: BodyManager, b: number, acc: Float64Array, dt: number, g: ArrayLike<number>): void {
+    const set = m.set, o = 6 * b;
+    let lin = 0, ang = 0;
+    const vx = set.vel[3 * b], vy = set.vel[3 * b + 1], vz = set.vel[3 * b + 2];
+    const v2 = vx * vx + vy * vy + vz * vz, pv = acc[o] * vx + acc[o + 1] * vy + acc[o + 2] * vz;
+    // the drag impulse k·v (k < 0) stops the body when −k·|v|² > m·|v|²; otherwise the force
+    // stays explicit (exact RFT). Stopping, what is left after m·|v| first holds the body
+    // against gravity along v (explicitly: the engine moves the body before it damps it), and
+    // the rest becomes a damping rate ≥ 1/dt.
+    const mass = set.mass[b];
+    if (pv < 0 && v2 > 0 && -pv > mass * v2) {
+      const k = pv / v2, v = Math.sqrt(v2), drag = -pv / v; // impulse along −v/|v|
+      const gv = (g[0] * vx + g[1] * vy + g[2] * vz) / v;
+      const hold = gv > 0 ? Math.min(drag - mass * v, mass * gv * dt) : 0;
+      acc[o] -= k * vx + (hold * vx) / v;
+      acc[o + 1] -= k * vy + (hold * vy) / v;
+      acc[o + 2] -= k * vz + (hold * vz) / v;
+      lin = (drag - hold) / (mass * v * dt);
+    }
+    const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
+    const w2 = wx * wx + wy * wy + wz * wz;
+    const pw = acc[o + 3] * wx + acc[o + 4] * wy + acc[o + 5] * wz;
+    if (pw < 0 && w2 > 0) {
+      // the moment of inertia about the spin axis: Σ I_k (û·a_k)², û the axis in the body frame
+      const q = set.quat, RB = this.#RB, I = this.#inertia, i = 12 * b;
+      quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
+      const w = Math.sqrt(w2), ux = wx / w, uy = wy / w, uz = wz / w;
+      const bx = RB[0] * ux + RB[3] * uy + RB[6] * uz;
+      const by = RB[1] * ux + RB[4] * uy + RB[7] * uz;
+      const bz = RB[2] * ux + RB[5] * uy + RB[8] * uz;
+      let inertia = 0;
+      for (let k = 0; k < 3; k++) {
+        const c = bx * I[i + 3 + 3 * k] + by * I[i + 4 + 3 * k] + bz * I[i + 5 + 3 * k];
+        inertia += I[i + k] * c * c;
+      }
+      if (-pw > inertia * w2) {
+        const k = pw / w2;
+        acc[o + 3] -= k * wx, acc[o + 4] -= k * wy, acc[o + 5] -= k * wz;
+        ang = -k / (inertia * dt);
+      }
+    }
+    const d = this.#damping;
+    if (lin !== d[2 * b] || ang !== d[2 * b + 1]) {
+      m.engine.setDamping(b, lin, ang);
+      d[2 * b] = lin, d[2 * b + 1] = ang;
+    }
+  }
+
+  /** Size the per-body columns for `n` bodies (between steps, when bodies were added). */
+  #grow(m: BodyManager, n: number): void {
+    const set = m.set, old = this.#bodies;
+    this.#force = new Float64Array(3 * n);
+    this.#torque = new Float64Array(3 * n);
+    const inertia = new Float64Array(12 * n), damping = new Float64Array(2 * n);
+    inertia.set(this.#inertia.subarray(0, 12 * old));
+    damping.set(this.#damping.subarray(0, 2 * old));
+    for (let b = old; b < n; b++) {
+      if (set.kind[b] !== BodyKind.dynamic) continue;
+      const { principal, frame } = m.inertia(b);
+      const F = new Float64Array(9);
+      quatMatrix(frame[0], frame[1], frame[2], frame[3], F, 0);
+      // principal moments, then the axes as the columns of F: a_k = (F[k], F[3 + k], F[6 + k])
+      for (let k = 0; k < 3; k++) {
+        inertia[12 * b + k] = principal[k];
+        inertia[12 * b + 3 + 3 * k] = F[k];
+        inertia[12 * b + 4 + 3 * k] = F[3 + k];
+        inertia[12 * b + 5 + 3 * k] = F[6 + k];
+      }
+    }
+    this.#inertia = inertia;
+    this.#damping = damping;
+    this.#bodies = n;
+    this.#loads.resize(n);
+  }
+}
