@@ -59,7 +59,8 @@ const META = {
  * @throws {TypeError} when `table` does not have the shape of an RFT table
  * @example
  * ```ts
- * import { rftTableFromArrow, rftTableToArrow, tableFromBytes, tableToArrowFile } from "@grainlab/grainlab/arrow";
+ * import { rftTableFromArrow, rftTableToArrow } from "@grainlab/grainlab/arrow";
+ * import { tableFromBytes, tableToArrowFile } from "./io.ts";
  * import { RftTable, rftTableFromFourier } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const t = rftTableFromFourier({ zeta: 0.4, betaCount: 5, gammaCount: 3, grainDiameter: 0.003 });
