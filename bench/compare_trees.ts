@@ -11,7 +11,6 @@
  *
  * @module
  */
-import { median } from "./median.ts";
 
 const args = Deno.args;
 const arg = (name: string, dflt: string) => {
@@ -67,9 +66,11 @@ for (let r = 0; r < rounds; r++) {
     console.log(`round ${r + 1} ${which}: ${[...got].map(([n, x]) => `${n}: ${x}`).join(", ")}`);
   }
 }
-console.log("\n      N   old ratio   new ratio   new/old");
+// the mean of the rounds (a median of two rounds would be the larger one)
+const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
+console.log("\n      N   old ratio   new ratio   new/old   (means of the rounds)");
 for (const n of seen.old.keys()) {
-  const o = median(seen.old.get(n)!), w = median(seen.new.get(n) ?? [NaN]);
+  const o = mean(seen.old.get(n)!), w = mean(seen.new.get(n) ?? [NaN]);
   console.log(
     `${String(n).padStart(7)} ${o.toFixed(3).padStart(11)} ${w.toFixed(3).padStart(11)} ${
       (w / o).toFixed(3).padStart(9)
