@@ -16,6 +16,7 @@ import {
   emptyForceParams,
   type ForceParams,
   ForceScratch,
+  FP,
   type FrictionTables,
 } from "../src/sphere3d/force_params.ts";
 import { pairForcesGeneral } from "../src/sphere3d/forces.ts";
@@ -67,11 +68,11 @@ const scale = (v: Variant, x: number[], f: number) =>
 /** The force scalars of a variant. */
 function params(v: Variant, stamp = 1): ForceParams {
   const p = emptyForceParams();
-  p.hertz = v.hertz, p.kn = v.hertz ? 3e8 : 2e4, p.cn = [4, 50, 10, 30][v.damping];
-  p.damping = v.damping, p.clamp = v.clamp, p.ctScaled = v.damping === 1;
-  p.kt = 8e3, p.ct = v.damping === 1 ? 30 : 0.3, p.lever = 0.5;
-  p.kc = v.cohesion ? 50 : 0, p.dmax = v.cohesion ? 5e-4 : 0;
-  p.dt = p.histDt = 1e-5, p.stamp = stamp, p.mu = -1, p.rolling = v.rolling;
+  p[FP.hertz] = +v.hertz, p[FP.kn] = v.hertz ? 3e8 : 2e4, p[FP.cn] = [4, 50, 10, 30][v.damping];
+  p[FP.damping] = v.damping, p[FP.clamp] = +v.clamp, p[FP.ctScaled] = +(v.damping === 1);
+  p[FP.kt] = 8e3, p[FP.ct] = v.damping === 1 ? 30 : 0.3, p[FP.lever] = 0.5;
+  p[FP.kc] = v.cohesion ? 50 : 0, p[FP.dmax] = v.cohesion ? 5e-4 : 0;
+  p[FP.dt] = p[FP.histDt] = 1e-5, p[FP.stamp] = stamp, p[FP.mu] = -1, p[FP.rolling] = +v.rolling;
   return p;
 }
 
@@ -125,7 +126,7 @@ function pairScene(v: Variant) {
 
 function pairPath(v: Variant, plain: boolean): void {
   const { ps, pairs, ph } = pairScene(v), mat = tables(v), p = params(v);
-  if (plain) p.mu = 0.1, p.rolling = false; // √(0.5 · 0.02): one friction for the pair
+  if (plain) p[FP.mu] = 0.1, p[FP.rolling] = 0; // √(0.5 · 0.02): one friction for the pair
   if (plain && !plainLaw(p)) return;
   const rec = new ContactRecord(3);
   rec.reserve(2);
@@ -230,12 +231,12 @@ async function bodyScene(shape: "sphere" | "box" | "mesh") {
 type Core = Awaited<ReturnType<typeof bodyScene>>;
 
 function bodyPath(v: Variant, shape: string, c: Core): void {
-  const ps = c.ps, link = c.bodies!, set = link.set, p = params(v, c.params.stamp);
+  const ps = c.ps, link = c.bodies!, set = link.set, p = params(v, c.params[FP.stamp]);
   ps.force.fill(0), ps.torque.fill(0), ps.roll.fill(0);
   ps.materialId[0] = 1;
   ps.vel.set(scale(v, [0.37, -0.11, v.separating ? 2.5 : -0.05], 0.3));
   ps.ang.set(scale(v, [3, -1, 2], -0.2));
-  const e = c.hist.find(0, shapePartner(0), p.stamp);
+  const e = c.hist.find(0, shapePartner(0), p[FP.stamp]);
   c.hist.xi.set(SPRING, 3 * e);
   c.contacts.count = 0;
   const mat = tables(v), b = BOUNDARY, br = v.rolling ? b.rolling : 0;

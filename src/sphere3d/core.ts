@@ -24,6 +24,7 @@ import {
   emptyForceParams,
   type ForceParams,
   ForceScratch,
+  FP,
   type FrictionTables,
   pairForces,
 } from "./forces.ts";
@@ -424,8 +425,9 @@ export class GranularCore {
     }
     if (this.hasRolling) applyRolling(ps, h);
     if (prof) t = lap(pr, "boundaryForces", t);
-    this.sleep.keepHistories(this.hist, this.slotOfId, ps.count, p.stamp);
-    st.activeContactHistories += this.hist.sweep(ps.count, p.stamp);
+    const stamp = p[FP.stamp];
+    this.sleep.keepHistories(this.hist, this.slotOfId, ps.count, stamp);
+    st.activeContactHistories += this.hist.sweep(ps.count, stamp);
     st.staleContactHistoriesRemoved += this.hist.lastRemoved;
     if (this.hist.overflow) this.hist.widen();
     this.forcesValid = true;
@@ -518,38 +520,40 @@ export class GranularCore {
   prepareParams(h: number, histDt: number): void {
     const p = this.params, m = this.material, sl = this.sleep;
     // pool sleep reads the pairs' contacts at the end of every step
-    p.record = this.recordPairs || sl.enabled || sl.sleeping > 0;
-    p.kn = m.normalStiffness;
-    p.kt = m.tangentialStiffness > 0 ? m.tangentialStiffness : 0.5 * m.normalStiffness;
-    p.ct = m.tangentialDamping;
-    p.hertz = m.normalContactModel === "hertz";
-    p.clamp = m.clampNormalForce;
-    p.lever = m.contactLever === "radius" ? 0 : 0.5;
+    p[FP.record] = this.recordPairs || sl.enabled || sl.sleeping > 0 ? 1 : 0;
+    const kn = m.normalStiffness, hertz = m.normalContactModel === "hertz";
+    const clamp = m.clampNormalForce;
+    p[FP.kn] = kn;
+    p[FP.kt] = m.tangentialStiffness > 0 ? m.tangentialStiffness : 0.5 * m.normalStiffness;
+    p[FP.ct] = m.tangentialDamping;
+    p[FP.hertz] = hertz ? 1 : 0;
+    p[FP.clamp] = clamp ? 1 : 0;
+    p[FP.lever] = m.contactLever === "radius" ? 0 : 0.5;
     const scaled = m.dampingMode === "mass-scaled";
-    p.ctScaled = scaled;
+    p[FP.ctScaled] = scaled ? 1 : 0;
     if (m.restitution !== null) {
-      const rc = this.restitutionCache, h = p.hertz ? 1 : 0, cl = p.clamp ? 1 : 0;
-      if (rc[0] !== m.restitution || rc[1] !== p.kn || rc[2] !== h || rc[3] !== cl) {
-        rc[0] = m.restitution, rc[1] = p.kn, rc[2] = h, rc[3] = cl;
-        rc[4] = restitutionDamping(m.restitution, p.kn, p.hertz, p.clamp);
+      const rc = this.restitutionCache, h = hertz ? 1 : 0, cl = clamp ? 1 : 0;
+      if (rc[0] !== m.restitution || rc[1] !== kn || rc[2] !== h || rc[3] !== cl) {
+        rc[0] = m.restitution, rc[1] = kn, rc[2] = h, rc[3] = cl;
+        rc[4] = restitutionDamping(m.restitution, kn, hertz, clamp);
       }
-      p.cn = rc[4];
-      p.damping = p.hertz ? DampingLaw.restitutionHertz : DampingLaw.restitutionLinear;
+      p[FP.cn] = rc[4];
+      p[FP.damping] = hertz ? DampingLaw.restitutionHertz : DampingLaw.restitutionLinear;
     } else {
-      p.cn = m.normalDamping;
-      p.damping = scaled ? DampingLaw.massScaled : DampingLaw.constant;
+      p[FP.cn] = m.normalDamping;
+      p[FP.damping] = scaled ? DampingLaw.massScaled : DampingLaw.constant;
     }
-    p.kc = m.cohesionMaxDistance > 0 ? m.cohesionStiffness : 0;
-    p.dmax = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
-    p.dt = h;
-    p.histDt = histDt;
-    p.stamp = ++this.stamp >>> 0;
+    p[FP.kc] = m.cohesionMaxDistance > 0 ? m.cohesionStiffness : 0;
+    p[FP.dmax] = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
+    p[FP.dt] = h;
+    p[FP.histDt] = histDt;
+    p[FP.stamp] = ++this.stamp >>> 0;
     const per = this.periodic;
-    p.px = per ? per[0].length : 0;
-    p.py = per ? per[1].length : 0;
-    p.pz = per ? per[2].length : 0;
-    p.mu = this.pairMu;
-    p.rolling = this.pairRolling;
+    p[FP.px] = per ? per[0].length : 0;
+    p[FP.py] = per ? per[1].length : 0;
+    p[FP.pz] = per ? per[2].length : 0;
+    p[FP.mu] = this.pairMu;
+    p[FP.rolling] = this.pairRolling ? 1 : 0;
   }
 
   /**
@@ -582,9 +586,9 @@ export class GranularCore {
 
   /** Whether some material id or the boundary has rolling friction (see materialsChanged). */
   hasRolling = false;
-  /** `ForceParams.mu`: the friction every material id in use shares, or −1 (materialsChanged). */
+  /** `FP.mu`: the friction every material id in use shares, or −1 (materialsChanged). */
   pairMu = -1;
-  /** `ForceParams.rolling`: some material id in use has rolling friction (materialsChanged). */
+  /** `FP.rolling`: some material id in use has rolling friction (materialsChanged). */
   pairRolling = true;
 
   /**

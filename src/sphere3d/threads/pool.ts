@@ -25,6 +25,7 @@ import { WorkerPool } from "../../math/worker_pool.ts";
 import { CONTACT_COLUMNS, type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import { shared } from "../../math/shared.ts";
 import type { GranularCore } from "../core.ts";
+import { FP } from "../force_params.ts";
 import { BLOCK_LOG } from "../pair_history.ts";
 import { SCAN_BLOCK } from "../integrate.ts";
 import {
@@ -34,7 +35,6 @@ import {
   P,
   runJob,
   type SharedBuffers,
-  storeParams,
   STRIDE,
   ThreadContext,
 } from "./kernels.ts";
@@ -84,7 +84,6 @@ export class GranularThreads extends WorkerPool {
    */
   pairForces(core: GranularCore, n: number, reset: boolean): void {
     const buf = this.#prepare(core), q = buf.params, rec = core.contacts;
-    storeParams(q, core.params);
     const g = core.gravity;
     q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
     const ph = core.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
@@ -106,7 +105,6 @@ export class GranularThreads extends WorkerPool {
     buf.groupCount[G - 1] = 0;
     if (n > k0) {
       const ctx = this.#ctx!, st = ctx.stats;
-      ctx.loadParams();
       ctx.resetStats();
       buf.groupCount[G - 1] = ctx.pairRange(k0, n, k0);
       mergeStats(
@@ -118,7 +116,7 @@ export class GranularThreads extends WorkerPool {
         st.staleContactHistoriesRemoved,
       );
     }
-    if (!core.params.record) return; // no contacts were written
+    if (q[FP.record] === 0) return; // no contacts were written
     // the groups' contacts, in list order, copied from the scratch record on every thread
     const cnt = buf.groupCount, dest = buf.groupDest;
     let w = base;
@@ -368,7 +366,7 @@ export class GranularThreads extends WorkerPool {
         planeRanges: new Int32Array(new SharedArrayBuffer(4 * 2 * 8 * MAX_THREADS)),
         groupCount: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         counter: new Int32Array(new SharedArrayBuffer(64)),
-        params: new Float64Array(new SharedArrayBuffer(8 * P.size)),
+        params: core.params,
         args: new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
         res: new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
       };
@@ -397,7 +395,7 @@ export class GranularThreads extends WorkerPool {
       buf.planes.candidates !== pls.candidates ||
       buf.planes.candidateStart !== pls.candidateStart || buf.planes.xi !== pls.xi ||
       buf.planes.on !== pls.on ||
-      buf.groupCount.length < ph.groupStart.length
+      buf.groupCount.length < ph.groupStart.length || buf.params !== core.params
     ) {
       if (buf.groupCount.length < ph.groupStart.length) {
         buf.groupCount = new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length));
@@ -409,7 +407,7 @@ export class GranularThreads extends WorkerPool {
       bp.xi = pls.xi, bp.on = pls.on;
       buf.a = pl.a, buf.b = pl.b, buf.on = ph.on, buf.xi = ph.xi;
       buf.friction = tb.friction, buf.rolling = tb.rolling;
-      buf.refPos = core.refPos, buf.blocks = core.scanBlocks;
+      buf.refPos = core.refPos, buf.blocks = core.scanBlocks, buf.params = core.params;
       changed = true;
     }
     if (changed) {
