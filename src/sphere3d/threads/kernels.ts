@@ -12,6 +12,7 @@ import { type ForceParams, ForceScratch, FP, type FrictionTables, pairForces } f
 import { PARAMS_LENGTH } from "../force_params.ts";
 import { bodyForces, kick, kickDriftReset, kickScanBlocks } from "../integrate.ts";
 import { PlaneSet, planeSweep } from "../boundaries.ts";
+import { candidateBound } from "../plane_set.ts";
 import { ParticleStore } from "../particles.ts";
 import { BLOCK_LOG, type PairHistory } from "../pair_history.ts";
 import { emptyStats, type StepStats } from "../stats.ts";
@@ -263,7 +264,8 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     pl.count = q[P.planes];
     const cand = pl.candidates, pr = b.planeRanges;
     for (let k = 0; k < pl.count; k++) {
-      const c0 = lowerBound(cand, cs[k], cs[k + 1], lo), c1 = lowerBound(cand, c0, cs[k + 1], hi);
+      const c0 = candidateBound(cand, cs[k], cs[k + 1], lo),
+        c1 = candidateBound(cand, c0, cs[k + 1], hi);
       const w = planeSweep(
         ctx.ps,
         pl,
@@ -332,14 +334,4 @@ export function copyContacts(
   to.point.set(from.point.subarray(3 * i, 3 * (i + n)), 3 * j);
   to.normal.set(from.normal.subarray(3 * i, 3 * (i + n)), 3 * j);
   to.tangentialForce.set(from.tangentialForce.subarray(3 * i, 3 * (i + n)), 3 * j);
-}
-
-/** First index in [i0, i1) of the ascending `a` whose value is ≥ `v`. */
-function lowerBound(a: Int32Array, i0: number, i1: number, v: number): number {
-  while (i0 < i1) {
-    const m = (i0 + i1) >>> 1;
-    if (a[m] < v) i0 = m + 1;
-    else i1 = m;
-  }
-  return i0;
 }
