@@ -33,7 +33,6 @@ import { flushPlaneHistories, pullPlaneHistories } from "./plane_history.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
 import { finishScan, scanBlockCount, wrap } from "./integrate.ts";
-import type { GranularThreads } from "./threads/pool.ts";
 import type { StepStats } from "./stats.ts";
 import { StepContext } from "./step_context.ts";
 import { runStage, STAGES } from "./step_stages.ts";
@@ -181,16 +180,6 @@ export class GranularCore {
    * reference, the threads; the stages of `step_stages.ts` run on it.
    */
   readonly ctx: StepContext;
-  #pool: GranularThreads | null = null;
-
-  /** Worker threads sharing the step, or null (one thread). */
-  get pool(): GranularThreads | null {
-    return this.#pool;
-  }
-  set pool(pool: GranularThreads | null) {
-    this.#pool = pool;
-    this.ctx.pool = pool;
-  }
   /** The contacts of the last substep (the shared 3D contact record). */
   get contacts(): ContactRecord {
     return this.ctx.contacts;

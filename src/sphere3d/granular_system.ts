@@ -80,6 +80,8 @@ export class GranularSystem {
   /** A name for displays. */
   name = "granular";
   readonly #c: GranularCore;
+  /** The worker threads of the step (the step context holds them too), or null. */
+  #pool: GranularThreads | null = null;
 
   /** Use `World.addGranularParticles` / `World.addGranularBox`; `material` as there. */
   constructor(material: Partial<Material> = {}) {
@@ -479,13 +481,14 @@ export class GranularSystem {
    * ```
    */
   get threads(): number {
-    return this.#c.pool?.threads ?? 1;
+    return this.#pool?.threads ?? 1;
   }
   set threads(n: number) {
     const t = integerIn("threads", "value", n, 1, MAX_THREADS);
     if (t === this.threads) return;
-    this.#c.pool?.close();
-    this.#c.pool = t > 1 ? new GranularThreads(t) : null;
+    this.#pool?.close();
+    this.#pool = t > 1 ? new GranularThreads(t) : null;
+    this.#c.ctx.pool = this.#pool;
   }
 
   /**
@@ -502,7 +505,7 @@ export class GranularSystem {
    * ```
    */
   parkThreads(): void {
-    this.#c.pool?.park();
+    this.#pool?.park();
   }
 
   /**
