@@ -18,6 +18,7 @@ import {
   ForceScratch,
   FP,
   type FrictionTables,
+  setForceParams,
 } from "../src/sphere3d/force_params.ts";
 import { pairForcesGeneral } from "../src/sphere3d/forces.ts";
 import { pairForcesPlain, plainLaw } from "../src/sphere3d/forces_plain.ts";
@@ -67,13 +68,25 @@ const scale = (v: Variant, x: number[], f: number) =>
 
 /** The force scalars of a variant. */
 function params(v: Variant, stamp = 1): ForceParams {
-  const p = emptyForceParams();
-  p[FP.hertz] = +v.hertz, p[FP.kn] = v.hertz ? 3e8 : 2e4, p[FP.cn] = [4, 50, 10, 30][v.damping];
-  p[FP.damping] = v.damping, p[FP.clamp] = +v.clamp, p[FP.ctScaled] = +(v.damping === 1);
-  p[FP.kt] = 8e3, p[FP.ct] = v.damping === 1 ? 30 : 0.3, p[FP.lever] = 0.5;
-  p[FP.kc] = v.cohesion ? 50 : 0, p[FP.dmax] = v.cohesion ? 5e-4 : 0;
-  p[FP.dt] = p[FP.histDt] = 1e-5, p[FP.stamp] = stamp, p[FP.mu] = -1, p[FP.rolling] = +v.rolling;
-  return p;
+  const mass = v.damping === 1;
+  return setForceParams(emptyForceParams(), {
+    hertz: v.hertz,
+    kn: v.hertz ? 3e8 : 2e4,
+    cn: [4, 50, 10, 30][v.damping],
+    damping: v.damping,
+    clamp: v.clamp,
+    ctScaled: mass,
+    kt: 8e3,
+    ct: mass ? 30 : 0.3,
+    lever: 0.5,
+    kc: v.cohesion ? 50 : 0,
+    dmax: v.cohesion ? 5e-4 : 0,
+    dt: 1e-5,
+    histDt: 1e-5,
+    stamp,
+    mu: -1,
+    rolling: v.rolling,
+  });
 }
 
 /** Sliding friction 0.5 (id 0) and 0.02 (id 1), rolling friction when the variant has it. */

@@ -6,6 +6,7 @@ import { ParticleStore } from "../src/sphere3d/particles.ts";
 import { PairList } from "../src/math/grid.ts";
 import { PairHistory } from "../src/sphere3d/pair_history.ts";
 import { emptyForceParams, ForceScratch, FP, pairForces } from "../src/sphere3d/forces.ts";
+import { setForceParams } from "../src/sphere3d/force_params.ts";
 import { planeCandidates, PlaneSet, planeSweep } from "../src/sphere3d/boundaries.ts";
 import { pullPlaneHistories } from "../src/sphere3d/plane_history.ts";
 import { boundaryPartner, HistoryTable } from "../src/sphere3d/history.ts";
@@ -160,13 +161,7 @@ describe("sphere3d: the pair loop's history spring is tangentialSpring3", () => 
       const { ps, pairs, ph } = twoGrains(r, d, [vx, 0, 0]);
       ph.on[0] = 1;
       ph.xi.set([2e-5, -1e-5, 4e-6]); // a component along the normal: the rotation acts
-      const p = emptyForceParams();
-      p[FP.kn] = 2e4,
-        p[FP.kt] = 8e3,
-        p[FP.ct] = 0.3,
-        p[FP.dt] = dt,
-        p[FP.histDt] = dt,
-        p[FP.lever] = 0.5;
+      const p = setForceParams(emptyForceParams(), { kn: 2e4, kt: 8e3, ct: 0.3, dt, histDt: dt });
       const tables = { friction: Float64Array.of(mu), rolling: Float64Array.of(0) };
       const rec = new ContactRecord(3);
       rec.reserve(1);
@@ -209,13 +204,7 @@ describe("sphere3d: the plane loop's history spring is tangentialSpring3", () =>
         pullPlaneHistories(planes, hist);
         expect(planes.on[0]).toBe(stored ? 1 : 0);
         expect(hist.used[0]).toBe(0);
-        const p = emptyForceParams();
-        p[FP.kn] = 2e4,
-          p[FP.kt] = 8e3,
-          p[FP.ct] = 0.3,
-          p[FP.dt] = dt,
-          p[FP.histDt] = dt,
-          p[FP.lever] = 0.5;
+        const p = setForceParams(emptyForceParams(), { kn: 2e4, kt: 8e3, ct: 0.3, dt, histDt: dt });
         const tables = { friction: Float64Array.of(mu), rolling: Float64Array.of(0) };
         const rec = new ContactRecord(3);
         rec.reserve(1);
@@ -259,13 +248,8 @@ describe("sphere3d: the pair loop's one-friction shortcut", () => {
       ph.ensure(3);
       ph.xi.set([1e-5, 2e-6, -3e-6, 0, 0, 0, -4e-6, 1e-6, 2e-6]);
       const p = emptyForceParams();
-      p[FP.kn] = 2e4,
-        p[FP.cn] = 3,
-        p[FP.kt] = 8e3,
-        p[FP.ct] = 0.2,
-        p[FP.dt] = 1e-5,
-        p[FP.histDt] = 1e-5;
-      p[FP.mu] = mu, p[FP.rolling] = 0;
+      setForceParams(p, { kn: 2e4, cn: 3, kt: 8e3, ct: 0.2, dt: 1e-5, histDt: 1e-5 });
+      setForceParams(p, { mu, rolling: false });
       const tables = {
         friction: Float64Array.of(friction, friction),
         rolling: Float64Array.of(0, 0),
@@ -306,12 +290,8 @@ describe("sphere3d: the pair loop's normal force is normalForce", () => {
           const r = 0.008, d = 0.0157;
           const { ps, pairs, ph } = twoGrains(r, d, [0, 0, vz]);
           const p = emptyForceParams();
-          p[FP.kn] = hertz ? 3e8 : 2e4,
-            p[FP.cn] = 4,
-            p[FP.kt] = 8e3,
-            p[FP.dt] = 1e-5,
-            p[FP.histDt] = 1e-5;
-          p[FP.lever] = 0.5, p[FP.hertz] = +hertz, p[FP.clamp] = +clamp;
+          setForceParams(p, { kn: hertz ? 3e8 : 2e4, cn: 4, kt: 8e3, dt: 1e-5, histDt: 1e-5 });
+          setForceParams(p, { lever: 0.5, hertz, clamp });
           const tables = { friction: Float64Array.of(0.5), rolling: Float64Array.of(0) };
           const rec = new ContactRecord(3);
           rec.reserve(1);

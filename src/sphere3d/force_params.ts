@@ -124,3 +124,28 @@ export class ForceScratch {
   /** Slots of the grains touching the current plane (grown between steps only). */
   touching: Int32Array = new Int32Array(1024);
 }
+
+/** The names of the force slots ({@link FP} without `size`). */
+export type ForceParamName = Exclude<keyof typeof FP, "size">;
+
+/**
+ * Set the slots named in `values` (booleans as 1 or 0) and return `p`: for tests and examples
+ * (it walks an object; the step fills the slots directly).
+ *
+ * @example
+ * ```ts
+ * import { emptyForceParams, FP, setForceParams } from "./force_params.ts";
+ * import { expect } from "expect";
+ * const p = setForceParams(emptyForceParams(), { kn: 1e5, hertz: true, rolling: false });
+ * expect([p[FP.kn], p[FP.hertz], p[FP.rolling]]).toEqual([1e5, 1, 0]);
+ * ```
+ */
+export function setForceParams(
+  p: ForceParams,
+  values: Partial<Record<ForceParamName, number | boolean>>,
+): ForceParams {
+  for (const [k, v] of Object.entries(values)) {
+    if (v !== undefined) p[FP[k as ForceParamName]] = +v;
+  }
+  return p;
+}
