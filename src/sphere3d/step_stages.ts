@@ -3,7 +3,9 @@
  * step context (particles, pairs or scan blocks), listed in one table, {@link STAGES}, and run by
  * one runner, {@link runStage}: inline over the stage's whole range [0, n) when the context has
  * no threads, else by the pool's threaded version of the stage (`threads/pool.ts`), which cuts
- * the range over the threads its own fixed way and runs the same kernels on each part. The core's
+ * the range over the threads its own fixed way: each thread runs the particle stages' own `run`
+ * on its part (on a step context of its own, `ThreadContext.stage`), and the pair and wall
+ * kernels, which write a scratch record, for the `pairs` and `planes` stages. The core's
  * step (`core.ts`) calls the runner per stage; nothing here allocates.
  *
  * | stage        | range            | work                                                   |

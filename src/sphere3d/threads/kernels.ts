@@ -10,7 +10,10 @@ import type { ContactBuffers } from "../../contact/record.ts";
 import type { PairList } from "../../math/grid.ts";
 import { type ForceParams, ForceScratch, FP, type FrictionTables, pairForces } from "../forces.ts";
 import { PARAMS_LENGTH } from "../force_params.ts";
-import { bodyForces, kick, kickDriftReset, kickScanBlocks } from "../integrate.ts";
+import { bodyForces } from "../integrate.ts";
+import { resolveMaterial } from "../material.ts";
+import { StepContext } from "../step_context.ts";
+import { STAGES } from "../step_stages.ts";
 import { PlaneSet, planeSweep } from "../boundaries.ts";
 import { candidateBound } from "../plane_set.ts";
 import { ParticleStore } from "../particles.ts";
@@ -145,14 +148,14 @@ export class ThreadContext {
   readonly sc: ForceScratch = new ForceScratch();
   /** This thread's statistics of a job. */
   readonly stats: StepStats = emptyStats();
-  /** Scan results of a job. */
-  readonly scanOut: Float64Array = new Float64Array(3);
   /** The shared buffers. */
   buf: SharedBuffers;
-  /** Gravity of the body-force job. */
+  /** Gravity of the pair job's body-force reset. */
   readonly g: Float64Array = new Float64Array(3);
   /** The planes (the main thread's own, or views in a worker). */
   planes: PlaneSet;
+  /** This thread's step context for the particle stages (see {@link ThreadContext.stage}). */
+  readonly step: StepContext;
 
   /**
    * A context over `buf`; the main thread passes its own particle store, pair list and
@@ -173,6 +176,15 @@ export class ThreadContext {
     this.ph = ph ?? ({ on: buf.on, xi: buf.xi, live: true } as PairHistory);
     this.mat = mat ?? { friction: buf.friction, rolling: buf.rolling };
     this.planes = planes ?? new PlaneSet();
+    this.step = new StepContext({
+      ps: this.ps,
+      pairs: this.pairs,
+      pairHist: this.ph,
+      planes: this.planes,
+      tables: this.mat,
+      material: resolveMaterial(),
+      gravity: [0, 0, 0],
+    });
     if (ps === null) this.rebind(buf);
   }
 
@@ -190,6 +202,21 @@ export class ThreadContext {
     pl.axis = bp.axis, pl.sign = bp.sign, pl.offset = bp.offset, pl.index = bp.index;
     pl.kind = bp.kind, pl.candidates = bp.candidates, pl.candidateStart = bp.candidateStart;
     pl.xi = bp.xi, pl.on = bp.on;
+  }
+
+  /**
+   * This thread's step context for a particle or scan-block stage of `step_stages.ts`, loaded
+   * from the job's scalars (half kick, drift, speed caps, gravity) and the shared drift
+   * reference and scan blocks, its speed-clamp count zeroed.
+   */
+  stage(): StepContext {
+    const s = this.step, q = this.buf.params, m = s.material, g = s.gravity;
+    s.h = q[P.h], s.hDrift = q[P.hDrift];
+    m.maxSpeed = q[P.maxSpeed], m.maxAngularSpeed = q[P.maxAngular];
+    g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
+    s.refPos = this.buf.refPos, s.scanBlocks = this.buf.blocks;
+    s.stats.velocityClamps = 0;
+    return s;
   }
 
   /** Zero this thread's pair statistics. */
@@ -264,8 +291,8 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     pl.count = q[P.planes];
     const cand = pl.candidates, pr = b.planeRanges;
     for (let k = 0; k < pl.count; k++) {
-      const c0 = candidateBound(cand, cs[k], cs[k + 1], lo),
-        c1 = candidateBound(cand, c0, cs[k + 1], hi);
+      const c0 = candidateBound(cand, cs[k], cs[k + 1], lo);
+      const c1 = candidateBound(cand, c0, cs[k + 1], hi);
       const w = planeSweep(
         ctx.ps,
         pl,
@@ -287,33 +314,25 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     r[o + 2] = st.boundaryContacts, r[o + 3] = st.maxPenetration;
     r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;
   } else if (job === Job.body) {
-    const g = ctx.g;
-    g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
-    bodyForces(ctx.ps, g, lo, hi);
+    // the stages of step_stages.ts on this thread's step context, over its range
+    const s = ctx.stage();
+    s.resetForces = true;
+    STAGES.bodyForces.run(s, lo, hi);
   } else if (job === Job.kick) {
-    r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
+    const s = ctx.stage();
+    STAGES.kick.run(s, lo, hi);
+    r[o] = s.stats.velocityClamps;
   } else if (job === Job.kickDrift) {
     // kick, drift and the reset of the body forces in one pass (`kickDriftReset`)
-    const g = ctx.g, out = ctx.scanOut;
-    g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
-    r[o] = kickDriftReset(
-      ctx.ps,
-      q[P.h],
-      q[P.hDrift],
-      q[P.maxSpeed],
-      q[P.maxAngular],
-      b.refPos,
-      g,
-      out,
-      lo,
-      hi,
-    );
-    r[o + 1] = out[0];
+    const s = ctx.stage();
+    STAGES.kickDrift.run(s, lo, hi);
+    r[o] = s.stats.velocityClamps, r[o + 1] = s.moved2[0];
   } else if (job === Job.kickScan) {
-    const s = ctx.scanOut;
-    s[0] = s[2] = 0;
-    r[o + 1] = kickScanBlocks(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi, b.blocks, s);
-    r[o] = s[0], r[o + 2] = s[2];
+    const s = ctx.stage(), scan = s.scan;
+    scan[0] = scan[2] = 0;
+    STAGES.kickScan.run(s, lo, hi);
+    r[o + 1] = s.stats.velocityClamps;
+    r[o] = scan[0], r[o + 2] = scan[2];
   }
 }
 
