@@ -16,7 +16,7 @@
 import { World } from "../src/sphere3d/mod.ts";
 import { coreOf } from "../src/sphere3d/granular_system.ts";
 import { contactBuffers } from "../src/contact/record.ts";
-import { pairForces } from "../src/sphere3d/forces.ts";
+import { FP, pairForces } from "../src/sphere3d/forces.ts";
 import { jitteredGrid, SCENE, settledFile } from "./settle_bench.ts";
 import { median } from "./median.ts";
 
@@ -138,8 +138,12 @@ for (const n of sizes) {
   world.run(300);
   const c = coreOf.get(g)!;
   const ps = c.ps, pl = c.pairs, ph = c.pairHist, rec = c.contacts;
-  const p = { ...c.params, record: false };
-  if (p.damping !== 0 || p.hertz || p.kc > 0 || p.rolling || p.mu < 0 || p.px || p.py || p.pz) {
+  const p = c.params.slice();
+  p[FP.record] = 0;
+  if (
+    p[FP.damping] !== 0 || p[FP.hertz] !== 0 || p[FP.kc] > 0 || p[FP.rolling] !== 0 ||
+    p[FP.mu] < 0 || p[FP.px] || p[FP.py] || p[FP.pz]
+  ) {
     throw new Error("native pair bench: the C loop covers the settle bench's contact law only");
   }
   const N = ps.count, M = pl.count, on0 = ph.on.slice(0, M), xi0 = ph.xi.slice(0, 3 * M);
@@ -150,7 +154,15 @@ for (const n of sizes) {
     for (let r = 0; r < 5; r++) pairForces(ps, pl, ph, c.tables, p, cb, st, 0, M, 0);
   };
   // the native and wasm copies of the same state
-  const P = new Float64Array([p.kn, p.cn, p.kt, p.ct, p.mu, p.lever, p.histDt]);
+  const P = new Float64Array([
+    p[FP.kn],
+    p[FP.cn],
+    p[FP.kt],
+    p[FP.ct],
+    p[FP.mu],
+    p[FP.lever],
+    p[FP.histDt],
+  ]);
   const col = (a: Float64Array, len: number) => a.slice(0, len);
   const nat = {
     pos: col(ps.pos, 3 * N),

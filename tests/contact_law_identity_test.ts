@@ -16,7 +16,9 @@ import {
   emptyForceParams,
   type ForceParams,
   ForceScratch,
+  FP,
   type FrictionTables,
+  setForceParams,
 } from "../src/sphere3d/force_params.ts";
 import { pairForcesGeneral } from "../src/sphere3d/forces.ts";
 import { pairForcesPlain, plainLaw } from "../src/sphere3d/forces_plain.ts";
@@ -66,13 +68,25 @@ const scale = (v: Variant, x: number[], f: number) =>
 
 /** The force scalars of a variant. */
 function params(v: Variant, stamp = 1): ForceParams {
-  const p = emptyForceParams();
-  p.hertz = v.hertz, p.kn = v.hertz ? 3e8 : 2e4, p.cn = [4, 50, 10, 30][v.damping];
-  p.damping = v.damping, p.clamp = v.clamp, p.ctScaled = v.damping === 1;
-  p.kt = 8e3, p.ct = v.damping === 1 ? 30 : 0.3, p.lever = 0.5;
-  p.kc = v.cohesion ? 50 : 0, p.dmax = v.cohesion ? 5e-4 : 0;
-  p.dt = p.histDt = 1e-5, p.stamp = stamp, p.mu = -1, p.rolling = v.rolling;
-  return p;
+  const mass = v.damping === 1;
+  return setForceParams(emptyForceParams(), {
+    hertz: v.hertz,
+    kn: v.hertz ? 3e8 : 2e4,
+    cn: [4, 50, 10, 30][v.damping],
+    damping: v.damping,
+    clamp: v.clamp,
+    ctScaled: mass,
+    kt: 8e3,
+    ct: mass ? 30 : 0.3,
+    lever: 0.5,
+    kc: v.cohesion ? 50 : 0,
+    dmax: v.cohesion ? 5e-4 : 0,
+    dt: 1e-5,
+    histDt: 1e-5,
+    stamp,
+    mu: -1,
+    rolling: v.rolling,
+  });
 }
 
 /** Sliding friction 0.5 (id 0) and 0.02 (id 1), rolling friction when the variant has it. */
@@ -125,7 +139,7 @@ function pairScene(v: Variant) {
 
 function pairPath(v: Variant, plain: boolean): void {
   const { ps, pairs, ph } = pairScene(v), mat = tables(v), p = params(v);
-  if (plain) p.mu = 0.1, p.rolling = false; // √(0.5 · 0.02): one friction for the pair
+  if (plain) p[FP.mu] = 0.1, p[FP.rolling] = 0; // √(0.5 · 0.02): one friction for the pair
   if (plain && !plainLaw(p)) return;
   const rec = new ContactRecord(3);
   rec.reserve(2);
@@ -230,12 +244,12 @@ async function bodyScene(shape: "sphere" | "box" | "mesh") {
 type Core = Awaited<ReturnType<typeof bodyScene>>;
 
 function bodyPath(v: Variant, shape: string, c: Core): void {
-  const ps = c.ps, link = c.bodies!, set = link.set, p = params(v, c.params.stamp);
+  const ps = c.ps, link = c.bodies!, set = link.set, p = params(v, c.params[FP.stamp]);
   ps.force.fill(0), ps.torque.fill(0), ps.roll.fill(0);
   ps.materialId[0] = 1;
   ps.vel.set(scale(v, [0.37, -0.11, v.separating ? 2.5 : -0.05], 0.3));
   ps.ang.set(scale(v, [3, -1, 2], -0.2));
-  const e = c.hist.find(0, shapePartner(0), p.stamp);
+  const e = c.hist.find(0, shapePartner(0), p[FP.stamp]);
   c.hist.xi.set(SPRING, 3 * e);
   c.contacts.count = 0;
   const mat = tables(v), b = BOUNDARY, br = v.rolling ? b.rolling : 0;

@@ -14,7 +14,7 @@ import {
   tangentialSpring3,
 } from "../src/contact/mod.ts";
 import { coulombLimit } from "../src/contact/law3d_gen.ts";
-import type { ForceParams, FrictionTables } from "../src/sphere3d/force_params.ts";
+import { type ForceParams, FP, type FrictionTables } from "../src/sphere3d/force_params.ts";
 import type { ParticleStore } from "../src/sphere3d/particles.ts";
 
 /** What one contact path produced: per-grain columns and the contact's record. */
@@ -37,7 +37,7 @@ function spring(
   muFn: number,
 ) {
   const io = Float64Array.of(...n, v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]);
-  const all = Float64Array.of(...io, p.histDt, p.kt, ct, muFn);
+  const all = Float64Array.of(...io, p[FP.histDt], p[FP.kt], ct, muFn);
   const ft = new Float64Array(3);
   tangentialSpring3(xi, 0, all, ft);
   return ft;
@@ -69,14 +69,14 @@ export function pairReference(
   const d = Math.sqrt(dx * dx + dy * dy + dz * dz), inv = 1 / d;
   const n: V3 = [dx * inv, dy * inv, dz * inv];
   const delta = rsum - d;
-  const fc = p.kc > 0 ? cohesionForce(p.kc, p.dmax, -delta) : 0;
+  const fc = p[FP.kc] > 0 ? cohesionForce(p[FP.kc], p[FP.dmax], -delta) : 0;
   const { force, torque, roll } = out;
   if (delta <= 0) {
     for (let k = 0; k < 3; k++) force[oa + k] -= fc * n[k], force[ob + k] += fc * n[k];
     xi.fill(0);
     return { fn: -fc, ft: [0, 0, 0] };
   }
-  const ca = ra - p.lever * delta, cb = rb - p.lever * delta;
+  const ca = ra - p[FP.lever] * delta, cb = rb - p[FP.lever] * delta;
   const wa = Array.from(ps.ang.subarray(oa, oa + 3)) as V3;
   const wb = Array.from(ps.ang.subarray(ob, ob + 3)) as V3;
   const s: V3 = [ca * wa[0] + cb * wb[0], ca * wa[1] + cb * wb[1], ca * wa[2] + cb * wb[2]];
@@ -88,13 +88,13 @@ export function pairReference(
   ];
   const vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
   const reff = (ra * rb) / rsum;
-  let c = p.cn, ct = p.ct;
-  if (p.damping !== 0) {
+  let c = p[FP.cn], ct = p[FP.ct];
+  if (p[FP.damping] !== 0) {
     const me = 1 / (ps.invMass[a] + ps.invMass[b]);
-    c = contactDamping(p.damping, p.cn, me, reff, delta);
-    ct = p.ctScaled ? p.ct * me : p.ct;
+    c = contactDamping(p[FP.damping], p[FP.cn], me, reff, delta);
+    ct = (p[FP.ctScaled] !== 0) ? p[FP.ct] * me : p[FP.ct];
   }
-  const fn = normalForce(p.hertz, p.kn, c, reff, delta, vn, p.clamp);
+  const fn = normalForce(p[FP.hertz] !== 0, p[FP.kn], c, reff, delta, vn, p[FP.clamp] !== 0);
   const ma = ps.materialId[a], mb = ps.materialId[b];
   const mu = mixGeometric(mat.friction[ma], mat.friction[mb]);
   const ft = spring(xi, n, v, vn, p, ct, coulombLimit(mu, fn));
@@ -109,12 +109,13 @@ export function pairReference(
     force[oa + k] += f[k], force[ob + k] -= f[k];
     torque[oa + k] -= ca * cx[k], torque[ob + k] -= cb * cx[k];
   }
-  const mra = p.rolling ? mat.rolling[ma] : 0, mrb = p.rolling ? mat.rolling[mb] : 0;
+  const mra = (p[FP.rolling] !== 0) ? mat.rolling[ma] : 0,
+    mrb = (p[FP.rolling] !== 0) ? mat.rolling[mb] : 0;
   if ((mra > 0 || mrb > 0) && fn > 0) {
     const { u, wr } = tangentSpin(sub(wa, wb), n);
     if (wr > 0) {
       const ta = rollingTorque(mra, fn, ra), tb = rollingTorque(mrb, fn, rb);
-      const sc = rollingScale(ta * ps.invInertia[a] + tb * ps.invInertia[b], p.dt, wr) / wr;
+      const sc = rollingScale(ta * ps.invInertia[a] + tb * ps.invInertia[b], p[FP.dt], wr) / wr;
       for (let k = 0; k < 3; k++) roll[oa + k] -= ta * sc * u[k], roll[ob + k] += tb * sc * u[k];
     }
   }
@@ -154,7 +155,7 @@ export function wallReference(
   out: { force: number[]; torque: number[]; roll: number[] },
 ): { fn: number; ft: number[]; f: number[] } {
   const o = 3 * i, r = ps.radius[i], { n, delta } = w;
-  const c = r - p.lever * delta;
+  const c = r - p[FP.lever] * delta;
   const wv = Array.from(ps.ang.subarray(o, o + 3)) as V3;
   const q: V3 = [ps.pos[o] - c * n[0], ps.pos[o + 1] - c * n[1], ps.pos[o + 2] - c * n[2]];
   const bv = w.vAt(q), vel = ps.vel;
@@ -164,12 +165,12 @@ export function wallReference(
     vel[o + 2] - c * (wv[0] * n[1] - wv[1] * n[0]) - bv[2],
   ];
   const vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
-  let cd = p.cn, ct = p.ct;
-  if (p.damping !== 0) {
-    cd = contactDamping(p.damping, p.cn, w.me, r, delta);
-    ct = p.ctScaled ? p.ct * w.me : p.ct;
+  let cd = p[FP.cn], ct = p[FP.ct];
+  if (p[FP.damping] !== 0) {
+    cd = contactDamping(p[FP.damping], p[FP.cn], w.me, r, delta);
+    ct = (p[FP.ctScaled] !== 0) ? p[FP.ct] * w.me : p[FP.ct];
   }
-  const fn = normalForce(p.hertz, p.kn, cd, r, delta, vn, p.clamp);
+  const fn = normalForce(p[FP.hertz] !== 0, p[FP.kn], cd, r, delta, vn, p[FP.clamp] !== 0);
   const m = ps.materialId[i];
   const mu = mixGeometric(mat.friction[m], w.friction);
   const ft = spring(xi, n, v, vn, p, ct, coulombLimit(mu, fn));
@@ -185,7 +186,7 @@ export function wallReference(
     const { u, wr } = tangentSpin(sub(wv, w.spin), n);
     if (wr > 0) {
       const t = rollingTorque(mr, fn, r);
-      const sc = (t * rollingScale(t * ps.invInertia[i], p.dt, wr)) / wr;
+      const sc = (t * rollingScale(t * ps.invInertia[i], p[FP.dt], wr)) / wr;
       for (let k = 0; k < 3; k++) out.roll[o + k] -= sc * u[k];
     }
   }

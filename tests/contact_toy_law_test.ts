@@ -15,7 +15,7 @@ import {
 import { ParticleStore } from "../src/sphere3d/particles.ts";
 import { PairList } from "../src/math/grid.ts";
 import { PairHistory } from "../src/sphere3d/pair_history.ts";
-import { emptyForceParams, ForceScratch } from "../src/sphere3d/force_params.ts";
+import { emptyForceParams, ForceScratch, setForceParams } from "../src/sphere3d/force_params.ts";
 import { planeCandidates, PlaneSet } from "../src/sphere3d/boundaries.ts";
 import { contactBuffers, ContactKind, ContactRecord } from "../src/contact/record.ts";
 import { emptyStats } from "../src/sphere3d/stats.ts";
@@ -84,7 +84,7 @@ describe("recipe: add a contact law (a toy cubic normal law)", () => {
       expect(want).toBe(kn * delta + K3 * delta * delta * delta - cn * vz);
       expect(want).toBeGreaterThan(kn * delta); // 10 N + 0.5 N of stiffening + the dashpot
       const p = emptyForceParams();
-      p.kn = kn, p.cn = cn, p.kt = 8e3, p.dt = p.histDt = 1e-5, p.mu = 0.5, p.rolling = false;
+      setForceParams(p, { kn, cn, kt: 8e3, dt: 1e-5, histDt: 1e-5, mu: 0.5, rolling: false });
       const mat = { friction: Float64Array.of(0.5), rolling: Float64Array.of(0) };
       // two grains 0.5 mm into each other, the upper one moving down: both pair loops
       for (const loop of [pairForcesGeneral, pairForcesPlain]) {

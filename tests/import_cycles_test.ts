@@ -9,7 +9,7 @@ import { importCycles } from "../scripts/import_cycles.ts";
 
 /**
  * Files that sit in a type-only cycle today, each listed once: the sphere3d core and its
- * pool (the step context will replace the whole-core arguments), star2d's system, bodies, threads and checkpoint, the GPU core and its
+ * split-off files (the pool takes the step context, not the core), star2d's system, bodies, threads and checkpoint, the GPU core and its
  * buffers.
  */
 const KNOWN_TYPE_CYCLES = new Set([
@@ -18,7 +18,6 @@ const KNOWN_TYPE_CYCLES = new Set([
   "src/sphere3d/core_resume.ts",
   "src/sphere3d/core_slots.ts",
   "src/sphere3d/guard.ts",
-  "src/sphere3d/threads/pool.ts",
   "src/star2d/body.ts",
   "src/star2d/body_forces.ts",
   "src/star2d/body_stats.ts",

@@ -5,7 +5,8 @@ import { coreOf } from "../src/sphere3d/granular_system.ts";
 import { ParticleStore } from "../src/sphere3d/particles.ts";
 import { PairList } from "../src/math/grid.ts";
 import { PairHistory } from "../src/sphere3d/pair_history.ts";
-import { emptyForceParams, ForceScratch, pairForces } from "../src/sphere3d/forces.ts";
+import { emptyForceParams, ForceScratch, FP, pairForces } from "../src/sphere3d/forces.ts";
+import { setForceParams } from "../src/sphere3d/force_params.ts";
 import { planeCandidates, PlaneSet, planeSweep } from "../src/sphere3d/boundaries.ts";
 import { pullPlaneHistories } from "../src/sphere3d/plane_history.ts";
 import { boundaryPartner, HistoryTable } from "../src/sphere3d/history.ts";
@@ -160,17 +161,16 @@ describe("sphere3d: the pair loop's history spring is tangentialSpring3", () => 
       const { ps, pairs, ph } = twoGrains(r, d, [vx, 0, 0]);
       ph.on[0] = 1;
       ph.xi.set([2e-5, -1e-5, 4e-6]); // a component along the normal: the rotation acts
-      const p = emptyForceParams();
-      p.kn = 2e4, p.kt = 8e3, p.ct = 0.3, p.dt = dt, p.histDt = dt, p.lever = 0.5;
+      const p = setForceParams(emptyForceParams(), { kn: 2e4, kt: 8e3, ct: 0.3, dt, histDt: dt });
       const tables = { friction: Float64Array.of(mu), rolling: Float64Array.of(0) };
       const rec = new ContactRecord(3);
       rec.reserve(1);
       const st = emptyStats();
       pairForces(ps, pairs, ph, tables, p, contactBuffers(rec), st, 0, 1, 0);
       // the same inputs through the shared law
-      const delta = 2 * r - Math.sqrt(d * d), fn = p.kn * delta;
+      const delta = 2 * r - Math.sqrt(d * d), fn = p[FP.kn] * delta;
       const xi = Float64Array.of(2e-5, -1e-5, 4e-6), out = new Float64Array(3);
-      const io = Float64Array.of(0, 0, 1, vx, 0, 0, dt, p.kt, p.ct, mu * fn);
+      const io = Float64Array.of(0, 0, 1, vx, 0, 0, dt, p[FP.kt], p[FP.ct], mu * fn);
       const sliding = tangentialSpring3(xi, 0, io, out);
       expect(sliding).toBe(mu < 0.1 ? 1 : 0);
       expect(Array.from(ph.xi.subarray(0, 3))).toEqual(Array.from(xi));
@@ -204,8 +204,7 @@ describe("sphere3d: the plane loop's history spring is tangentialSpring3", () =>
         pullPlaneHistories(planes, hist);
         expect(planes.on[0]).toBe(stored ? 1 : 0);
         expect(hist.used[0]).toBe(0);
-        const p = emptyForceParams();
-        p.kn = 2e4, p.kt = 8e3, p.ct = 0.3, p.dt = dt, p.histDt = dt, p.lever = 0.5;
+        const p = setForceParams(emptyForceParams(), { kn: 2e4, kt: 8e3, ct: 0.3, dt, histDt: dt });
         const tables = { friction: Float64Array.of(mu), rolling: Float64Array.of(0) };
         const rec = new ContactRecord(3);
         rec.reserve(1);
@@ -214,9 +213,9 @@ describe("sphere3d: the plane loop's history spring is tangentialSpring3", () =>
         expect(w).toBe(1);
         // the same inputs through the shared law
         const delta = r - gap, c = r - 0.5 * delta;
-        const fn = normalForce(false, p.kn, 0, r, delta, -0.05, true);
+        const fn = normalForce(false, p[FP.kn], 0, r, delta, -0.05, true);
         const xi = Float64Array.from(stored ? spring : [0, 0, 0]), out = new Float64Array(3);
-        const io = Float64Array.of(0, 0, 1, vx, vy, 0, dt, p.kt, p.ct, mu * fn);
+        const io = Float64Array.of(0, 0, 1, vx, vy, 0, dt, p[FP.kt], p[FP.ct], mu * fn);
         const sliding = tangentialSpring3(xi, 0, io, out);
         expect(sliding).toBe(mu < 0.1 ? 1 : 0);
         expect(Array.from(planes.xi.subarray(0, 3))).toEqual(Array.from(xi));
@@ -249,8 +248,8 @@ describe("sphere3d: the pair loop's one-friction shortcut", () => {
       ph.ensure(3);
       ph.xi.set([1e-5, 2e-6, -3e-6, 0, 0, 0, -4e-6, 1e-6, 2e-6]);
       const p = emptyForceParams();
-      p.kn = 2e4, p.cn = 3, p.kt = 8e3, p.ct = 0.2, p.dt = 1e-5, p.histDt = 1e-5;
-      p.mu = mu, p.rolling = false;
+      setForceParams(p, { kn: 2e4, cn: 3, kt: 8e3, ct: 0.2, dt: 1e-5, histDt: 1e-5 });
+      setForceParams(p, { mu, rolling: false });
       const tables = {
         friction: Float64Array.of(friction, friction),
         rolling: Float64Array.of(0, 0),
@@ -274,7 +273,7 @@ describe("sphere3d: the pair loop's one-friction shortcut", () => {
       if (other !== undefined) g.setParticleMaterial(1, { friction: other, rollingFriction: 0 });
       w.step();
       expect(g.lastStepStats.particleContacts).toBe(1);
-      return coreOf.get(g)!.params.mu;
+      return coreOf.get(g)!.params[FP.mu];
     };
     expect(shortcut(0.4)).toBe(0.4);
     expect(shortcut(1e-200)).toBe(-1);
@@ -291,8 +290,8 @@ describe("sphere3d: the pair loop's normal force is normalForce", () => {
           const r = 0.008, d = 0.0157;
           const { ps, pairs, ph } = twoGrains(r, d, [0, 0, vz]);
           const p = emptyForceParams();
-          p.kn = hertz ? 3e8 : 2e4, p.cn = 4, p.kt = 8e3, p.dt = 1e-5, p.histDt = 1e-5;
-          p.lever = 0.5, p.hertz = hertz, p.clamp = clamp;
+          setForceParams(p, { kn: hertz ? 3e8 : 2e4, cn: 4, kt: 8e3, dt: 1e-5, histDt: 1e-5 });
+          setForceParams(p, { lever: 0.5, hertz, clamp });
           const tables = { friction: Float64Array.of(0.5), rolling: Float64Array.of(0) };
           const rec = new ContactRecord(3);
           rec.reserve(1);
@@ -310,7 +309,7 @@ describe("sphere3d: the pair loop's normal force is normalForce", () => {
           );
           // the same inputs through the shared law: normal from b to a is (0, 0, 1)
           const delta = 2 * r - Math.sqrt(d * d), vn = vz, reff = (r * r) / (2 * r);
-          const want = normalForce(hertz, p.kn, p.cn, reff, delta, vn, clamp);
+          const want = normalForce(hertz, p[FP.kn], p[FP.cn], reff, delta, vn, clamp);
           expect(contactBuffers(rec).normalForce[0]).toBe(want);
           // linear, separating fast: the dashpot pulls (−4 N) unless clamped
           if (!hertz && vz > 1) expect(want).toBe(clamp ? 0 : 2e4 * delta - 4 * vz);

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
 import { coreOf, type GranularSystem } from "../src/sphere3d/granular_system.ts";
-import { type ForceParams, pairForcesGeneral } from "../src/sphere3d/forces.ts";
+import { type ForceParams, FP, pairForcesGeneral } from "../src/sphere3d/forces.ts";
 import { pairForcesPlain, plainLaw } from "../src/sphere3d/forces_plain.ts";
 import { contactBuffers } from "../src/contact/record.ts";
 import { emptyStats } from "../src/sphere3d/stats.ts";
@@ -86,7 +86,9 @@ describe("sphere3d: the plain law's pair loop", () => {
         for (const lever of [0.5, 0]) {
           for (const [mu, kt, ct] of [[0.3, 8e3, 0.2], [0.02, 8e3, 0], [0.3, 0, 0.2]]) {
             for (const record of [true, false]) {
-              const p = { ...c.params, clamp, lever, mu, kt, ct, record, histDt: 5e-5 };
+              const p = c.params.slice();
+              p[FP.clamp] = +clamp, p[FP.lever] = lever, p[FP.mu] = mu, p[FP.kt] = kt;
+              p[FP.ct] = ct, p[FP.record] = +record, p[FP.histDt] = 5e-5;
               const a = outputs(g, p, true), b = outputs(g, p, false);
               expect(bytes(a)).toEqual(bytes(b));
               expect(a[4][1]).toBeGreaterThan(100); // contacts

@@ -13,7 +13,7 @@ function bodyContact(L: LawSet): string {
   return `const io = sc.io, rec = sc.rec, ft = sc.ft;
 const pos = ps.pos, vel = ps.vel, ang = ps.ang, o = 3 * i, r = ps.radius[i];
 const b = set.shapeBody[s], b3 = 3 * b;
-const c = r - p.lever * delta;
+const c = r - p[FP.lever] * delta;
 if (delta > stats.maxPenetration) stats.maxPenetration = delta;
 // contact point and the relative velocity of the grain's surface against the body's
 const qx = pos[o] - c * nx, qy = pos[o + 1] - c * ny, qz = pos[o + 2] - c * nz;
@@ -25,21 +25,22 @@ const vx = vel[o] - c * (wy * nz - wz * ny) - (bv[b3] + bwy * rz - bwz * ry);
 const vy = vel[o + 1] - c * (wz * nx - wx * nz) - (bv[b3 + 1] + bwz * rx - bwx * rz);
 const vz = vel[o + 2] - c * (wx * ny - wy * nx) - (bv[b3 + 2] + bwx * ry - bwy * rx);
 const vn = vx * nx + vy * ny + vz * nz;
-let cd = p.cn;
-if (p.damping !== 0) {
+let cd = p[FP.cn];
+if (p[FP.damping] !== 0) {
   const m = ps.mass[i], M = set.kind[b] === BodyKind.dynamic ? set.mass[b] : Infinity;
   const me = M === Infinity ? m : (m * M) / (m + M);
-  cd = contactDamping(p.damping, p.cn, me, r, delta);
-  io[8] = p.ctScaled ? p.ct * me : p.ct;
+  cd = contactDamping(p[FP.damping], p[FP.cn], me, r, delta);
+  io[8] = p[FP.ctScaled] !== 0 ? p[FP.ct] * me : p[FP.ct];
 }
-${loopNormal(L, { hertz: "p.hertz", kn: "p.kn", cn: "cd", rEff: "r", clamp: "p.clamp" })}
+const hertz = p[FP.hertz] !== 0, clamp = p[FP.clamp] !== 0;
+${loopNormal(L, { hertz: "hertz", kn: "p[FP.kn]", cn: "cd", rEff: "r", clamp: "clamp" })}
 const mid = ps.materialId[i];
 const fm = mat.friction[mid];
 const mu = ${L.mix("fm === boundaryFriction", "fm", "boundaryFriction")};
 io[0] = nx, io[1] = ny, io[2] = nz;
 io[3] = vx - vn * nx, io[4] = vy - vn * ny, io[5] = vz - vn * nz;
 io[9] = ${L.coulomb("mu", "fn")};
-historyForce(hist, i, shapePartner(s), p.stamp, io, ft, sc.spare);
+historyForce(hist, i, shapePartner(s), p[FP.stamp], io, ft, sc.spare);
 const fx = fn * nx + ft[0], fy = fn * ny + ft[1], fz = fn * nz + ft[2];
 if (ps.fixed[i] === 0) {
   const force = ps.force, torque = ps.torque, roll = ps.roll;
@@ -53,7 +54,7 @@ ${
     indent(
       L.rolling({
         fn: "fn",
-        dt: "p.dt",
+        dt: "p[FP.dt]",
         nx: "nx",
         ny: "ny",
         nz: "nz",
@@ -101,7 +102,7 @@ export function bodyContactText(L: LawSet): string {
  */
 import { contactDamping, rollingScale } from "../../contact/law3d_gen.ts";
 import { type ContactRecord, pushContact3 } from "../../contact/record.ts";
-import type { ForceParams, ForceScratch, FrictionTables } from "../force_params.ts";
+import { type ForceParams, type ForceScratch, FP, type FrictionTables } from "../force_params.ts";
 import { fillRecord, historyForce } from "../forces.ts";
 import type { HistoryTable } from "../history.ts";
 import type { ParticleStore } from "../particles.ts";

@@ -88,7 +88,7 @@ function pairExample(set: string, call: string): string {
  * import { ParticleStore } from "./particles.ts";
  * import { PairList } from "../math/grid.ts";
  * import { PairHistory } from "./pair_history.ts";
- * import { emptyForceParams } from "./forces.ts";
+ * import { emptyForceParams, FP } from "./forces.ts";
  * import { contactBuffers, ContactRecord } from "../contact/record.ts";
  * import { emptyStats } from "./stats.ts";
  * import { expect } from "expect";
@@ -197,7 +197,7 @@ ${recordPair("ca", "fnet", TANGENTIAL)}`;
  *
 ${
     pairExample(
-      "p.kn = 1e5, p.kt = 4e4, p.dt = p.histDt = 1e-5;\n" +
+      "p[FP.kn] = 1e5, p[FP.kt] = 4e4, p[FP.dt] = p[FP.histDt] = 1e-5;\n" +
         " * const mat = { friction: Float64Array.of(0.5), rolling: Float64Array.of(0) };",
       "pairForcesGeneral(ps, pairs, ph, mat, p, cb, emptyStats(), 0, 1, 0)",
     )
@@ -219,11 +219,12 @@ export function pairForcesGeneral(
   const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia, im = ps.invMass;
   const fr = mat.friction, rr = mat.rolling;
-  const kn = p.kn, cn = p.cn, hertz = p.hertz, kc = p.kc, dmax = p.dmax;
-  const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
-  const dt = p.dt, px = p.px, py = p.py, pz = p.pz, record = p.record;
+  const kn = p[FP.kn], cn = p[FP.cn], hertz = p[FP.hertz] !== 0, kc = p[FP.kc];
+  const dmax = p[FP.dmax], law = p[FP.damping], ct = p[FP.ct], ctScaled = p[FP.ctScaled] !== 0;
+  const clamp = p[FP.clamp] !== 0, lever = p[FP.lever], dt = p[FP.dt];
+  const px = p[FP.px], py = p[FP.py], pz = p[FP.pz], record = p[FP.record] !== 0;
   const pa = pairs.a, pb = pairs.b, on = ph.on, hx = ph.xi;
-  const ktt = p.kt, hdt = p.histDt, mu0 = p.mu, rolling = p.rolling;
+  const ktt = p[FP.kt], hdt = p[FP.histDt], mu0 = p[FP.mu], rolling = p[FP.rolling] !== 0;
   const periodic = px !== 0 || py !== 0 || pz !== 0;
 ${indent(RECORD_COLUMNS, 2)}
   let w = w0;
@@ -270,7 +271,8 @@ ${recordPair("ca", "fn", TANGENTIAL)}`;
  *
 ${
     pairExample(
-      "p.kn = 1e5, p.kt = 4e4, p.mu = 0.5, p.rolling = false, p.dt = p.histDt = 1e-5;",
+      "p[FP.kn] = 1e5, p[FP.kt] = 4e4, p[FP.mu] = 0.5, p[FP.rolling] = 0;\n" +
+        " * p[FP.dt] = p[FP.histDt] = 1e-5;",
       "pairForcesPlain(ps, pairs, ph, p, cb, emptyStats(), 0, 1, 0)",
     )
   }
@@ -288,9 +290,10 @@ export function pairForcesPlain(
 ): number {
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const rad = ps.radius;
-  const kn = p.kn, cn = p.cn, clamp = p.clamp, lever = p.lever, record = p.record;
+  const kn = p[FP.kn], cn = p[FP.cn], clamp = p[FP.clamp] !== 0, lever = p[FP.lever];
+  const record = p[FP.record] !== 0;
   const pa = pairs.a, pb = pairs.b, on = ph.on, hx = ph.xi;
-  const ktt = p.kt, ctt = p.ct, hdt = p.histDt, mu = p.mu;
+  const ktt = p[FP.kt], ctt = p[FP.ct], hdt = p[FP.histDt], mu = p[FP.mu];
 ${indent(RECORD_COLUMNS, 2)}
   let w = w0;
   let contactsN = 0, maxPen = stats.maxPenetration, live = 0, dropped = 0;
@@ -328,7 +331,7 @@ export function pairLoopsText(L: LawSet): string {
 import { cohesionForce, contactDamping, rollingScale } from "../contact/law3d_gen.ts";
 import type { PairList } from "../math/grid.ts";
 import { type ContactBuffers, ContactKind } from "../contact/record.ts";
-import type { ForceParams, FrictionTables } from "./force_params.ts";
+import { type ForceParams, FP, type FrictionTables } from "./force_params.ts";
 import type { PairHistory } from "./pair_history.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";

@@ -88,7 +88,7 @@ export function planeSweepText(L: LawSet): string {
  */
 import { contactDamping, rollingScale } from "../contact/law3d_gen.ts";
 import type { ContactBuffers } from "../contact/record.ts";
-import type { ForceParams, ForceScratch, FrictionTables } from "./force_params.ts";
+import { type ForceParams, type ForceScratch, FP, type FrictionTables } from "./force_params.ts";
 import type { PlaneSet } from "./plane_set.ts";
 import type { ParticleStore } from "./particles.ts";
 import type { StepStats } from "./stats.ts";
@@ -104,7 +104,7 @@ import type { StepStats } from "./stats.ts";
  * import { ParticleStore } from "./particles.ts";
  * import { PlaneSet } from "./plane_set.ts";
  * import { planeCandidates } from "./boundaries.ts";
- * import { emptyForceParams, ForceScratch } from "./force_params.ts";
+ * import { emptyForceParams, ForceScratch, FP } from "./force_params.ts";
  * import { contactBuffers, ContactRecord } from "../contact/record.ts";
  * import { emptyStats } from "./stats.ts";
  * import { expect } from "expect";
@@ -118,7 +118,7 @@ import type { StepStats } from "./stats.ts";
  * planes.add(2, 1, 0, 0, 0);
  * planeCandidates(planes, ps.pos, ps, 0.001);
  * const p = emptyForceParams();
- * p.kn = 1e5, p.kt = 4e4, p.dt = p.histDt = 1e-5;
+ * p[FP.kn] = 1e5, p[FP.kt] = 4e4, p[FP.dt] = p[FP.histDt] = 1e-5;
  * const mat = { friction: Float64Array.of(0.5), rolling: Float64Array.of(0) };
  * const rec = new ContactRecord(3);
  * rec.reserve(1);
@@ -144,15 +144,15 @@ export function planeSweep(
 ): number {
   if (sc.touching.length < c1 - c0) sc.touching = new Int32Array(2 * (c1 - c0));
   const io = sc.io, list = sc.touching;
-  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
+  io[6] = p[FP.histDt], io[7] = p[FP.kt], io[8] = p[FP.ct];
   const pos = ps.pos, vel = ps.vel, ang = ps.ang, force = ps.force, torque = ps.torque;
   const roll = ps.roll;
   const rad = ps.radius, mid = ps.materialId, invI = ps.invInertia;
   const mass = ps.mass;
   const fr = mat.friction, rr = mat.rolling;
-  const kn = p.kn, cn = p.cn, hertz = p.hertz;
-  const law = p.damping, ct = p.ct, ctScaled = p.ctScaled, clamp = p.clamp, lever = p.lever;
-  const dt = p.dt;
+  const kn = p[FP.kn], cn = p[FP.cn], hertz = p[FP.hertz] !== 0;
+  const law = p[FP.damping], ct = p[FP.ct], ctScaled = p[FP.ctScaled] !== 0;
+  const clamp = p[FP.clamp] !== 0, lever = p[FP.lever], dt = p[FP.dt];
   let nContacts = 0, maxPen = stats.maxPenetration;
   const ax = planes.axis[q], sg = planes.sign[q], off = planes.offset[q];
   const kind = planes.kind[q], bi = planes.index[q];

@@ -3,16 +3,14 @@
  * container: their candidate grains and their contact forces. Grains meet a plane with the same
  * normal, tangential and rolling laws as a neighbour grain (R_eff = the grain's radius), with
  * the boundary material mixed into the friction coefficients (the sweep, `planeSweep`, is
- * generated in `plane_sweep_gen.ts` from the laws of src/contact/law3d_source.ts).
+ * generated in `plane_sweep_gen.ts` from the laws of src/contact/law3d_source.ts; the step's
+ * `planes` stage of `step_stages.ts` runs it plane by plane).
  *
  * @module
  */
-import { contactBuffers, ContactKind, type ContactRecord } from "../contact/record.ts";
-import type { ForceParams, ForceScratch, FrictionTables } from "./force_params.ts";
+import { ContactKind } from "../contact/record.ts";
 import type { PlaneSet } from "./plane_set.ts";
-import { planeSweep } from "./plane_sweep_gen.ts";
 import type { ParticleStore } from "./particles.ts";
-import type { StepStats } from "./stats.ts";
 
 export { PlaneSet } from "./plane_set.ts";
 export { planeSweep } from "./plane_sweep_gen.ts";
@@ -45,45 +43,6 @@ export function planeCandidates(
     }
   }
   st[planes.count] = nt;
-}
-
-/** Add the forces of every particle touching a plane of `planes`. */
-export function planeForces(
-  ps: ParticleStore,
-  planes: PlaneSet,
-  mat: FrictionTables,
-  boundaryFriction: number,
-  boundaryRolling: number,
-  p: ForceParams,
-  sc: ForceScratch,
-  contacts: ContactRecord,
-  stats: StepStats,
-): void {
-  const cs = planes.candidateStart;
-  // room for every candidate, so the sweeps write the record's columns directly
-  contacts.reserve(contacts.count + cs[planes.count]);
-  const cb = contactBuffers(contacts);
-  let w = contacts.count;
-  // One call per plane: a single hot loop per function lets V8 optimise it from its entry
-  // (a plane loop around the particle loop kept falling out of on-stack-replaced code).
-  for (let q = 0; q < planes.count; q++) {
-    w = planeSweep(
-      ps,
-      planes,
-      q,
-      mat,
-      boundaryFriction,
-      boundaryRolling,
-      p,
-      sc,
-      cb,
-      stats,
-      cs[q],
-      cs[q + 1],
-      w,
-    );
-  }
-  contacts.count = w;
 }
 
 /**

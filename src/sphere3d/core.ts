@@ -9,7 +9,7 @@
  * @module
  */
 import { CellGrid3, type GridAxisPeriod, PairList } from "../math/grid.ts";
-import { contactBuffers, ContactRecord } from "../contact/record.ts";
+import { contactBuffers, type ContactRecord } from "../contact/record.ts";
 import {
   addProfile,
   emptyProfile,
@@ -21,29 +21,21 @@ import {
 import { DampingLaw, restitutionDamping } from "../contact/normal.ts";
 import {
   applyRolling,
-  emptyForceParams,
   type ForceParams,
-  ForceScratch,
+  type ForceScratch,
+  FP,
   type FrictionTables,
-  pairForces,
 } from "./forces.ts";
-import { buildPlanes, planeCandidates, planeForces, PlaneSet } from "./boundaries.ts";
+import { buildPlanes, planeCandidates, PlaneSet } from "./boundaries.ts";
 import { type HistoryColumns, HistoryTable } from "./history.ts";
 import { flushPairHistories, groupPairs, PairHistory, pullPairHistories } from "./pair_history.ts";
 import { flushPlaneHistories, pullPlaneHistories } from "./plane_history.ts";
 import { type Material, resolveMaterial } from "./material.ts";
 import { ParticleStore } from "./particles.ts";
-import {
-  bodyForces,
-  finishScan,
-  kick,
-  kickDriftReset,
-  kickScanBlocks,
-  scanBlockCount,
-  wrap,
-} from "./integrate.ts";
-import type { GranularThreads } from "./threads/pool.ts";
-import { emptyStats, type StepStats } from "./stats.ts";
+import { finishScan, scanBlockCount, wrap } from "./integrate.ts";
+import type { StepStats } from "./stats.ts";
+import { StepContext } from "./step_context.ts";
+import { runStage, STAGES } from "./step_stages.ts";
 import {
   checkDampedStep,
   checkOverlaps,
@@ -121,12 +113,8 @@ export class GranularCore {
    * and statistics are the same bytes either way.
    */
   recordPairs = true;
-  /** The body forces were reset by the fused kick-and-drift pass (one thread). */
+  /** The body forces were reset by the fused kick-and-drift pass. */
   forcesReset = false;
-  /** The largest squared move since the last rebuild, from the fused kick-and-drift pass. */
-  readonly moved2 = new Float64Array(1);
-  /** The contacts of the last substep (the shared 3D contact record). */
-  readonly contacts = new ContactRecord(3);
   /** The global material, resolved. */
   readonly material: Material;
   /** Sliding and rolling friction per material id. */
@@ -141,8 +129,6 @@ export class GranularCore {
   container: [[number, number, number], [number, number, number]] | null = null;
   /** Periodic cell per axis (length 0 = open), or null. */
   periodic: [GridAxisPeriod, GridAxisPeriod, GridAxisPeriod] | null = null;
-  /** Statistics of the last step. */
-  stats: StepStats = emptyStats();
   /** Stage times of the last step (filled while `profile` is on). */
   readonly profileRecord: StepProfile = emptyProfile();
   /** Stage times summed over the steps profiled since `profile` was switched on. */
@@ -165,8 +151,6 @@ export class GranularCore {
   skin = -1;
   /** Caches of a loaded checkpoint for the first step, or null (see `core_resume.ts`). */
   resume: ResumeState | null = null;
-  /** Positions at the last neighbour-list build (drift reference). */
-  refPos = new Float64Array(0);
   /** Gravity of the last step (m/s²). */
   gravity: [number, number, number] = [0, 0, 0];
   /** The common radius when all radii are equal, else 0. */
@@ -181,8 +165,6 @@ export class GranularCore {
   time = 0;
   /** Neighbour-list rebuilds since creation. */
   rebuilds = 0;
-  /** Scratch of the force loops. */
-  readonly scratch = new ForceScratch();
   /** The world's rigid bodies, or null when the world has none. */
   bodies: BodyLink | null = null;
   /** Time of the current force evaluation since the step began (s): poses the bodies. */
@@ -191,16 +173,43 @@ export class GranularCore {
   readonly sleep = new PoolSleep();
   /** Restitution damping: e, kn, Hertz, clamp it was computed for, then the coefficient. */
   readonly restitutionCache = new Float64Array([NaN, 0, 0, 0, 0]);
-  /** End-of-step scan: max speed, kinetic energy. */
-  readonly scan = new Float64Array(3);
-  /** Kinetic energy per block of the end-of-step scan. */
-  scanBlocks: Float64Array = new Float64Array(16);
-  /** Worker threads sharing the step, or null (one thread). */
-  pool: GranularThreads | null = null;
   /** The divergence guard. */
   readonly guard = new DivergenceGuard();
+  /**
+   * The step context: force parameters, scratch, statistics, contact record, scan and drift
+   * reference, the threads; the stages of `step_stages.ts` run on it.
+   */
+  readonly ctx: StepContext;
+  /** The contacts of the last substep (the shared 3D contact record). */
+  get contacts(): ContactRecord {
+    return this.ctx.contacts;
+  }
+  /** Statistics of the last step. */
+  get stats(): StepStats {
+    return this.ctx.stats;
+  }
+  set stats(stats: StepStats) {
+    this.ctx.stats = stats;
+  }
   /** Scalars of the force loops, resolved once per force evaluation. */
-  readonly params: ForceParams = emptyForceParams();
+  get params(): ForceParams {
+    return this.ctx.params;
+  }
+  /** Scratch of the force loops. */
+  get scratch(): ForceScratch {
+    return this.ctx.scratch;
+  }
+  /** End-of-step scan: max speed, kinetic energy. */
+  get scan(): Float64Array {
+    return this.ctx.scan;
+  }
+  /** Positions at the last neighbour-list build (drift reference). */
+  get refPos(): Float64Array {
+    return this.ctx.refPos;
+  }
+  set refPos(ref: Float64Array) {
+    this.ctx.refPos = ref;
+  }
 
   /** @internal Use `World.addGranularParticles` / `World.addGranularBox`. */
   constructor(material: Partial<Material> = {}) {
@@ -210,6 +219,15 @@ export class GranularCore {
       friction: new Float64Array([m.friction]),
       rolling: new Float64Array([m.rollingFriction]),
     };
+    this.ctx = new StepContext({
+      ps: this.ps,
+      pairs: this.pairs,
+      pairHist: this.pairHist,
+      planes: this.planes,
+      tables: this.tables,
+      material: this.material,
+      gravity: this.gravity,
+    });
     this.boundary = { friction: m.friction, rollingFriction: m.rollingFriction };
     this.materialsChanged();
   }
@@ -268,10 +286,9 @@ export class GranularCore {
 
   /** Half kick of velocities and spins, then the speed clamps. */
   halfKick(h: number): void {
-    const t0 = this.profile ? performance.now() : 0, m = this.material;
-    this.stats.velocityClamps += this.pool !== null
-      ? this.pool.kick(this, h * 0.5)
-      : kick(this.ps, h * 0.5, m.maxSpeed, m.maxAngularSpeed);
+    const t0 = this.profile ? performance.now() : 0;
+    this.ctx.h = h * 0.5;
+    runStage(this.ctx, STAGES.kick);
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
   }
 
@@ -282,29 +299,12 @@ export class GranularCore {
    * one parallel job.
    */
   kickAndDrift(h: number): void {
-    const t0 = this.profile ? performance.now() : 0, pool = this.pool, m = this.material;
-    let moved: boolean;
-    if (pool !== null) {
-      this.stats.velocityClamps += pool.kickDrift(this, h * 0.5, h);
-      moved = pool.moved;
-    } else {
-      const out = this.moved2, ps = this.ps, skin = this.neighborSkin;
-      this.stats.velocityClamps += kickDriftReset(
-        ps,
-        h * 0.5,
-        h,
-        m.maxSpeed,
-        m.maxAngularSpeed,
-        this.refPos,
-        this.gravity,
-        out,
-        0,
-        ps.count,
-      );
-      moved = 4 * out[0] >= skin * skin;
-    }
+    const t0 = this.profile ? performance.now() : 0, ctx = this.ctx;
+    ctx.h = h * 0.5, ctx.hDrift = h;
+    runStage(ctx, STAGES.kickDrift);
+    const skin = this.neighborSkin;
     this.forcesReset = true;
-    if (moved) this.needRebuild = true;
+    if (4 * ctx.moved2[0] >= skin * skin) this.needRebuild = true;
     this.wrapPeriodic();
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
   }
@@ -315,24 +315,12 @@ export class GranularCore {
    * then finishes the scan.
    */
   kickAndScan(h: number): void {
-    const t0 = this.profile ? performance.now() : 0, m = this.material, scan = this.scan;
+    const t0 = this.profile ? performance.now() : 0, ctx = this.ctx, scan = ctx.scan;
     const nb = scanBlockCount(this.ps.count);
-    if (this.scanBlocks.length < nb) this.scanBlocks = new Float64Array(2 * nb);
-    if (this.pool !== null) {
-      this.stats.velocityClamps += this.pool.kickScan(this, h * 0.5, nb);
-    } else {
-      scan[0] = scan[2] = 0;
-      this.stats.velocityClamps += kickScanBlocks(
-        this.ps,
-        h * 0.5,
-        m.maxSpeed,
-        m.maxAngularSpeed,
-        0,
-        nb,
-        this.scanBlocks,
-        scan,
-      );
-    }
+    if (ctx.scanBlocks.length < nb) ctx.scanBlocks = new Float64Array(2 * nb);
+    ctx.h = h * 0.5, ctx.scanCount = nb;
+    scan[0] = scan[2] = 0;
+    runStage(ctx, STAGES.kickScan);
     if (this.profile) this.profileRecord.integration += performance.now() - t0;
   }
 
@@ -350,7 +338,7 @@ export class GranularCore {
    * springs advance (0 for a re-evaluation of the same state).
    */
   computeForces(h: number, histDt: number): void {
-    const ps = this.ps, st = this.stats, p = this.params, prof = this.profile;
+    const ps = this.ps, st = this.stats, p = this.params, prof = this.profile, ctx = this.ctx;
     const pr = this.profileRecord;
     this.prepareParams(h, histDt);
     let t = prof ? performance.now() : 0;
@@ -359,47 +347,21 @@ export class GranularCore {
     st.candidatePairs = this.pairs.count;
     if (prof) t = lap(pr, "neighbors", t);
     // the body forces, unless the drift reset them (a rebuild in between permutes them with
-    // their grains); with threads, the pair job's first phase resets them when they are stale
-    const reset = !this.forcesReset;
-    if (this.pool === null && reset) bodyForces(ps, this.gravity);
+    // their grains); with threads, the pair stage's first phase resets them when they are stale
+    ctx.resetForces = !this.forcesReset;
+    runStage(ctx, STAGES.bodyForces);
     this.forcesReset = false;
     st.particleContacts = st.boundaryContacts = st.cohesiveContacts = 0;
     st.activeContactHistories = 0;
-    this.contacts.count = 0;
-    const pl = this.pairs, rec = this.contacts;
+    const rec = ctx.contacts;
+    rec.count = 0;
     // room for every pair, so the loop writes the record's columns directly
-    rec.reserve(rec.count + pl.count);
-    if (this.pool !== null) this.pool.pairForces(this, pl.count, reset);
-    else {
-      rec.count = pairForces(
-        ps,
-        pl,
-        this.pairHist,
-        this.tables,
-        p,
-        contactBuffers(rec),
-        st,
-        0,
-        pl.count,
-        rec.count,
-      );
-    }
+    rec.reserve(rec.count + this.pairs.count);
+    runStage(ctx, STAGES.pairs);
     if (prof) t = lap(pr, "pairForces", t);
     const b = this.boundary;
-    if (this.pool !== null) this.pool.planeForces(this);
-    else {
-      planeForces(
-        ps,
-        this.planes,
-        this.tables,
-        b.friction,
-        b.rollingFriction,
-        p,
-        this.scratch,
-        this.contacts,
-        st,
-      );
-    }
+    ctx.boundaryFriction = b.friction, ctx.boundaryRolling = b.rollingFriction;
+    runStage(ctx, STAGES.planes);
     const link = this.bodies;
     st.rigidCandidatePairs = st.rigidContacts = 0;
     st.meshTriangleCandidatePairs = st.meshInsideTriangleTests = 0;
@@ -424,8 +386,9 @@ export class GranularCore {
     }
     if (this.hasRolling) applyRolling(ps, h);
     if (prof) t = lap(pr, "boundaryForces", t);
-    this.sleep.keepHistories(this.hist, this.slotOfId, ps.count, p.stamp);
-    st.activeContactHistories += this.hist.sweep(ps.count, p.stamp);
+    const stamp = p[FP.stamp];
+    this.sleep.keepHistories(this.hist, this.slotOfId, ps.count, stamp);
+    st.activeContactHistories += this.hist.sweep(ps.count, stamp);
     st.staleContactHistoriesRemoved += this.hist.lastRemoved;
     if (this.hist.overflow) this.hist.widen();
     this.forcesValid = true;
@@ -436,7 +399,7 @@ export class GranularCore {
     const st = this.stats, scan = this.scan;
     const nb = scanBlockCount(this.ps.count);
     // the step's last kick scanned the blocks (`kickAndScan`)
-    if (!finishScan(scan, this.scanBlocks, nb)) reportNonFinite(this);
+    if (!finishScan(scan, this.ctx.scanBlocks, nb)) reportNonFinite(this);
     st.maxSpeed = scan[0];
     st.kineticEnergy = scan[1];
     this.stepCount++;
@@ -518,38 +481,40 @@ export class GranularCore {
   prepareParams(h: number, histDt: number): void {
     const p = this.params, m = this.material, sl = this.sleep;
     // pool sleep reads the pairs' contacts at the end of every step
-    p.record = this.recordPairs || sl.enabled || sl.sleeping > 0;
-    p.kn = m.normalStiffness;
-    p.kt = m.tangentialStiffness > 0 ? m.tangentialStiffness : 0.5 * m.normalStiffness;
-    p.ct = m.tangentialDamping;
-    p.hertz = m.normalContactModel === "hertz";
-    p.clamp = m.clampNormalForce;
-    p.lever = m.contactLever === "radius" ? 0 : 0.5;
+    p[FP.record] = this.recordPairs || sl.enabled || sl.sleeping > 0 ? 1 : 0;
+    const kn = m.normalStiffness, hertz = m.normalContactModel === "hertz";
+    const clamp = m.clampNormalForce;
+    p[FP.kn] = kn;
+    p[FP.kt] = m.tangentialStiffness > 0 ? m.tangentialStiffness : 0.5 * m.normalStiffness;
+    p[FP.ct] = m.tangentialDamping;
+    p[FP.hertz] = hertz ? 1 : 0;
+    p[FP.clamp] = clamp ? 1 : 0;
+    p[FP.lever] = m.contactLever === "radius" ? 0 : 0.5;
     const scaled = m.dampingMode === "mass-scaled";
-    p.ctScaled = scaled;
+    p[FP.ctScaled] = scaled ? 1 : 0;
     if (m.restitution !== null) {
-      const rc = this.restitutionCache, h = p.hertz ? 1 : 0, cl = p.clamp ? 1 : 0;
-      if (rc[0] !== m.restitution || rc[1] !== p.kn || rc[2] !== h || rc[3] !== cl) {
-        rc[0] = m.restitution, rc[1] = p.kn, rc[2] = h, rc[3] = cl;
-        rc[4] = restitutionDamping(m.restitution, p.kn, p.hertz, p.clamp);
+      const rc = this.restitutionCache, h = hertz ? 1 : 0, cl = clamp ? 1 : 0;
+      if (rc[0] !== m.restitution || rc[1] !== kn || rc[2] !== h || rc[3] !== cl) {
+        rc[0] = m.restitution, rc[1] = kn, rc[2] = h, rc[3] = cl;
+        rc[4] = restitutionDamping(m.restitution, kn, hertz, clamp);
       }
-      p.cn = rc[4];
-      p.damping = p.hertz ? DampingLaw.restitutionHertz : DampingLaw.restitutionLinear;
+      p[FP.cn] = rc[4];
+      p[FP.damping] = hertz ? DampingLaw.restitutionHertz : DampingLaw.restitutionLinear;
     } else {
-      p.cn = m.normalDamping;
-      p.damping = scaled ? DampingLaw.massScaled : DampingLaw.constant;
+      p[FP.cn] = m.normalDamping;
+      p[FP.damping] = scaled ? DampingLaw.massScaled : DampingLaw.constant;
     }
-    p.kc = m.cohesionMaxDistance > 0 ? m.cohesionStiffness : 0;
-    p.dmax = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
-    p.dt = h;
-    p.histDt = histDt;
-    p.stamp = ++this.stamp >>> 0;
+    p[FP.kc] = m.cohesionMaxDistance > 0 ? m.cohesionStiffness : 0;
+    p[FP.dmax] = m.cohesionStiffness > 0 ? m.cohesionMaxDistance : 0;
+    p[FP.dt] = h;
+    p[FP.histDt] = histDt;
+    p[FP.stamp] = ++this.stamp >>> 0;
     const per = this.periodic;
-    p.px = per ? per[0].length : 0;
-    p.py = per ? per[1].length : 0;
-    p.pz = per ? per[2].length : 0;
-    p.mu = this.pairMu;
-    p.rolling = this.pairRolling;
+    p[FP.px] = per ? per[0].length : 0;
+    p[FP.py] = per ? per[1].length : 0;
+    p[FP.pz] = per ? per[2].length : 0;
+    p[FP.mu] = this.pairMu;
+    p[FP.rolling] = this.pairRolling ? 1 : 0;
   }
 
   /**
@@ -582,9 +547,9 @@ export class GranularCore {
 
   /** Whether some material id or the boundary has rolling friction (see materialsChanged). */
   hasRolling = false;
-  /** `ForceParams.mu`: the friction every material id in use shares, or −1 (materialsChanged). */
+  /** `FP.mu`: the friction every material id in use shares, or −1 (materialsChanged). */
   pairMu = -1;
-  /** `ForceParams.rolling`: some material id in use has rolling friction (materialsChanged). */
+  /** `FP.rolling`: some material id in use has rolling friction (materialsChanged). */
   pairRolling = true;
 
   /**

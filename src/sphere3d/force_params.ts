@@ -5,80 +5,98 @@
  * @module
  */
 
-/** Scalars resolved once per step for the force loops. */
-export interface ForceParams {
+/**
+ * Slots of the force scalars in a {@link ForceParams} array. Booleans are 0 or 1. The slots
+ * from `FP.size` on belong to the threaded step's job scalars (`P` of `threads/kernels.ts`):
+ * one layout, filled by the main thread once per force evaluation and read by every thread
+ * from the same shared memory.
+ *
+ * @example
+ * ```ts
+ * import { emptyForceParams, FP } from "./force_params.ts";
+ * import { expect } from "expect";
+ * const p = emptyForceParams();
+ * p[FP.kn] = 1e5;
+ * expect(p[FP.kn]).toBe(1e5);
+ * expect(p[FP.clamp]).toBe(1); // the normal force is clamped at zero by default
+ * ```
+ */
+export const FP = {
   /** Normal stiffness. */
-  kn: number;
+  kn: 0,
   /** Normal damping coefficient of the damping law `damping` (N·s/m, 1/s or a restitution factor). */
-  cn: number;
+  cn: 1,
   /** The normal damping law, a `DampingLaw` code of `src/contact/normal.ts` (0 = constant cn). */
-  damping: number;
-  /** Tangential damping scales with m_eff (`dampingMode: "mass-scaled"`). */
-  ctScaled: boolean;
-  /** The normal force is clamped at zero. */
-  clamp: boolean;
+  damping: 2,
+  /** 1: tangential damping scales with m_eff (`dampingMode: "mass-scaled"`). */
+  ctScaled: 3,
+  /** 1: the normal force is clamped at zero. */
+  clamp: 4,
   /** Lever arm r − lever·δ of the tangential force: 0.5 (overlap centre) or 0 (radius). */
-  lever: number;
+  lever: 5,
   /** Tangential stiffness (resolved, never 0 unless kn is 0). */
-  kt: number;
+  kt: 6,
   /** Tangential damping. */
-  ct: number;
-  /** Hertz law when true, linear otherwise. */
-  hertz: boolean;
+  ct: 7,
+  /** 1: Hertz law, 0: linear. */
+  hertz: 8,
   /** Cohesion stiffness. */
-  kc: number;
+  kc: 9,
   /** Cohesion range. */
-  dmax: number;
+  dmax: 10,
   /** Substep (s). */
-  dt: number;
+  dt: 11,
   /** Time increment added to the tangential springs (dt, or 0 for a re-evaluation). */
-  histDt: number;
+  histDt: 12,
   /** Step stamp for the history table. */
-  stamp: number;
-  /** Periodic lengths (0 = open). */
-  px: number;
+  stamp: 13,
+  /** Periodic length x (0 = open). */
+  px: 14,
   /** Periodic length y. */
-  py: number;
+  py: 15,
   /** Periodic length z. */
-  pz: number;
+  pz: 16,
   /**
-   * Write the particle pairs' contacts to the record (false on the steps of a run nobody
+   * 1: write the particle pairs' contacts to the record (0 on the steps of a run nobody
    * reads: the forces, springs and statistics are the same either way).
    */
-  record: boolean;
+  record: 17,
   /**
    * The sliding friction every material id in use shares (so that the pair loop reads no
    * material ids), or −1 when they differ.
    */
-  mu: number;
-  /** Some material id in use has rolling friction (the pair loop's rolling branch). */
-  rolling: boolean;
-}
+  mu: 18,
+  /** 1: some material id in use has rolling friction (the pair loop's rolling branch). */
+  rolling: 19,
+  /** The number of force slots (the threads' job slots follow). */
+  size: 20,
+} as const;
 
-/** Force-loop scalars before the first evaluation resolves them. */
+/** Length of a {@link ForceParams} array: the force slots, then room for the job slots. */
+export const PARAMS_LENGTH = 48;
+
+/**
+ * The scalars of the force loops, resolved once per evaluation: a `Float64Array` of
+ * {@link PARAMS_LENGTH} slots named by {@link FP}, on shared memory (the worker threads read it
+ * as it is).
+ */
+export type ForceParams = Float64Array;
+
+/**
+ * Force-loop scalars before the first evaluation resolves them (on a SharedArrayBuffer).
+ *
+ * @example
+ * ```ts
+ * import { emptyForceParams, FP } from "./force_params.ts";
+ * import { expect } from "expect";
+ * const p = emptyForceParams();
+ * expect([p[FP.lever], p[FP.mu], p[FP.rolling], p[FP.record]]).toEqual([0.5, -1, 1, 1]);
+ * ```
+ */
 export function emptyForceParams(): ForceParams {
-  return {
-    kn: 0,
-    cn: 0,
-    damping: 0,
-    ctScaled: false,
-    clamp: true,
-    lever: 0.5,
-    kt: 0,
-    ct: 0,
-    hertz: false,
-    kc: 0,
-    dmax: 0,
-    dt: 0,
-    histDt: 0,
-    stamp: 0,
-    px: 0,
-    py: 0,
-    pz: 0,
-    record: true,
-    mu: -1,
-    rolling: true,
-  };
+  const p = new Float64Array(new SharedArrayBuffer(8 * PARAMS_LENGTH));
+  p[FP.clamp] = 1, p[FP.lever] = 0.5, p[FP.record] = 1, p[FP.mu] = -1, p[FP.rolling] = 1;
+  return p;
 }
 
 /** Per-material-id friction tables (index = material id). */
@@ -105,4 +123,29 @@ export class ForceScratch {
   readonly spare: Float64Array = new Float64Array(3);
   /** Slots of the grains touching the current plane (grown between steps only). */
   touching: Int32Array = new Int32Array(1024);
+}
+
+/** The names of the force slots ({@link FP} without `size`). */
+export type ForceParamName = Exclude<keyof typeof FP, "size">;
+
+/**
+ * Set the slots named in `values` (booleans as 1 or 0) and return `p`: for tests and examples
+ * (it walks an object; the step fills the slots directly).
+ *
+ * @example
+ * ```ts
+ * import { emptyForceParams, FP, setForceParams } from "./force_params.ts";
+ * import { expect } from "expect";
+ * const p = setForceParams(emptyForceParams(), { kn: 1e5, hertz: true, rolling: false });
+ * expect([p[FP.kn], p[FP.hertz], p[FP.rolling]]).toEqual([1e5, 1, 0]);
+ * ```
+ */
+export function setForceParams(
+  p: ForceParams,
+  values: Partial<Record<ForceParamName, number | boolean>>,
+): ForceParams {
+  for (const [k, v] of Object.entries(values)) {
+    if (v !== undefined) p[FP[k as ForceParamName]] = +v;
+  }
+  return p;
 }

@@ -21,6 +21,7 @@ export {
   emptyForceParams,
   type ForceParams,
   ForceScratch,
+  FP,
   type FrictionTables,
 } from "./force_params.ts";
 export { pairForcesGeneral } from "./pair_loops_gen.ts";

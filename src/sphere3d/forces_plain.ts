@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ForceParams } from "./force_params.ts";
+import { type ForceParams, FP } from "./force_params.ts";
 
 export { pairForcesPlain } from "./pair_loops_gen.ts";
 
@@ -18,17 +18,17 @@ export { pairForcesPlain } from "./pair_loops_gen.ts";
  *
  * @example
  * ```ts
- * import { emptyForceParams } from "./force_params.ts";
+ * import { emptyForceParams, FP } from "./force_params.ts";
  * import { expect } from "expect";
  * const p = emptyForceParams(); // mu −1 (frictions differ) and rolling on until resolved
  * expect(plainLaw(p)).toBe(false);
- * p.mu = 0.5, p.rolling = false;
+ * p[FP.mu] = 0.5, p[FP.rolling] = 0;
  * expect(plainLaw(p)).toBe(true);
- * p.hertz = true;
+ * p[FP.hertz] = 1;
  * expect(plainLaw(p)).toBe(false);
  * ```
  */
 export function plainLaw(p: ForceParams): boolean {
-  return !p.hertz && p.damping === 0 && p.kc === 0 && p.px === 0 && p.py === 0 &&
-    p.pz === 0 && p.mu >= 0 && !p.rolling;
+  return p[FP.hertz] === 0 && p[FP.damping] === 0 && p[FP.kc] === 0 && p[FP.px] === 0 &&
+    p[FP.py] === 0 && p[FP.pz] === 0 && p[FP.mu] >= 0 && p[FP.rolling] === 0;
 }

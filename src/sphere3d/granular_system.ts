@@ -30,6 +30,8 @@ import {
   resolveParticleMaterial,
 } from "./material.ts";
 import type { StepStats } from "./stats.ts";
+import type { BodyLink } from "./core_types.ts";
+import { checkDampedStep } from "./guard.ts";
 import type { PoolSleepOptions } from "./bodies/sleep.ts";
 import { integerIn, positive, requiredBool, vec3 } from "../math/validate.ts";
 import type {
@@ -78,6 +80,8 @@ export class GranularSystem {
   /** A name for displays. */
   name = "granular";
   readonly #c: GranularCore;
+  /** The worker threads of the step (the step context holds them too), or null. */
+  #pool: GranularThreads | null = null;
 
   /** Use `World.addGranularParticles` / `World.addGranularBox`; `material` as there. */
   constructor(material: Partial<Material> = {}) {
@@ -477,13 +481,92 @@ export class GranularSystem {
    * ```
    */
   get threads(): number {
-    return this.#c.pool?.threads ?? 1;
+    return this.#pool?.threads ?? 1;
   }
   set threads(n: number) {
     const t = integerIn("threads", "value", n, 1, MAX_THREADS);
     if (t === this.threads) return;
-    this.#c.pool?.close();
-    this.#c.pool = t > 1 ? new GranularThreads(t) : null;
+    this.#pool?.close();
+    this.#pool = t > 1 ? new GranularThreads(t) : null;
+    this.#c.ctx.pool = this.#pool;
+  }
+
+  /**
+   * @internal For `World.run`: idle worker threads sleep rather than spin until the next step
+   * (`WorkerPool.park`); nothing without threads.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const g = new World().addGranularParticles({ positions: [[0, 0, 0]], radii: 0.01 });
+   * g.parkThreads();
+   * expect(g.threads).toBe(1);
+   * ```
+   */
+  parkThreads(): void {
+    this.#pool?.park();
+  }
+
+  /**
+   * @internal For `World.run`: write the particle pairs' contacts at the coming steps (false
+   * on steps whose contacts nobody reads; forces, springs and statistics are the same bytes).
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const w = new World({ timeStep: 1e-5, gravity: [0, 0, 0] });
+   * const g = w.addGranularParticles({ positions: [[0, 0, 0], [0, 0, 0.0195]], radii: 0.01 });
+   * g.recordPairContacts(false);
+   * w.step();
+   * expect(g.lastStepStats.particleContacts).toBe(1); // counted, not recorded
+   * expect(g.contacts.count).toBe(0);
+   * ```
+   */
+  recordPairContacts(on: boolean): void {
+    this.#c.recordPairs = on;
+  }
+
+  /**
+   * @internal For `World.step`: refuse, before anything moves, a damping that a step of `dt`
+   * seconds (in `material.substeps` substeps) cannot integrate.
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const g = new World().addGranularParticles({ positions: [[0, 0, 0]], radii: 0.01 });
+   * expect(() => g.checkStep(1e-5)).not.toThrow();
+   * ```
+   */
+  checkStep(dt: number): void {
+    checkDampedStep(this.#c, dt / this.#c.material.substeps);
+  }
+
+  /**
+   * @internal For `World.step` with rigid bodies: the world's bodies `link` (its body set and
+   * this system's loads); the state is stale when the link is new or `changed` (bodies added,
+   * removed or moved by hand since the last step).
+   *
+   * @example
+   * ```ts
+   * import { World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create({ timeStep: 1e-5, gravity: [0, 0, 0] });
+   * world.addSphere({ radius: 0.05, position: [0, 0, 0], bodyType: "static" });
+   * const g = world.addGranularParticles({ positions: [[0, 0, 0.0595]], radii: 0.01 });
+   * world.step(); // links the bodies through linkBodies
+   * expect(g.lastStepStats.rigidContacts).toBe(1);
+   * ```
+   */
+  linkBodies(link: BodyLink, changed: boolean): void {
+    const c = this.#c;
+    if (c.bodies === null || c.bodies.loads !== link.loads || c.bodies.set !== link.set) {
+      c.bodies = link;
+      c.invalidate();
+    }
+    if (changed) c.invalidate();
   }
 
   /** Number of slot reorderings (see {@link spatialSort}) since creation. */

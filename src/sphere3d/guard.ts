@@ -40,6 +40,7 @@ import type { GranularCore } from "./core.ts";
 import { contactBuffers } from "../contact/record.ts";
 import { contactDamping, DampingLaw, restitutionDamping } from "../contact/normal.ts";
 import { firstNonFinite } from "./integrate.ts";
+import { FP } from "./force_params.ts";
 
 /** State of the guard, owned by one system. */
 export class DivergenceGuard {
@@ -333,9 +334,10 @@ function pairOverlap(core: GranularCore, k: number): number {
   const pos = core.ps.pos, rad = core.ps.radius, p = core.params;
   const a = core.pairs.a[k], b = core.pairs.b[k], oa = 3 * a, ob = 3 * b;
   let dx = pos[oa] - pos[ob], dy = pos[oa + 1] - pos[ob + 1], dz = pos[oa + 2] - pos[ob + 2];
-  if (p.px !== 0) dx -= p.px * Math.round(dx / p.px);
-  if (p.py !== 0) dy -= p.py * Math.round(dy / p.py);
-  if (p.pz !== 0) dz -= p.pz * Math.round(dz / p.pz);
+  const px = p[FP.px], py = p[FP.py], pz = p[FP.pz];
+  if (px !== 0) dx -= px * Math.round(dx / px);
+  if (py !== 0) dy -= py * Math.round(dy / py);
+  if (pz !== 0) dz -= pz * Math.round(dz / pz);
   return rad[a] + rad[b] - Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
@@ -410,7 +412,7 @@ export function reportTooFast(core: GranularCore): never {
 
 /** Throw the divergence error for particle `i`: what happened, when, and the likely cure. */
 function diverged(core: GranularCore, i: number, what: string): never {
-  const m = core.material, h = core.params.dt;
+  const m = core.material, h = core.params[FP.dt];
   const bound = stableSubstep(
     m.normalStiffness,
     m.normalContactModel === "hertz",

@@ -57,3 +57,24 @@ export class PlaneSet {
     this.kind[k] = kind;
   }
 }
+
+/**
+ * The first index in [i0, i1) of the ascending `a` whose value is ≥ `v` (i1 if none): where the
+ * candidates of a plane reach slot `v`.
+ *
+ * @example
+ * ```ts
+ * import { candidateBound } from "./plane_set.ts";
+ * import { expect } from "expect";
+ * const a = Int32Array.of(2, 5, 5, 9);
+ * expect([candidateBound(a, 0, 4, 5), candidateBound(a, 0, 4, 10)]).toEqual([1, 4]);
+ * ```
+ */
+export function candidateBound(a: Int32Array, i0: number, i1: number, v: number): number {
+  while (i0 < i1) {
+    const m = (i0 + i1) >>> 1;
+    if (a[m] < v) i0 = m + 1;
+    else i1 = m;
+  }
+  return i0;
+}

@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { coreOf, GranularSystem } from "./granular_system.ts";
+import { GranularSystem } from "./granular_system.ts";
 import { MAX_THREADS } from "./threads/pool.ts";
 import { BodyManager } from "./bodies/manager.ts";
-import { checkDampedStep } from "./guard.ts";
 import { float32Positive, float32Vec3 } from "./bodies/float32.ts";
 import type { RigidBody } from "./bodies/body.ts";
 import { BodyLoads } from "./bodies/contact.ts";
+import type { BodyLink } from "./core_types.ts";
 import { addCompound, addHeightMap, addMesh, addPrimitive } from "./bodies/add.ts";
 import {
   type ArticulatedOptions,
@@ -107,6 +107,8 @@ export class World {
   #threads = 1;
   #bodies: BodyManager | null = null;
   readonly #loads: BodyLoads[] = [];
+  /** Each system's link to the bodies (its set and loads), kept so that a step allocates none. */
+  readonly #links: BodyLink[] = [];
   #failure: { step: number; error: Error } | null = null;
   #ground: RftGround | null = null;
 
@@ -596,10 +598,7 @@ export class World {
       float32Positive("World.step", "timeStep", dt, " s");
       float32Vec3("World.step", "gravity", this.#gravity);
     }
-    for (let k = 0; k < systems.length; k++) {
-      const core = coreOf.get(systems[k])!;
-      checkDampedStep(core, dt / core.material.substeps);
-    }
+    for (let k = 0; k < systems.length; k++) systems[k].checkStep(dt);
     try {
       const m = this.#bodies;
       if (m !== null && m.count > 0) this.#stepWithBodies(m);
@@ -643,16 +642,14 @@ export class World {
   }
 
   #stepWithBodies(m: BodyManager): void {
-    const systems = this.#systems, loads = this.#loads, dt = this.#dt;
+    const systems = this.#systems, loads = this.#loads, links = this.#links, dt = this.#dt;
     m.engine.configure(this.#gravity, dt);
     for (let k = 0; k < systems.length; k++) {
-      const core = coreOf.get(systems[k])!;
       if (k >= loads.length) loads.push(new BodyLoads());
-      if (core.bodies === null || core.bodies.loads !== loads[k]) {
-        core.bodies = { set: m.set, loads: loads[k] };
-        core.invalidate();
+      if (k >= links.length || links[k].loads !== loads[k] || links[k].set !== m.set) {
+        links[k] = { set: m.set, loads: loads[k] };
       }
-      if (m.changed) core.invalidate();
+      systems[k].linkBodies(links[k], m.changed);
     }
     m.changed = false;
     m.beginStep(dt);
@@ -730,7 +727,7 @@ export class World {
     } finally {
       this.#recordPairs(true);
       // back to the caller: idle workers sleep rather than spin (`WorkerPool.park`)
-      for (const sys of this.#systems) coreOf.get(sys)!.pool?.park();
+      for (const sys of this.#systems) sys.parkThreads();
     }
   }
 
@@ -741,15 +738,15 @@ export class World {
   #stepSystems(): void {
     const systems = this.#systems;
     let threaded = 0;
-    for (let k = 0; k < systems.length; k++) if (coreOf.get(systems[k])!.pool !== null) threaded++;
+    for (let k = 0; k < systems.length; k++) if (systems[k].threads > 1) threaded++;
     for (let k = 0; k < systems.length; k++) {
       systems[k].step(this.#dt, this.#gravity);
-      if (threaded > 1) coreOf.get(systems[k])!.pool?.park();
+      if (threaded > 1) systems[k].parkThreads();
     }
   }
 
   #recordPairs(on: boolean): void {
     const systems = this.#systems;
-    for (let k = 0; k < systems.length; k++) coreOf.get(systems[k])!.recordPairs = on;
+    for (let k = 0; k < systems.length; k++) systems[k].recordPairContacts(on);
   }
 }

@@ -12,7 +12,7 @@
  */
 import type { ContactRecord } from "../../contact/record.ts";
 import type { CellGrid3 } from "../../math/grid.ts";
-import type { ForceParams, ForceScratch, FrictionTables } from "../force_params.ts";
+import { type ForceParams, type ForceScratch, FP, type FrictionTables } from "../force_params.ts";
 import type { HistoryTable } from "../history.ts";
 import type { ParticleStore } from "../particles.ts";
 import type { StepStats } from "../stats.ts";
@@ -49,7 +49,7 @@ export function bodyContactForces(
   loads.torque.fill(0);
   if (ps.count === 0) return;
   const io = sc.io;
-  io[6] = p.histDt, io[7] = p.kt, io[8] = p.ct;
+  io[6] = p[FP.histDt], io[7] = p[FP.kt], io[8] = p[FP.ct];
   for (let s = 0; s < set.shapes; s++) {
     shapeSweep(
       ps,

@@ -8,15 +8,14 @@
  */
 import type { ContactBuffers } from "../../contact/record.ts";
 import type { PairList } from "../../math/grid.ts";
-import {
-  emptyForceParams,
-  type ForceParams,
-  ForceScratch,
-  type FrictionTables,
-  pairForces,
-} from "../forces.ts";
-import { bodyForces, kick, kickDriftReset, kickScanBlocks } from "../integrate.ts";
+import { type ForceParams, ForceScratch, FP, type FrictionTables, pairForces } from "../forces.ts";
+import { PARAMS_LENGTH } from "../force_params.ts";
+import { bodyForces } from "../integrate.ts";
+import { resolveMaterial } from "../material.ts";
+import { StepContext } from "../step_context.ts";
+import { STAGES } from "../step_stages.ts";
 import { PlaneSet, planeSweep } from "../boundaries.ts";
+import { candidateBound } from "../plane_set.ts";
 import { ParticleStore } from "../particles.ts";
 import { BLOCK_LOG, type PairHistory } from "../pair_history.ts";
 import { emptyStats, type StepStats } from "../stats.ts";
@@ -41,50 +40,32 @@ export const Job = {
   rebind: 9,
 } as const;
 
-/** Slots of the shared scalar block `params`. */
+/**
+ * The job slots of the shared scalar block `params`, after the force slots (`FP` of
+ * `force_params.ts`: one layout, the core's own `params` array, read by every thread).
+ */
 export const P = {
-  kn: 0,
-  cn: 1,
-  damping: 2,
-  ctScaled: 3,
-  clamp: 4,
-  lever: 5,
-  kt: 6,
-  ct: 7,
-  hertz: 8,
-  kc: 9,
-  dmax: 10,
-  dt: 11,
-  histDt: 12,
-  stamp: 13,
-  px: 14,
-  py: 15,
-  pz: 16,
-  gx: 17,
-  gy: 18,
-  gz: 19,
-  count: 20,
-  h: 21,
-  maxSpeed: 22,
-  maxAngular: 23,
-  pairs: 24,
-  boundaryFriction: 25,
-  boundaryRolling: 26,
-  planes: 29,
+  gx: FP.size,
+  gy: FP.size + 1,
+  gz: FP.size + 2,
+  count: FP.size + 3,
+  h: FP.size + 4,
+  maxSpeed: FP.size + 5,
+  maxAngular: FP.size + 6,
+  pairs: FP.size + 7,
+  boundaryFriction: FP.size + 8,
+  boundaryRolling: FP.size + 9,
+  planes: FP.size + 10,
   /** Drift time of a kick-and-drift job (s). */
-  hDrift: 30,
+  hDrift: FP.size + 11,
   /** 1: a pair job resets the body forces of block g before group g (the first phase). */
-  resetForces: 31,
-  /** 1: write the pairs' contacts (`ForceParams.record`). */
-  record: 32,
-  /** `ForceParams.mu`. */
-  mu: 33,
-  /** 1: `ForceParams.rolling`. */
-  rolling: 34,
+  resetForces: FP.size + 12,
   /** The last slot block: its body-force reset runs to the particle count. */
-  lastBlock: 35,
-  size: 36,
+  lastBlock: FP.size + 13,
+  size: FP.size + 14,
 } as const;
+
+if (P.size > PARAMS_LENGTH) throw new Error("threads: the job slots overflow PARAMS_LENGTH");
 
 /** Doubles per thread in the argument and result blocks. */
 export const STRIDE = 8;
@@ -115,7 +96,7 @@ export interface SharedBuffers {
   refPos: Float64Array;
   /** Kinetic energy per scan block. */
   blocks: Float64Array;
-  /** Scalars of the current job ({@link P}). */
+  /** The core's force scalars ({@link FP}), then those of the current job ({@link P}). */
   params: Float64Array;
   /**
    * Per-thread arguments, stride {@link STRIDE}: range start and end (particles, blocks or
@@ -161,20 +142,20 @@ export class ThreadContext {
   ph: PairHistory;
   /** The friction tables. */
   mat: FrictionTables;
-  /** The force scalars, refreshed from `params` per job. */
-  readonly p: ForceParams = emptyForceParams();
+  /** The force scalars: the shared `params` block itself. */
+  p: ForceParams;
   /** This thread's scratch. */
   readonly sc: ForceScratch = new ForceScratch();
   /** This thread's statistics of a job. */
   readonly stats: StepStats = emptyStats();
-  /** Scan results of a job. */
-  readonly scanOut: Float64Array = new Float64Array(3);
   /** The shared buffers. */
   buf: SharedBuffers;
-  /** Gravity of the body-force job. */
+  /** Gravity of the pair job's body-force reset. */
   readonly g: Float64Array = new Float64Array(3);
   /** The planes (the main thread's own, or views in a worker). */
   planes: PlaneSet;
+  /** This thread's step context for the particle stages (see {@link ThreadContext.stage}). */
+  readonly step: StepContext;
 
   /**
    * A context over `buf`; the main thread passes its own particle store, pair list and
@@ -189,17 +170,28 @@ export class ThreadContext {
     planes: PlaneSet | null = null,
   ) {
     this.buf = buf;
+    this.p = buf.params;
     this.ps = ps ?? new ParticleStore();
     this.pairs = pairs ?? ({ a: buf.a, b: buf.b, count: 0 } as PairList);
     this.ph = ph ?? ({ on: buf.on, xi: buf.xi, live: true } as PairHistory);
     this.mat = mat ?? { friction: buf.friction, rolling: buf.rolling };
     this.planes = planes ?? new PlaneSet();
+    this.step = new StepContext({
+      ps: this.ps,
+      pairs: this.pairs,
+      pairHist: this.ph,
+      planes: this.planes,
+      tables: this.mat,
+      material: resolveMaterial(),
+      gravity: [0, 0, 0],
+    });
     if (ps === null) this.rebind(buf);
   }
 
   /** Point at new buffers (and, in a worker, the views too). */
   rebind(buf: SharedBuffers, views = true): void {
     this.buf = buf;
+    this.p = buf.params;
     if (!views) return;
     const ps = this.ps as unknown as Record<string, unknown>;
     for (const [k, v] of Object.entries(buf.ps)) ps[k] = v;
@@ -210,6 +202,21 @@ export class ThreadContext {
     pl.axis = bp.axis, pl.sign = bp.sign, pl.offset = bp.offset, pl.index = bp.index;
     pl.kind = bp.kind, pl.candidates = bp.candidates, pl.candidateStart = bp.candidateStart;
     pl.xi = bp.xi, pl.on = bp.on;
+  }
+
+  /**
+   * This thread's step context for a particle or scan-block stage of `step_stages.ts`, loaded
+   * from the job's scalars (half kick, drift, speed caps, gravity) and the shared drift
+   * reference and scan blocks, its speed-clamp count zeroed.
+   */
+  stage(): StepContext {
+    const s = this.step, q = this.buf.params, m = s.material, g = s.gravity;
+    s.h = q[P.h], s.hDrift = q[P.hDrift];
+    m.maxSpeed = q[P.maxSpeed], m.maxAngularSpeed = q[P.maxAngular];
+    g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
+    s.refPos = this.buf.refPos, s.scanBlocks = this.buf.blocks;
+    s.stats.velocityClamps = 0;
+    return s;
   }
 
   /** Zero this thread's pair statistics. */
@@ -242,27 +249,6 @@ export class ThreadContext {
     );
     return w - w0;
   }
-
-  /** Refresh the force scalars from `params`. */
-  loadParams(): void {
-    const q = this.buf.params, p = this.p;
-    p.kn = q[P.kn], p.cn = q[P.cn], p.damping = q[P.damping], p.ctScaled = q[P.ctScaled] !== 0;
-    p.clamp = q[P.clamp] !== 0, p.lever = q[P.lever], p.kt = q[P.kt], p.ct = q[P.ct];
-    p.hertz = q[P.hertz] !== 0, p.kc = q[P.kc], p.dmax = q[P.dmax], p.dt = q[P.dt];
-    p.histDt = q[P.histDt], p.stamp = q[P.stamp], p.px = q[P.px], p.py = q[P.py];
-    p.pz = q[P.pz], p.record = q[P.record] !== 0;
-    p.mu = q[P.mu], p.rolling = q[P.rolling] !== 0;
-  }
-}
-
-/** Write the force scalars `p` into the shared block `q` (read back by `loadParams`). */
-export function storeParams(q: Float64Array, p: ForceParams): void {
-  q[P.kn] = p.kn, q[P.cn] = p.cn, q[P.damping] = p.damping, q[P.ctScaled] = p.ctScaled ? 1 : 0;
-  q[P.clamp] = p.clamp ? 1 : 0, q[P.lever] = p.lever, q[P.kt] = p.kt, q[P.ct] = p.ct;
-  q[P.hertz] = p.hertz ? 1 : 0, q[P.kc] = p.kc, q[P.dmax] = p.dmax, q[P.dt] = p.dt;
-  q[P.histDt] = p.histDt, q[P.stamp] = p.stamp, q[P.px] = p.px, q[P.py] = p.py;
-  q[P.pz] = p.pz, q[P.record] = p.record ? 1 : 0;
-  q[P.mu] = p.mu, q[P.rolling] = p.rolling ? 1 : 0;
 }
 
 /** Run job `job` as thread `t` (its range is in `args`, its results go to `res`). */
@@ -277,7 +263,6 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     // base + groupStart[id] and their number to groupCount[id]. In the first phase (group
     // g = inside block g) the block's body forces are reset first: no pair of another group
     // touches its grains before this one.
-    ctx.loadParams();
     const st = ctx.stats, start = b.groupStart, cnt = b.groupCount, gid = b.groupId;
     const reset = q[P.resetForces] !== 0, n = q[P.count], gv = ctx.g;
     if (reset) gv[0] = q[P.gx], gv[1] = q[P.gy], gv[2] = q[P.gz];
@@ -301,13 +286,13 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
       copyContacts(b.sb, b.cb, start[g], dest[g], cnt[g]);
     }
   } else if (job === Job.planes) {
-    ctx.loadParams();
     ctx.resetStats();
     const pl = ctx.planes, st = ctx.stats, cs = pl.candidateStart;
     pl.count = q[P.planes];
     const cand = pl.candidates, pr = b.planeRanges;
     for (let k = 0; k < pl.count; k++) {
-      const c0 = lowerBound(cand, cs[k], cs[k + 1], lo), c1 = lowerBound(cand, c0, cs[k + 1], hi);
+      const c0 = candidateBound(cand, cs[k], cs[k + 1], lo);
+      const c1 = candidateBound(cand, c0, cs[k + 1], hi);
       const w = planeSweep(
         ctx.ps,
         pl,
@@ -329,33 +314,25 @@ export function runJob(ctx: ThreadContext, job: number, t: number): void {
     r[o + 2] = st.boundaryContacts, r[o + 3] = st.maxPenetration;
     r[o + 4] = st.activeContactHistories, r[o + 5] = st.staleContactHistoriesRemoved;
   } else if (job === Job.body) {
-    const g = ctx.g;
-    g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
-    bodyForces(ctx.ps, g, lo, hi);
+    // the stages of step_stages.ts on this thread's step context, over its range
+    const s = ctx.stage();
+    s.resetForces = true;
+    STAGES.bodyForces.run(s, lo, hi);
   } else if (job === Job.kick) {
-    r[o] = kick(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi);
+    const s = ctx.stage();
+    STAGES.kick.run(s, lo, hi);
+    r[o] = s.stats.velocityClamps;
   } else if (job === Job.kickDrift) {
     // kick, drift and the reset of the body forces in one pass (`kickDriftReset`)
-    const g = ctx.g, out = ctx.scanOut;
-    g[0] = q[P.gx], g[1] = q[P.gy], g[2] = q[P.gz];
-    r[o] = kickDriftReset(
-      ctx.ps,
-      q[P.h],
-      q[P.hDrift],
-      q[P.maxSpeed],
-      q[P.maxAngular],
-      b.refPos,
-      g,
-      out,
-      lo,
-      hi,
-    );
-    r[o + 1] = out[0];
+    const s = ctx.stage();
+    STAGES.kickDrift.run(s, lo, hi);
+    r[o] = s.stats.velocityClamps, r[o + 1] = s.moved2[0];
   } else if (job === Job.kickScan) {
-    const s = ctx.scanOut;
-    s[0] = s[2] = 0;
-    r[o + 1] = kickScanBlocks(ctx.ps, q[P.h], q[P.maxSpeed], q[P.maxAngular], lo, hi, b.blocks, s);
-    r[o] = s[0], r[o + 2] = s[2];
+    const s = ctx.stage(), scan = s.scan;
+    scan[0] = scan[2] = 0;
+    STAGES.kickScan.run(s, lo, hi);
+    r[o + 1] = s.stats.velocityClamps;
+    r[o] = scan[0], r[o + 2] = scan[2];
   }
 }
 
@@ -376,14 +353,4 @@ export function copyContacts(
   to.point.set(from.point.subarray(3 * i, 3 * (i + n)), 3 * j);
   to.normal.set(from.normal.subarray(3 * i, 3 * (i + n)), 3 * j);
   to.tangentialForce.set(from.tangentialForce.subarray(3 * i, 3 * (i + n)), 3 * j);
-}
-
-/** First index in [i0, i1) of the ascending `a` whose value is ≥ `v`. */
-function lowerBound(a: Int32Array, i0: number, i1: number, v: number): number {
-  while (i0 < i1) {
-    const m = (i0 + i1) >>> 1;
-    if (a[m] < v) i0 = m + 1;
-    else i1 = m;
-  }
-  return i0;
 }

@@ -24,7 +24,8 @@
 import { WorkerPool } from "../../math/worker_pool.ts";
 import { CONTACT_COLUMNS, type ContactBuffers, contactBuffers } from "../../contact/record.ts";
 import { shared } from "../../math/shared.ts";
-import type { GranularCore } from "../core.ts";
+import { FP } from "../force_params.ts";
+import type { StagePool, StepContext } from "../step_context.ts";
 import { BLOCK_LOG } from "../pair_history.ts";
 import { SCAN_BLOCK } from "../integrate.ts";
 import {
@@ -34,7 +35,6 @@ import {
   P,
   runJob,
   type SharedBuffers,
-  storeParams,
   STRIDE,
   ThreadContext,
 } from "./kernels.ts";
@@ -68,7 +68,7 @@ const PS_FIELDS = [
  * The threads of one granular system. Internal: `GranularSystem.threads` and the World's
  * `threads` option create and close it.
  */
-export class GranularThreads extends WorkerPool {
+export class GranularThreads extends WorkerPool implements StagePool {
   #buf: SharedBuffers | null = null;
   #ctx: ThreadContext | null = null;
 
@@ -78,39 +78,38 @@ export class GranularThreads extends WorkerPool {
   }
 
   /**
-   * Body forces (unless `reset` is false: {@link GranularThreads.kickDrift} reset them), then
-   * the forces of the `n` pairs of the core's (grouped) list: the intra-block, even and odd
-   * inter-block groups on every thread, the remaining pairs on this one.
+   * Body forces (unless `ctx.resetForces` is false: {@link GranularThreads.kickDrift} reset
+   * them), then the forces of the pairs of the (grouped) neighbour list: the intra-block, even
+   * and odd inter-block groups on every thread, the remaining pairs on this one.
    */
-  pairForces(core: GranularCore, n: number, reset: boolean): void {
-    const buf = this.#prepare(core), q = buf.params, rec = core.contacts;
-    storeParams(q, core.params);
-    const g = core.gravity;
+  pairForces(ctx: StepContext): void {
+    const buf = this.#prepare(ctx), q = buf.params, rec = ctx.contacts;
+    const n = ctx.pairs.count, reset = ctx.resetForces;
+    const g = ctx.gravity;
     q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
-    const ph = core.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
+    const ph = ctx.pairHist, start = buf.groupStart, B = ph.blocks, G = ph.groups;
     const even = Math.ceil((B - 1) / 2), base = rec.count;
     this.#scratchRecord(n);
     this.#cutBlocks(start, ph.groupId, B);
     // three parallel phases over whole groups, then the far pairs here; the first (one group
     // per block) also resets each block's body forces before its pairs when they are stale
     if (B === 0 && reset) {
-      this.#split(core.ps.count);
+      this.#split(ctx.ps.count);
       this.#run(Job.body);
     }
     q[P.resetForces] = reset ? 1 : 0, q[P.lastBlock] = B - 1;
-    this.#phase(0, B, 1, 0, core);
+    this.#phase(0, B, 1, 0, ctx);
     q[P.resetForces] = 0;
-    this.#phase(B, B + even, 2, 0, core);
-    this.#phase(B + even, G - 1, 2, 1, core);
+    this.#phase(B, B + even, 2, 0, ctx);
+    this.#phase(B + even, G - 1, 2, 1, ctx);
     const k0 = start[G - 1];
     buf.groupCount[G - 1] = 0;
     if (n > k0) {
-      const ctx = this.#ctx!, st = ctx.stats;
-      ctx.loadParams();
-      ctx.resetStats();
-      buf.groupCount[G - 1] = ctx.pairRange(k0, n, k0);
+      const tc = this.#ctx!, st = tc.stats;
+      tc.resetStats();
+      buf.groupCount[G - 1] = tc.pairRange(k0, n, k0);
       mergeStats(
-        core,
+        ctx,
         st.particleContacts,
         st.cohesiveContacts,
         st.maxPenetration,
@@ -118,7 +117,7 @@ export class GranularThreads extends WorkerPool {
         st.staleContactHistoriesRemoved,
       );
     }
-    if (!core.params.record) return; // no contacts were written
+    if (q[FP.record] === 0) return; // no contacts were written
     // the groups' contacts, in list order, copied from the scratch record on every thread
     const cnt = buf.groupCount, dest = buf.groupDest;
     let w = base;
@@ -136,7 +135,7 @@ export class GranularThreads extends WorkerPool {
    * {@link GranularThreads.#cutBlocks}), so that each thread works on the grains it
    * integrates, step after step, in its own cache.
    */
-  #phase(g0: number, g1: number, step: number, parity: number, core: GranularCore): void {
+  #phase(g0: number, g1: number, step: number, parity: number, ctx: StepContext): void {
     if (g1 <= g0) return;
     const buf = this.#buf!, a = buf.args, cut = this.#cut, T = this.threads;
     for (let t = 0; t < T; t++) {
@@ -148,7 +147,7 @@ export class GranularThreads extends WorkerPool {
     const r = buf.res;
     for (let t = 0; t < this.threads; t++) {
       const o = t * STRIDE;
-      mergeStats(core, r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5]);
+      mergeStats(ctx, r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5]);
     }
   }
 
@@ -167,21 +166,20 @@ export class GranularThreads extends WorkerPool {
    * The plane contacts, each thread taking the candidates among the particle slots it owns;
    * the contacts are appended in plane order, then candidate order — the single-threaded order.
    */
-  planeForces(core: GranularCore): void {
-    const planes = core.planes, nq = planes.count, cs = planes.candidateStart;
+  planeForces(ctx: StepContext): void {
+    const planes = ctx.planes, nq = planes.count, cs = planes.candidateStart;
     if (nq === 0 || cs[nq] === 0) return;
-    const buf = this.#prepare(core), q = buf.params, T = this.threads;
-    q[P.boundaryFriction] = core.boundary.friction,
-      q[P.boundaryRolling] = core.boundary.rollingFriction;
+    const buf = this.#prepare(ctx), q = buf.params, T = this.threads;
+    q[P.boundaryFriction] = ctx.boundaryFriction, q[P.boundaryRolling] = ctx.boundaryRolling;
     this.#scratchRecord(cs[nq]);
     q[P.planes] = nq;
     // each thread the candidates among the grains it owns (the block cuts of the pair phases):
     // their columns are in its cache, and it alone writes their forces (an even cut of the
     // candidates instead made the threads trade cache lines; the floor's candidates all sit in
     // the first blocks, so the cut is uneven in candidates, and still faster than the even cut)
-    this.#splitBlocks(core.ps.count, BLOCK_LOG);
+    this.#splitBlocks(ctx.ps.count, BLOCK_LOG);
     this.#run(Job.planes);
-    const r = buf.res, st = core.stats, pr = buf.planeRanges, rec = core.contacts;
+    const r = buf.res, st = ctx.stats, pr = buf.planeRanges, rec = ctx.contacts;
     for (let t = 0; t < T; t++) {
       const o = t * STRIDE;
       st.boundaryContacts += r[o + 2];
@@ -202,50 +200,47 @@ export class GranularThreads extends WorkerPool {
     rec.count = w;
   }
 
-  /** Half kick `h` of every particle; returns the speed clamps applied. */
-  kick(core: GranularCore, h: number): number {
-    const buf = this.#prepare(core), q = buf.params, m = core.material;
-    q[P.h] = h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
-    this.#splitBlocks(core.ps.count, BLOCK_LOG);
+  /** Half kick `ctx.h` of every particle; adds the speed clamps applied to the statistics. */
+  kick(ctx: StepContext): void {
+    const buf = this.#prepare(ctx), q = buf.params, m = ctx.material;
+    q[P.h] = ctx.h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
+    this.#splitBlocks(ctx.ps.count, BLOCK_LOG);
     this.#run(Job.kick);
     let c = 0;
     for (let t = 0; t < this.threads; t++) c += buf.res[t * STRIDE];
-    return c;
+    ctx.stats.velocityClamps += c;
   }
 
   /**
-   * Half kick `hk`, then drift `h`, of every particle, and the reset of its body forces for
-   * the coming evaluation, in one pass (`kickDriftReset`); returns the speed clamps applied
-   * and sets {@link GranularThreads.moved}.
+   * Half kick `ctx.h`, then drift `ctx.hDrift`, of every particle, and the reset of its body
+   * forces for the coming evaluation, in one pass (`kickDriftReset`); adds the speed clamps
+   * applied to the statistics and puts the largest squared move in `ctx.moved2[0]`.
    */
-  kickDrift(core: GranularCore, hk: number, h: number): number {
-    const buf = this.#prepare(core), q = buf.params, m = core.material, g = core.gravity;
-    q[P.h] = hk, q[P.hDrift] = h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
+  kickDrift(ctx: StepContext): void {
+    const buf = this.#prepare(ctx), q = buf.params, m = ctx.material, g = ctx.gravity;
+    q[P.h] = ctx.h, q[P.hDrift] = ctx.hDrift;
+    q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
     q[P.gx] = g[0], q[P.gy] = g[1], q[P.gz] = g[2];
-    this.#splitBlocks(core.ps.count, BLOCK_LOG);
+    this.#splitBlocks(ctx.ps.count, BLOCK_LOG);
     this.#run(Job.kickDrift);
     let c = 0, max2 = 0;
     for (let t = 0; t < this.threads; t++) {
       c += buf.res[t * STRIDE];
       if (buf.res[t * STRIDE + 1] > max2) max2 = buf.res[t * STRIDE + 1];
     }
-    const skin = core.neighborSkin;
-    this.moved = 4 * max2 >= skin * skin;
-    return c;
+    ctx.stats.velocityClamps += c;
+    ctx.moved2[0] = max2;
   }
 
-  /** After {@link GranularThreads.kickDrift}: the neighbour list must be rebuilt. */
-  moved = false;
-
   /**
-   * The last half kick `hk` of a step and the end-of-step scan over `nb` blocks, in one pass:
-   * each thread kicks and then scans whole blocks. Fills `core.scan` (before
-   * `finishScan`) and returns the speed clamps applied.
+   * The last half kick `ctx.h` of a step and the end-of-step scan over `ctx.scanCount` blocks,
+   * in one pass: each thread kicks and then scans whole blocks. Fills `ctx.scan` (before
+   * `finishScan`) and adds the speed clamps applied to the statistics.
    */
-  kickScan(core: GranularCore, hk: number, nb: number): number {
-    const buf = this.#prepare(core), q = buf.params, m = core.material, out = core.scan;
-    q[P.h] = hk, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
-    this.#splitBlocks(nb, 0);
+  kickScan(ctx: StepContext): void {
+    const buf = this.#prepare(ctx), q = buf.params, m = ctx.material, out = ctx.scan;
+    q[P.h] = ctx.h, q[P.maxSpeed] = m.maxSpeed, q[P.maxAngular] = m.maxAngularSpeed;
+    this.#splitBlocks(ctx.scanCount, 0);
     this.#run(Job.kickScan);
     let c = 0;
     out[0] = out[2] = 0;
@@ -255,7 +250,7 @@ export class GranularThreads extends WorkerPool {
       out[2] += buf.res[o + 2];
       c += buf.res[o + 1];
     }
-    return c;
+    ctx.stats.velocityClamps += c;
   }
 
   /** Block cuts: thread t owns the slot blocks cut[t] ≤ b < cut[t + 1]. */
@@ -320,19 +315,19 @@ export class GranularThreads extends WorkerPool {
    * Make every array the threads touch shared, (re)send them to the workers when one was
    * replaced (a column grew), and rebuild the per-particle pair index after a rebuild.
    */
-  #prepare(core: GranularCore): SharedBuffers {
-    const ps = core.ps as unknown as Record<string, Float64Array>;
+  #prepare(step: StepContext): SharedBuffers {
+    const ps = step.ps as unknown as Record<string, Float64Array>;
     for (const f of PS_FIELDS) ps[f] = shared(ps[f]);
-    const pl = core.pairs, ph = core.pairHist, tb = core.tables;
+    const pl = step.pairs, ph = step.pairHist, tb = step.tables;
     pl.a = shared(pl.a), pl.b = shared(pl.b), ph.on = shared(ph.on), ph.xi = shared(ph.xi);
     tb.friction = shared(tb.friction), tb.rolling = shared(tb.rolling);
-    const cb = contactBuffers(core.contacts) as unknown as Record<string, Float64Array>;
+    const cb = contactBuffers(step.contacts) as unknown as Record<string, Float64Array>;
     for (const f of CONTACT_COLUMNS) cb[f] = shared(cb[f]);
-    core.refPos = shared(core.refPos);
-    core.scanBlocks = shared(core.scanBlocks);
+    step.refPos = shared(step.refPos);
+    step.scanBlocks = shared(step.scanBlocks);
     ph.groupStart = shared(ph.groupStart);
     ph.groupId = shared(ph.groupId);
-    const pls = core.planes;
+    const pls = step.planes;
     pls.axis = shared(pls.axis), pls.sign = shared(pls.sign), pls.offset = shared(pls.offset);
     pls.index = shared(pls.index), pls.kind = shared(pls.kind);
     pls.candidates = shared(pls.candidates), pls.candidateStart = shared(pls.candidateStart);
@@ -347,9 +342,9 @@ export class GranularThreads extends WorkerPool {
         xi: ph.xi,
         friction: tb.friction,
         rolling: tb.rolling,
-        cb: { ...contactBuffers(core.contacts) },
-        refPos: core.refPos,
-        blocks: core.scanBlocks,
+        cb: { ...contactBuffers(step.contacts) },
+        refPos: step.refPos,
+        blocks: step.scanBlocks,
         sb: sharedRecord(1024),
         groupDest: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         groupStart: ph.groupStart,
@@ -368,7 +363,7 @@ export class GranularThreads extends WorkerPool {
         planeRanges: new Int32Array(new SharedArrayBuffer(4 * 2 * 8 * MAX_THREADS)),
         groupCount: new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length)),
         counter: new Int32Array(new SharedArrayBuffer(64)),
-        params: new Float64Array(new SharedArrayBuffer(8 * P.size)),
+        params: step.params,
         args: new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
         res: new Float64Array(new SharedArrayBuffer(8 * STRIDE * MAX_THREADS)),
       };
@@ -380,7 +375,7 @@ export class GranularThreads extends WorkerPool {
       const f = PS_FIELDS[k];
       if (buf.ps[f] !== ps[f]) buf.ps[f] = ps[f], changed = true;
     }
-    const cbNow = contactBuffers(core.contacts) as unknown as Record<string, Float64Array>;
+    const cbNow = contactBuffers(step.contacts) as unknown as Record<string, Float64Array>;
     const cbBuf = buf.cb as unknown as Record<string, Float64Array>;
     for (let k = 0; k < CONTACT_COLUMNS.length; k++) {
       const f = CONTACT_COLUMNS[k];
@@ -388,8 +383,8 @@ export class GranularThreads extends WorkerPool {
     }
     if (
       buf.a !== pl.a || buf.b !== pl.b || buf.on !== ph.on || buf.xi !== ph.xi ||
-      buf.friction !== tb.friction || buf.rolling !== tb.rolling || buf.refPos !== core.refPos ||
-      buf.blocks !== core.scanBlocks || buf.groupStart !== ph.groupStart ||
+      buf.friction !== tb.friction || buf.rolling !== tb.rolling || buf.refPos !== step.refPos ||
+      buf.blocks !== step.scanBlocks || buf.groupStart !== ph.groupStart ||
       buf.groupId !== ph.groupId ||
       buf.planes.axis !== pls.axis ||
       buf.planes.sign !== pls.sign || buf.planes.offset !== pls.offset ||
@@ -397,7 +392,7 @@ export class GranularThreads extends WorkerPool {
       buf.planes.candidates !== pls.candidates ||
       buf.planes.candidateStart !== pls.candidateStart || buf.planes.xi !== pls.xi ||
       buf.planes.on !== pls.on ||
-      buf.groupCount.length < ph.groupStart.length
+      buf.groupCount.length < ph.groupStart.length || buf.params !== step.params
     ) {
       if (buf.groupCount.length < ph.groupStart.length) {
         buf.groupCount = new Int32Array(new SharedArrayBuffer(4 * ph.groupStart.length));
@@ -409,32 +404,32 @@ export class GranularThreads extends WorkerPool {
       bp.xi = pls.xi, bp.on = pls.on;
       buf.a = pl.a, buf.b = pl.b, buf.on = ph.on, buf.xi = ph.xi;
       buf.friction = tb.friction, buf.rolling = tb.rolling;
-      buf.refPos = core.refPos, buf.blocks = core.scanBlocks;
+      buf.refPos = step.refPos, buf.blocks = step.scanBlocks, buf.params = step.params;
       changed = true;
     }
     if (changed) {
       this.#buf = buf;
       if (ctx === null) {
-        this.#ctx = new ThreadContext(buf, core.ps, pl, ph, tb, core.planes);
+        this.#ctx = new ThreadContext(buf, step.ps, pl, ph, tb, step.planes);
       } else ctx.rebind(buf, false);
       this.send(buf);
     }
-    buf.params[P.count] = core.ps.count;
+    buf.params[P.count] = step.ps.count;
     buf.params[P.pairs] = pl.count;
     return buf;
   }
 }
 
-/** Fold one thread's pair statistics into the core's. */
+/** Fold one thread's pair statistics into the step's. */
 function mergeStats(
-  core: GranularCore,
+  step: StepContext,
   contacts: number,
   cohesive: number,
   maxPen: number,
   live: number,
   dropped: number,
 ): void {
-  const st = core.stats;
+  const st = step.stats;
   st.particleContacts += contacts;
   st.cohesiveContacts += cohesive;
   if (maxPen > st.maxPenetration) st.maxPenetration = maxPen;
