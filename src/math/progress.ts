@@ -10,7 +10,6 @@
 import {
   integerIn,
   nonNegative,
-  objectOrEmpty,
   oneOf,
   options as checkOptions,
 } from "./validate.ts";
@@ -193,6 +192,9 @@ export interface RunOptions<T> {
   progress?: boolean | ProgressOptions;
 }
 
+/** Keys of {@link RunOptions}. */
+const RUN_KEYS: readonly string[] = ["onStep", "progress"];
+
 /**
  * The shared run loop: validates `steps` and the options, then calls `step()` `steps` times,
  * `onStep` after each, and drives a {@link Progress} when asked. `where` names the caller in
@@ -217,14 +219,7 @@ export function runSteps<T>(
   step: (k: number) => void,
 ): void {
   integerIn(where, "steps", steps, 0, Number.MAX_SAFE_INTEGER);
-  const o = objectOrEmpty<RunOptions<T>>(where, "options", options);
-  for (const key of Object.keys(o)) {
-    if (key !== "onStep" && key !== "progress") {
-      throw new RangeError(
-        `${where}: unknown option ${JSON.stringify(key)} in options (valid: onStep, progress)`,
-      );
-    }
-  }
+  const o = checkOptions<RunOptions<T>>(where, "options", options, RUN_KEYS);
   const onStep = o.onStep;
   if (onStep !== undefined && typeof onStep !== "function") {
     throw new TypeError(`${where}: onStep (${String(onStep)}) must be a function`);
