@@ -48,6 +48,7 @@ import {
 } from "./guard.ts";
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
 import { Walls } from "./walls.ts";
+import { GrainStore, type GrainStoreColumns } from "./grain_store.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
 import {
   applyGrainState,
@@ -108,8 +109,8 @@ export abstract class GrainSystem2 {
       this.kt,
       this.cn,
       this.count,
-      this._mass,
-      this._inertia,
+      this.store.mass,
+      this.store.inertia,
       lever,
     );
     this.#dt = t;
@@ -181,19 +182,13 @@ export abstract class GrainSystem2 {
   /** Simulated time (s). */
   time = 0;
 
-  /** @internal */ _cap = 0;
-  /** @internal */ _pos: Float64Array = new Float64Array(0);
-  /** @internal */ _vel: Float64Array = new Float64Array(0);
-  /** @internal */ _ang: Float64Array = new Float64Array(0);
-  /** @internal */ _omega: Float64Array = new Float64Array(0);
-  /** @internal */ _mass: Float64Array = new Float64Array(0);
-  /** @internal */ _inertia: Float64Array = new Float64Array(0);
-  /** @internal */ _rmax: Float64Array = new Float64Array(0);
-  /** @internal */ _ids: Uint32Array = new Uint32Array(0);
-  /** @internal */ _shape: Uint16Array = new Uint16Array(0);
-  /** @internal */ _force: Float64Array = new Float64Array(0);
-  /** @internal */ _torque: Float64Array = new Float64Array(0);
-  /** @internal */ _nextId = 0;
+  /**
+   * The system's state: the per-grain columns (positions, velocities, angles, spins, masses,
+   * inertias, bounding radii, forces, torques, ids, shape ids, per-step trig and centres) and
+   * the next id. Its columns are replaced when the system grows (`addGrains`, `reserve`): read
+   * them from the store again after those. @internal
+   */
+  readonly store: GrainStore;
   /** @internal */ readonly _grid: CellGrid2 = new CellGrid2();
   /** @internal Grid cell size: the largest bounding diameter 2·r_max added so far (m). */
   _cell = 0;
@@ -211,14 +206,21 @@ export abstract class GrainSystem2 {
    * its farthest boundary point (the bounding radius; star grains add their centroid offset).
    */
   _lever(i: number): number {
-    return this._rmax[i];
+    return this.store.rmax[i];
   }
 
   /**
    * Resolve and validate the common options; `keys` are every option key the subclass
-   * accepts (unknown keys throw naming the nearest valid one).
+   * accepts (unknown keys throw naming the nearest valid one); `columns` are the per-step
+   * columns its store carries.
    */
-  constructor(name: string, options: GrainSystemOptions | undefined, keys: readonly string[]) {
+  constructor(
+    name: string,
+    options: GrainSystemOptions | undefined,
+    keys: readonly string[],
+    columns: GrainStoreColumns = {},
+  ) {
+    this.store = new GrainStore(columns);
     const o = checkOptions<GrainSystemOptions>(name, "options", options, keys);
     this.#dt = positive(name, "timeStep", o.timeStep ?? 1e-4);
     const g = o.gravity ?? [0, -9.81];
@@ -463,44 +465,44 @@ export abstract class GrainSystem2 {
    */
   get positions(): Float64Array {
     this._guard.viewsOut = true;
-    return this._pos.subarray(0, 2 * this.count);
+    return this.store.pos.subarray(0, 2 * this.count);
   }
   /** Velocities of the centres of mass (m/s), stride 2. */
   get velocities(): Float64Array {
     this._guard.viewsOut = true;
-    return this._vel.subarray(0, 2 * this.count);
+    return this.store.vel.subarray(0, 2 * this.count);
   }
   /** Angles (rad), unwrapped. */
   get angles(): Float64Array {
     this._guard.viewsOut = true;
-    return this._ang.subarray(0, this.count);
+    return this.store.ang.subarray(0, this.count);
   }
   /** Angular velocities (rad/s). */
   get angularVelocities(): Float64Array {
     this._guard.viewsOut = true;
-    return this._omega.subarray(0, this.count);
+    return this.store.omega.subarray(0, this.count);
   }
   /** Masses (kg). */
   get masses(): Float64Array {
     this._guard.viewsOut = true;
-    return this._mass.subarray(0, this.count);
+    return this.store.mass.subarray(0, this.count);
   }
   /** Moments of inertia about the centre of mass (kg·m²). */
   get inertias(): Float64Array {
     this._guard.viewsOut = true;
-    return this._inertia.subarray(0, this.count);
+    return this.store.inertia.subarray(0, this.count);
   }
   /** Bounding radii r_max (m), about the detection centre. */
   get radii(): Float64Array {
-    return this._rmax.subarray(0, this.count);
+    return this.store.rmax.subarray(0, this.count);
   }
   /** Stable ids (never reused). */
   get ids(): Uint32Array {
-    return this._ids.subarray(0, this.count);
+    return this.store.ids.subarray(0, this.count);
   }
   /** Shape id of each grain (index into the system's shapes). */
   get shapes(): Uint16Array {
-    return this._shape.subarray(0, this.count);
+    return this.store.shape.subarray(0, this.count);
   }
 
   /**
@@ -518,40 +520,15 @@ export abstract class GrainSystem2 {
   reserve(n: number): void {
     const where = `${this.#name}.reserve`;
     integerIn(where, "n", n, 0, MAX_GRAINS);
-    if (n <= this._cap) return;
-    let cap = Math.max(16, this._cap);
+    if (n <= this.store.capacity) return;
+    let cap = Math.max(16, this.store.capacity);
     while (cap < n) cap *= 2;
     sizeGuard(
       where,
       `the columns of ${cap} grains (${GRAIN_COLUMN_BYTES} bytes each)`,
       cap * GRAIN_COLUMN_BYTES,
     );
-    this._grow(cap);
-  }
-
-  /** Reallocate every per-grain column to `cap` (subclasses extend). @internal */
-  _grow(cap: number): void {
-    const f = (a: Float64Array, s: number) => {
-      const b = new Float64Array(cap * s);
-      b.set(a.subarray(0, this.count * s));
-      return b;
-    };
-    this._pos = f(this._pos, 2);
-    this._vel = f(this._vel, 2);
-    this._ang = f(this._ang, 1);
-    this._omega = f(this._omega, 1);
-    this._mass = f(this._mass, 1);
-    this._inertia = f(this._inertia, 1);
-    this._rmax = f(this._rmax, 1);
-    this._force = f(this._force, 2);
-    this._torque = f(this._torque, 1);
-    const ids = new Uint32Array(cap);
-    ids.set(this._ids.subarray(0, this.count));
-    this._ids = ids;
-    const sh = new Uint16Array(cap);
-    sh.set(this._shape.subarray(0, this.count));
-    this._shape = sh;
-    this._cap = cap;
+    this.store.grow(cap, this.count);
   }
 
   /**
@@ -585,20 +562,20 @@ export abstract class GrainSystem2 {
     }
     this.checkTimeStep(name, props.mass, props.inertia, props.lever);
     this.reserve(this.count + n);
-    const first = this.count;
+    const first = this.count, st = this.store;
     for (let k = 0; k < n; k++) {
       const i = first + k;
-      this._pos[2 * i] = flat[2 * k];
-      this._pos[2 * i + 1] = flat[2 * k + 1];
-      this._vel[2 * i] = vel ? vel[2 * k] : 0;
-      this._vel[2 * i + 1] = vel ? vel[2 * k + 1] : 0;
-      this._ang[i] = angles[k];
-      this._omega[i] = omegas[k];
-      this._mass[i] = props.mass;
-      this._inertia[i] = props.inertia;
-      this._rmax[i] = props.rmax;
-      this._shape[i] = props.shape;
-      this._ids[i] = this._nextId++;
+      st.pos[2 * i] = flat[2 * k];
+      st.pos[2 * i + 1] = flat[2 * k + 1];
+      st.vel[2 * i] = vel ? vel[2 * k] : 0;
+      st.vel[2 * i + 1] = vel ? vel[2 * k + 1] : 0;
+      st.ang[i] = angles[k];
+      st.omega[i] = omegas[k];
+      st.mass[i] = props.mass;
+      st.inertia[i] = props.inertia;
+      st.rmax[i] = props.rmax;
+      st.shape[i] = props.shape;
+      st.ids[i] = st.nextId++;
     }
     this.count += n;
     if (2 * props.rmax > this._cell) this._cell = 2 * props.rmax;
@@ -683,8 +660,8 @@ export abstract class GrainSystem2 {
     const p = this._pool;
     // (only the systems with threads, stars and clumps, have a pool: both are ThreadedGrains)
     const sys = this as unknown as ThreadedGrains;
-    if (p !== null && p.findPairs(sys, this._grid, this._rmax, 0, this._pairs)) return;
-    this._grid.findPairs(this.detectionCentres(), this._rmax, 0, this._pairs);
+    if (p !== null && p.findPairs(sys, this._grid, this.store.rmax, 0, this._pairs)) return;
+    this._grid.findPairs(this.detectionCentres(), this.store.rmax, 0, this._pairs);
   }
   /** Grain–grain contacts into `contacts`, pairs oriented so that ids[i] < ids[j]. */
   protected abstract detectContacts(): void;

@@ -45,8 +45,12 @@ export function updateStepStats(sys: GrainSystem2): void {
     if (ov[k] > maxOv) maxOv = ov[k];
   }
   let ke = 0, v2max = 0, acc = 0, fp = 0;
-  const pos = sys._pos, vel = sys._vel, om = sys._omega, m = sys._mass, I = sys._inertia;
-  const ang = sys._ang;
+  const pos = sys.store.pos,
+    vel = sys.store.vel,
+    om = sys.store.omega,
+    m = sys.store.mass,
+    I = sys.store.inertia;
+  const ang = sys.store.ang;
   for (let i = 0; i < sys.count; i++) {
     const vx = vel[2 * i], vy = vel[2 * i + 1], v2 = vx * vx + vy * vy;
     if (v2 > v2max) v2max = v2;
@@ -73,7 +77,7 @@ export function updateStepStats(sys: GrainSystem2): void {
 
 /** Throw naming the first grain whose state is not finite. */
 function reportNonFinite(sys: GrainSystem2, step: number): never {
-  const pos = sys._pos, vel = sys._vel, ang = sys._ang, om = sys._omega;
+  const pos = sys.store.pos, vel = sys.store.vel, ang = sys.store.ang, om = sys.store.omega;
   let i = 0;
   for (; i < sys.count; i++) {
     const vx = vel[2 * i], vy = vel[2 * i + 1];
@@ -83,7 +87,7 @@ function reportNonFinite(sys: GrainSystem2, step: number): never {
   }
   throw new RangeError(
     `${sys._kind}.step: grain ${i} (id ${
-      sys._ids[i]
+      sys.store.ids[i]
     }) has a non-finite state (or a speed whose energy overflows) after step ` +
       `${step} (position ${pos[2 * i]}, ${pos[2 * i + 1]}; velocity ${vel[2 * i]}, ` +
       `${vel[2 * i + 1]}; angle ${ang[i]}); check the initial state, or reduce the time step`,

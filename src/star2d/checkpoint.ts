@@ -72,7 +72,7 @@ export function captureGrainState(sys: GrainSystem2, histories: boolean): GrainS
     kind,
     parameters: parametersOf(sys),
     count: n,
-    nextId: sys._nextId,
+    nextId: sys.store.nextId,
     time: sys.time,
     step: sys.lastStepStats.step,
     cell: sys._cell,
@@ -222,17 +222,17 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
     const cs = sys as ClumpSystem;
     cs.templates.splice(0, cs.templates.length, ...s.templates);
   }
-  sys._pos.set(s.pos);
-  sys._vel.set(s.vel);
-  sys._ang.set(s.ang);
-  sys._omega.set(s.omega);
-  sys._mass.set(s.mass);
-  sys._inertia.set(s.inertia);
-  sys._rmax.set(s.rmax);
-  sys._ids.set(s.ids);
-  sys._shape.set(s.shape);
+  sys.store.pos.set(s.pos);
+  sys.store.vel.set(s.vel);
+  sys.store.ang.set(s.ang);
+  sys.store.omega.set(s.omega);
+  sys.store.mass.set(s.mass);
+  sys.store.inertia.set(s.inertia);
+  sys.store.rmax.set(s.rmax);
+  sys.store.ids.set(s.ids);
+  sys.store.shape.set(s.shape);
   sys.count = n;
-  sys._nextId = s.nextId;
+  sys.store.nextId = s.nextId;
   sys._cell = s.cell;
   sys._keyTol = s.keyTolerance;
   sys.time = s.time;

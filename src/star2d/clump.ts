@@ -51,14 +51,10 @@ export interface ClumpGrainsOptions extends GrainInit {
 export class ClumpSystem extends GrainSystem2 {
   /** Registered templates, indexed by the `shapes` column. */
   readonly templates: ClumpTemplate[] = [];
-  /** @internal */ _dx: Float64Array = new Float64Array(0);
-  /** @internal */ _dy: Float64Array = new Float64Array(0);
-  /** @internal */ _cos: Float64Array = new Float64Array(0);
-  /** @internal */ _sin: Float64Array = new Float64Array(0);
   /** @internal */ readonly _det: ClumpDetector = new ClumpDetector();
   /** Create an empty clump system; `threads` as {@linkcode GrainSystem2.threads}. */
   constructor(options: GrainSystemOptions & { threads?: number } = {}) {
-    super("ClumpSystem", options, [...GRAIN_SYSTEM_KEYS, "threads"]);
+    super("ClumpSystem", options, [...GRAIN_SYSTEM_KEYS, "threads"], { trig: true });
     this._keyTol = 0;
     this._det.templates = this.templates;
     if (options?.threads !== undefined) this.threads = options.threads;
@@ -138,43 +134,36 @@ export class ClumpSystem extends GrainSystem2 {
     return first;
   }
 
-  /** @internal */
-  override _grow(cap: number): void {
-    super._grow(cap);
-    this._cos = new Float64Array(cap);
-    this._sin = new Float64Array(cap);
-  }
-
   /** World positions of every disk (stored per clump at offsets from a prefix sum). */
   protected prepare(): void {
     // with threads, the columns are shared with them in place (replaced when they grew)
     this._pool?.adopt(this);
-    const n = this.count, ang = this._ang, C = this._cos, S = this._sin;
+    const st = this.store, n = this.count, ang = st.ang, C = st.cos, S = st.sin;
     for (let i = 0; i < n; i++) {
       C[i] = Math.cos(ang[i]);
       S[i] = Math.sin(ang[i]);
     }
     const d = this._det;
-    d.pos = this._pos;
+    d.pos = this.store.pos;
     d.cos = C;
     d.sin = S;
-    d.rmax = this._rmax;
-    d.shapeId = this._shape;
+    d.rmax = this.store.rmax;
+    d.shapeId = this.store.shape;
     d.nodeTests = 0;
   }
 
   /** Clumps are found by their centres of mass and bounding circles. */
   protected detectionCentres(): Float64Array {
-    return this._pos;
+    return this.store.pos;
   }
 
   /** @internal The detection centres, for the threads. */
   _threadCentres(): Float64Array {
-    return this._pos;
+    return this.store.pos;
   }
   /** @internal Replace the detection centres' column (the centres of mass). */
   _setThreadCentres(centres: Float64Array): void {
-    this._pos = centres;
+    this.store.pos = centres;
   }
   /** @internal This thread's detector. */
   _threadDetector(): ClumpDetector {
@@ -208,7 +197,7 @@ export class ClumpSystem extends GrainSystem2 {
       this._wallsDone = true;
       return;
     }
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det;
+    const p = this._pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
     det.out = this.contacts;
     let inContact = 0;
     for (let k = 0; k < p.count; k++) {
@@ -232,8 +221,8 @@ export class ClumpSystem extends GrainSystem2 {
   /** @internal The disk–wall contacts into `sink` (detection's view). */
   _wallsInto(c: ContactSink): void {
     const walls = this.walls, n = this.count, wr = walls.res;
-    const pos = this._pos, C = this._cos, S = this._sin, rmax = this._rmax;
-    const sid = this._shape, T = this.templates;
+    const st = this.store, pos = st.pos, C = st.cos, S = st.sin, rmax = st.rmax;
+    const sid = st.shape, T = this.templates;
     for (let w = 0; w < walls.count; w++) {
       if (walls.enabled[w] === 0) continue;
       for (let i = 0; i < n; i++) {
@@ -380,13 +369,13 @@ export class DiskSystem extends GrainSystem2 {
 
   /** Disks are found by their centres and radii. */
   protected detectionCentres(): Float64Array {
-    return this._pos;
+    return this.store.pos;
   }
 
   /** One contact per overlapping pair. */
   protected detectContacts(): void {
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, c = this.contacts;
-    const pos = this._pos, rad = this._rmax;
+    const p = this._pairs, A = p.a, B = p.b, ids = this.store.ids, c = this.contacts;
+    const pos = this.store.pos, rad = this.store.rmax;
     for (let k = 0; k < p.count; k++) {
       let a = A[k], b = B[k];
       if (ids[a] > ids[b]) {
@@ -408,7 +397,7 @@ export class DiskSystem extends GrainSystem2 {
   /** Disk–wall contacts. */
   protected detectWallContacts(): void {
     const walls = this.walls, n = this.count, c = this.contacts, wr = walls.res;
-    const pos = this._pos, rad = this._rmax;
+    const pos = this.store.pos, rad = this.store.rmax;
     for (let w = 0; w < walls.count; w++) {
       if (walls.enabled[w] === 0) continue;
       for (let i = 0; i < n; i++) {

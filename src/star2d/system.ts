@@ -117,14 +117,11 @@ export class StarSystem extends GrainSystem2 {
   /** Sprite cells per side, 0 for none. */
   readonly spriteResolution: number;
   /** @internal */ readonly _det: StarDetector = new StarDetector();
-  /** @internal */ _centre: Float64Array = new Float64Array(0);
-  /** @internal */ _cos: Float64Array = new Float64Array(0);
-  /** @internal */ _sin: Float64Array = new Float64Array(0);
   /** @internal One sprite per shape (empty without sprites). */ _sprites: ShapeSprite[] = [];
 
   /** Create an empty system; see {@linkcode StarSystemOptions}. */
   constructor(options: StarSystemOptions & StarSamplingOptions = {}) {
-    super("StarSystem", options, STAR_SYSTEM_KEYS);
+    super("StarSystem", options, STAR_SYSTEM_KEYS, { trig: true, centre: true });
     options ??= {};
     const sampling = options.sampling ?? "lut";
     if (sampling !== "lut" && sampling !== "sprite") {
@@ -175,7 +172,7 @@ export class StarSystem extends GrainSystem2 {
 
   /** Polar centres used by detection (m), stride 2, as of the last step. */
   get centres(): Float64Array {
-    return this._centre.subarray(0, 2 * this.count);
+    return this.store.centre.subarray(0, 2 * this.count);
   }
 
   /**
@@ -280,12 +277,12 @@ export class StarSystem extends GrainSystem2 {
       options,
       ["n", "out"],
     );
-    const sh = this.starShapes[this._shape[i]];
+    const sh = this.starShapes[this.store.shape[i]];
     const n = o.n ?? sh.nodes;
     const poly = sh.outline(n, o.out);
-    const a = this._ang[i], c = Math.cos(a), s = Math.sin(a);
+    const a = this.store.ang[i], c = Math.cos(a), s = Math.sin(a);
     const gx = sh.centroidX, gy = sh.centroidY;
-    const ox = this._pos[2 * i], oy = this._pos[2 * i + 1];
+    const ox = this.store.pos[2 * i], oy = this.store.pos[2 * i + 1];
     for (let k = 0; k < n; k++) {
       const x = poly[2 * k] - gx, y = poly[2 * k + 1] - gy;
       poly[2 * k] = ox + c * x - s * y;
@@ -296,16 +293,8 @@ export class StarSystem extends GrainSystem2 {
 
   /** @internal The lever arm of grain `i`: its shape's r_max plus its centroid offset. */
   override _lever(i: number): number {
-    const sh = this.starShapes[this._shape[i]];
+    const sh = this.starShapes[this.store.shape[i]];
     return sh.rMax + Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
-  }
-
-  /** @internal */
-  override _grow(cap: number): void {
-    super._grow(cap);
-    this._centre = new Float64Array(2 * cap);
-    this._cos = new Float64Array(cap);
-    this._sin = new Float64Array(cap);
   }
 
   /** The shapes `#centroids` was made from. */
@@ -326,18 +315,18 @@ export class StarSystem extends GrainSystem2 {
     // with threads, the columns are shared with them in place (replaced when they grew) and
     // the workers' model (the centroids above among it) is refreshed
     this._pool?.adopt(this);
-    const n = this.count, ang = this._ang, C = this._cos, S = this._sin, ce = this._centre;
+    const st = this.store, n = this.count, ang = st.ang, C = st.cos, S = st.sin, ce = st.centre;
     // with threads, each takes a share (the same arithmetic, the same bytes)
     if (this._pool !== null) this._pool.prepareStars(this);
-    else polarCentres(this._pos, ang, this._shape, this.#centroids, C, S, ce, 0, n);
+    else polarCentres(st.pos, ang, st.shape, this.#centroids, C, S, ce, 0, n);
     const d = this._det;
-    d.shapeId = this._shape;
+    d.shapeId = this.store.shape;
     d.centre = ce;
     d.ang = ang;
     d.cos = C;
     d.sin = S;
-    d.rmax = this._rmax;
-    d.ids = this._ids;
+    d.rmax = this.store.rmax;
+    d.ids = this.store.ids;
     d.nodeTests = 0;
     // one sprite per shape (shared per shape object), rebuilt when shapes change (loadState)
     const res = this.spriteResolution, sp = this._sprites;
@@ -354,16 +343,16 @@ export class StarSystem extends GrainSystem2 {
 
   /** Star grains are found by their polar centres (bounding circles are centred there). */
   protected detectionCentres(): Float64Array {
-    return this._centre;
+    return this.store.centre;
   }
 
   /** @internal The detection centres, for the threads. */
   _threadCentres(): Float64Array {
-    return this._centre;
+    return this.store.centre;
   }
   /** @internal Replace the detection centres' column (its shared copy). */
   _setThreadCentres(centres: Float64Array): void {
-    this._centre = centres;
+    this.store.centre = centres;
   }
   /** @internal This thread's detector. */
   _threadDetector(): StarDetector {
@@ -417,7 +406,7 @@ export class StarSystem extends GrainSystem2 {
     this.prepare();
     this.rebuildGrid();
     this.findCandidates();
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det, out = det.out;
+    const p = this._pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det, out = det.out;
     det.out = c;
     try {
       for (let k = 0; k < p.count; k++) {
@@ -439,7 +428,7 @@ export class StarSystem extends GrainSystem2 {
       this._wallsDone = true;
       return;
     }
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det;
+    const p = this._pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
     let inContact = 0;
     for (let k = 0; k < p.count; k++) {
       let a = A[k], b = B[k];

@@ -102,7 +102,7 @@ export function syncShapes(core: GpuCore): void {
  */
 export function addGrainsAndUpload(core: GpuCore, options: StarGrainsOptions): number {
   const host = core.host;
-  const before = host.count, nextId = host._nextId, cell = host._cell, q = core.q;
+  const before = host.count, nextId = host.store.nextId, cell = host._cell, q = core.q;
   const shapes = host.starShapes.length;
   const first = host.addGrains(options);
   try {
@@ -112,7 +112,7 @@ export function addGrainsAndUpload(core: GpuCore, options: StarGrainsOptions): n
   } catch (e) {
     // a failed call changes nothing: take the grains (and a new shape) back out
     host.count = before;
-    host._nextId = nextId;
+    host.store.nextId = nextId;
     host._cell = cell;
     host.starShapes.length = shapes;
     core.sprites.length = Math.min(core.sprites.length, shapes);

@@ -32,6 +32,7 @@ import {
   type StarContacts,
 } from "../contacts.ts";
 import type { GrainSystem2 } from "../body.ts";
+import type { GrainStore } from "../grain_store.ts";
 import { CONTACT_COLUMNS, contactBuffers } from "../../contact/record.ts";
 import { shared } from "../../math/shared.ts";
 import { contactRange2, lawScalars, PAIR_OUT } from "../body_forces.ts";
@@ -68,24 +69,10 @@ export type ThreadModel = Pick<
 export interface ThreadedGrains {
   /** Grains. */
   count: number;
-  /** Column capacity. */
-  _cap: number;
+  /** The columns (the trig ones among them). */
+  store: GrainStore;
   /** Candidate pairs of this step. */
   _pairs: PairList;
-  /** Stable ids. */
-  _ids: Uint32Array;
-  /** Angles. */
-  _ang: Float64Array;
-  /** Bounding radii. */
-  _rmax: Float64Array;
-  /** Shape or template id per grain. */
-  _shape: Uint16Array;
-  /** Centres of mass, stride 2. */
-  _pos: Float64Array;
-  /** cos of the angles. */
-  _cos: Float64Array;
-  /** sin of the angles. */
-  _sin: Float64Array;
   /** The step's contacts. */
   contacts: StarContacts;
   /** Pairs with at least one contact (statistics). */
@@ -107,14 +94,6 @@ export interface ThreadedGrains {
   _threadKeys(keys: unknown[]): number;
   /** The model the workers receive. */
   _threadModel(): ThreadModel;
-  /** Velocities (stride 2). */
-  _vel: Float64Array;
-  /** Angular velocities. */
-  _omega: Float64Array;
-  /** Forces (stride 2). */
-  _force: Float64Array;
-  /** Torques. */
-  _torque: Float64Array;
   /** The tangential springs. */
   _history: ContactHistory;
   /** History key tolerance (rad; 0 exact keys). */
@@ -172,30 +151,30 @@ export class StarThreads extends WorkerPool {
    * The systems call it at the start of each step.
    */
   adopt(sys: ThreadedGrains): void {
-    const buf = this.#prepare(sys, sys._pairs.count);
-    sys._pos = shared(sys._pos), sys._vel = shared(sys._vel);
-    sys._ang = shared(sys._ang), sys._omega = shared(sys._omega);
-    sys._rmax = shared(sys._rmax), sys._ids = shared(sys._ids);
-    sys._shape = shared(sys._shape), sys._cos = shared(sys._cos);
-    sys._sin = shared(sys._sin);
-    sys._force = shared(sys._force), sys._torque = shared(sys._torque);
+    const buf = this.#prepare(sys, sys._pairs.count), st = sys.store;
+    st.pos = shared(st.pos), st.vel = shared(st.vel);
+    st.ang = shared(st.ang), st.omega = shared(st.omega);
+    st.rmax = shared(st.rmax), st.ids = shared(st.ids);
+    st.shape = shared(st.shape), st.cos = shared(st.cos);
+    st.sin = shared(st.sin);
+    st.force = shared(st.force), st.torque = shared(st.torque);
     const ce = sys._threadCentres(), sce = shared(ce);
     if (sce !== ce) sys._setThreadCentres(sce);
-    let changed = buf.pos !== sys._pos || buf.vel !== sys._vel || buf.ang !== sys._ang;
-    changed ||= buf.omega !== sys._omega || buf.rmax !== sys._rmax || buf.ids !== sys._ids;
-    changed ||= buf.shapeId !== sys._shape || buf.cos !== sys._cos || buf.sin !== sys._sin;
-    changed ||= buf.force !== sys._force || buf.torque !== sys._torque || buf.centre !== sce;
+    let changed = buf.pos !== st.pos || buf.vel !== st.vel || buf.ang !== st.ang;
+    changed ||= buf.omega !== st.omega || buf.rmax !== st.rmax || buf.ids !== st.ids;
+    changed ||= buf.shapeId !== st.shape || buf.cos !== st.cos || buf.sin !== st.sin;
+    changed ||= buf.force !== st.force || buf.torque !== st.torque || buf.centre !== sce;
     if (!changed) return;
-    buf.pos = sys._pos, buf.vel = sys._vel, buf.ang = sys._ang, buf.omega = sys._omega;
-    buf.rmax = sys._rmax, buf.ids = sys._ids, buf.shapeId = sys._shape;
-    buf.cos = sys._cos, buf.sin = sys._sin, buf.force = sys._force, buf.torque = sys._torque;
+    buf.pos = st.pos, buf.vel = st.vel, buf.ang = st.ang, buf.omega = st.omega;
+    buf.rmax = st.rmax, buf.ids = st.ids, buf.shapeId = st.shape;
+    buf.cos = st.cos, buf.sin = st.sin, buf.force = st.force, buf.torque = st.torque;
     buf.centre = sce;
     this.#send(buf);
   }
 
   /**
    * The trig of the angles and the detection centres of star grains (`StarSystem.prepare`),
-   * shared among the threads, into the system's `_cos`, `_sin` and centres (adopted).
+   * shared among the threads, into the store's `cos`, `sin` and centres (adopted).
    */
   prepareStars(sys: ThreadedGrains): void {
     const buf = this.#prepare(sys, sys._pairs.count), info = buf.info;
@@ -354,8 +333,8 @@ export class StarThreads extends WorkerPool {
     if (!this.#rowsValid || !this.#histShared) {
       // the rows overflowed (detection ran on one thread) or the springs outgrew their copies
       if (!this.#histShared) this.#growHistory(buf);
-      sys._force.fill(0, 0, 2 * n);
-      sys._torque.fill(0, 0, n);
+      sys.store.force.fill(0, 0, 2 * n);
+      sys.store.torque.fill(0, 0, n);
       contactRange2(sys, 0);
       return true;
     }
@@ -369,7 +348,7 @@ export class StarThreads extends WorkerPool {
     const c = sys.contacts, b = contactBuffers(c), P = this.#pairContacts;
     buf.info[Info.grains] = n;
     this.start(Job.scatter);
-    sys._history._recordContacts(sys._ids, b.i, b.j, c._key, c._xi, P);
+    sys._history._recordContacts(sys.store.ids, b.i, b.j, c._key, c._xi, P);
     scatterForces(buf, 0);
     this.wait();
     contactRange2(sys, P);
@@ -393,10 +372,11 @@ export class StarThreads extends WorkerPool {
   #prepare(sys: ThreadedGrains, P: number): StarShared {
     let buf = this.#buf;
     const keys = this.#keysNow, nk = sys._threadKeys(keys), seen = this.#keys;
-    let same = buf !== null && buf.cap >= sys._cap && buf.pairCap >= P && nk === seen.length;
+    let same = buf !== null && buf.cap >= sys.store.capacity && buf.pairCap >= P &&
+      nk === seen.length;
     for (let k = 0; same && k < nk; k++) same = keys[k] === seen[k];
     if (same) return buf!;
-    const cap = Math.max(sys._cap, buf?.cap ?? 0);
+    const cap = Math.max(sys.store.capacity, buf?.cap ?? 0);
     let pcap = Math.max(1024, buf?.pairCap ?? 0);
     while (pcap < P) pcap *= 2;
     const rowCap = Math.max(4096, pcap, buf === null ? 0 : buf.rows[0].length / ROW);
