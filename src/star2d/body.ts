@@ -8,8 +8,7 @@
  * @module
  */
 
-import { CellGrid2, PairList } from "../math/grid.ts";
-import { ContactHistory, StarContacts } from "./contacts.ts";
+import { StarContacts } from "./contacts.ts";
 import {
   addProfile,
   emptyProfile,
@@ -49,6 +48,7 @@ import {
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
 import { Walls } from "./walls.ts";
 import { GrainStore, type GrainStoreColumns } from "./grain_store.ts";
+import { GrainDetection } from "./grain_detection.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
 import {
   applyGrainState,
@@ -189,15 +189,11 @@ export abstract class GrainSystem2 {
    * them from the store again after those. @internal
    */
   readonly store: GrainStore;
-  /** @internal */ readonly _grid: CellGrid2 = new CellGrid2();
-  /** @internal Grid cell size: the largest bounding diameter 2·r_max added so far (m). */
-  _cell = 0;
-  /** @internal */ readonly _pairs: PairList = new PairList();
-  /** @internal */ readonly _history: ContactHistory = new ContactHistory();
-  /** @internal */ _nodeTests = 0;
-  /** @internal */ _pairsInContact = 0;
-  /** History key tolerance: > 0 angles (rad), 0 exact keys. @internal */
-  _keyTol = 0.3;
+  /**
+   * The detection state: cell grid and cell size, candidate pairs, tangential springs and
+   * their key tolerance, the step's detection counts. @internal
+   */
+  readonly detectionState: GrainDetection = new GrainDetection();
   /** @internal The divergence guard (`guard.ts`). */
   readonly _guard: GrainGuard = new GrainGuard();
 
@@ -578,7 +574,8 @@ export abstract class GrainSystem2 {
       st.ids[i] = st.nextId++;
     }
     this.count += n;
-    if (2 * props.rmax > this._cell) this._cell = 2 * props.rmax;
+    const ds = this.detectionState;
+    if (2 * props.rmax > ds.cell) ds.cell = 2 * props.rmax;
     this._guard.stale = true;
     return first;
   }
@@ -618,8 +615,8 @@ export abstract class GrainSystem2 {
     const prof = this.profile, pr = this.lastStepProfile;
     let t = prof ? performance.now() : 0;
     const t0 = t;
-    this._nodeTests = 0;
-    this._pairsInContact = 0;
+    this.detectionState.nodeTests = 0;
+    this.detectionState.pairsInContact = 0;
     this.contacts.count = 0;
     this.prepare();
     this.rebuildGrid();
@@ -651,7 +648,8 @@ export abstract class GrainSystem2 {
   /** Sort detection centres into cells of the largest bounding diameter. */
   protected rebuildGrid(): void {
     // An empty system has no cell size yet (no grain gave one): any positive size will do.
-    this._grid.build(this.detectionCentres(), this.count, this._cell > 0 ? this._cell : 1);
+    const ds = this.detectionState;
+    ds.grid.build(this.detectionCentres(), this.count, ds.cell > 0 ? ds.cell : 1);
   }
 
   /** Grid pairs whose bounding circles intersect. */
@@ -660,8 +658,9 @@ export abstract class GrainSystem2 {
     const p = this._pool;
     // (only the systems with threads, stars and clumps, have a pool: both are ThreadedGrains)
     const sys = this as unknown as ThreadedGrains;
-    if (p !== null && p.findPairs(sys, this._grid, this.store.rmax, 0, this._pairs)) return;
-    this._grid.findPairs(this.detectionCentres(), this.store.rmax, 0, this._pairs);
+    const ds = this.detectionState, rmax = this.store.rmax;
+    if (p !== null && p.findPairs(sys, ds.grid, rmax, 0, ds.pairs)) return;
+    ds.grid.findPairs(this.detectionCentres(), rmax, 0, ds.pairs);
   }
   /** Grain–grain contacts into `contacts`, pairs oriented so that ids[i] < ids[j]. */
   protected abstract detectContacts(): void;

@@ -15,10 +15,10 @@ import { contactBuffers, ContactKind } from "../contact/record.ts";
  * @internal
  */
 export function contactForces2(sys: GrainSystem2): void {
-  const n = sys.count, h = sys._history;
+  const n = sys.count, h = sys.detectionState.history;
   sys.store.force.fill(0, 0, 2 * n);
   sys.store.torque.fill(0, 0, n);
-  h.tolerance = sys._keyTol;
+  h.tolerance = sys.detectionState.keyTol;
   h.begin();
   contactRange2(sys, 0);
 }
@@ -93,7 +93,7 @@ export function lawScalars(sys: GrainSystem2, p: Float64Array): Float64Array {
  * history begun by the caller), in contact order. @internal
  */
 export function contactRange2(sys: GrainSystem2, k0: number): void {
-  const c = sys.contacts, h = sys._history, b = contactBuffers(c);
+  const c = sys.contacts, h = sys.detectionState.history, b = contactBuffers(c);
   const F = sys.store.force, T = sys.store.torque;
   const pos = sys.store.pos, vel = sys.store.vel, om = sys.store.omega, ids = sys.store.ids;
   const ci = b.i, cj = b.j, cb = b.boundary, kind = b.kind, pt = b.point, nr = b.normal;

@@ -75,8 +75,8 @@ export function captureGrainState(sys: GrainSystem2, histories: boolean): GrainS
     nextId: sys.store.nextId,
     time: sys.time,
     step: sys.lastStepStats.step,
-    cell: sys._cell,
-    keyTolerance: sys._keyTol,
+    cell: sys.detectionState.cell,
+    keyTolerance: sys.detectionState.keyTol,
     pos: sys.positions,
     vel: sys.velocities,
     ang: sys.angles,
@@ -98,7 +98,7 @@ export function captureGrainState(sys: GrainSystem2, histories: boolean): GrainS
       base: w.base.subarray(0, 4 * nw),
       spin: w.spin.subarray(0, nw),
     },
-    history: histories ? sys._history.exportRecorded() : null,
+    history: histories ? sys.detectionState.history.exportRecorded() : null,
   };
 }
 
@@ -233,8 +233,8 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   sys.store.shape.set(s.shape);
   sys.count = n;
   sys.store.nextId = s.nextId;
-  sys._cell = s.cell;
-  sys._keyTol = s.keyTolerance;
+  sys.detectionState.cell = s.cell;
+  sys.detectionState.keyTol = s.keyTolerance;
   sys.time = s.time;
   const w = sys.walls, sw = s.walls, cap = Math.max(8, sw.count);
   w.kind = new Int8Array(cap);
@@ -253,8 +253,8 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   w.base = grown(sw.base, 4);
   w.count = sw.count;
   const h = s.history;
-  if (h) sys._history.importRecorded(h.a, h.b, h.key, h.xi);
-  else {sys._history.importRecorded(
+  if (h) sys.detectionState.history.importRecorded(h.a, h.b, h.key, h.xi);
+  else {sys.detectionState.history.importRecorded(
       new Int32Array(0),
       new Int32Array(0),
       new Float64Array(0),

@@ -55,7 +55,7 @@ export class ClumpSystem extends GrainSystem2 {
   /** Create an empty clump system; `threads` as {@linkcode GrainSystem2.threads}. */
   constructor(options: GrainSystemOptions & { threads?: number } = {}) {
     super("ClumpSystem", options, [...GRAIN_SYSTEM_KEYS, "threads"], { trig: true });
-    this._keyTol = 0;
+    this.detectionState.keyTol = 0;
     this._det.templates = this.templates;
     if (options?.threads !== undefined) this.threads = options.threads;
   }
@@ -197,7 +197,7 @@ export class ClumpSystem extends GrainSystem2 {
       this._wallsDone = true;
       return;
     }
-    const p = this._pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
+    const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
     det.out = this.contacts;
     let inContact = 0;
     for (let k = 0; k < p.count; k++) {
@@ -209,8 +209,8 @@ export class ClumpSystem extends GrainSystem2 {
       }
       if (det.pair(a, b) > 0) inContact++;
     }
-    this._nodeTests = det.nodeTests;
-    this._pairsInContact = inContact;
+    this.detectionState.nodeTests = det.nodeTests;
+    this.detectionState.pairsInContact = inContact;
   }
 
   /** Disk–wall contacts (exact wall distances). */
@@ -272,7 +272,7 @@ export class DiskSystem extends GrainSystem2 {
   /** Create an empty disk system. */
   constructor(options: GrainSystemOptions = {}) {
     super("DiskSystem", options, GRAIN_SYSTEM_KEYS);
-    this._keyTol = 0;
+    this.detectionState.keyTol = 0;
   }
   /**
    * Add disks; mass = arealDensity·πr², inertia = ½·m·r². Returns the first slot.
@@ -374,7 +374,7 @@ export class DiskSystem extends GrainSystem2 {
 
   /** One contact per overlapping pair. */
   protected detectContacts(): void {
-    const p = this._pairs, A = p.a, B = p.b, ids = this.store.ids, c = this.contacts;
+    const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids, c = this.contacts;
     const pos = this.store.pos, rad = this.store.rmax;
     for (let k = 0; k < p.count; k++) {
       let a = A[k], b = B[k];
@@ -390,8 +390,8 @@ export class DiskSystem extends GrainSystem2 {
       const nx = d > 0 ? dx / d : 1, ny = d > 0 ? dy / d : 0, arm = ra - 0.5 * ov;
       c.push(a, b, 0, ax + nx * arm, ay + ny * arm, nx, ny, ov, 0);
     }
-    this._nodeTests = p.tested;
-    this._pairsInContact = p.count;
+    this.detectionState.nodeTests = p.tested;
+    this.detectionState.pairsInContact = p.count;
   }
 
   /** Disk–wall contacts. */

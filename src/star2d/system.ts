@@ -406,7 +406,8 @@ export class StarSystem extends GrainSystem2 {
     this.prepare();
     this.rebuildGrid();
     this.findCandidates();
-    const p = this._pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det, out = det.out;
+    const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids;
+    const det = this._det, out = det.out;
     det.out = c;
     try {
       for (let k = 0; k < p.count; k++) {
@@ -428,7 +429,7 @@ export class StarSystem extends GrainSystem2 {
       this._wallsDone = true;
       return;
     }
-    const p = this._pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
+    const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
     let inContact = 0;
     for (let k = 0; k < p.count; k++) {
       let a = A[k], b = B[k];
@@ -439,14 +440,14 @@ export class StarSystem extends GrainSystem2 {
       }
       if (det.pair(a, b) > 0) inContact++;
     }
-    this._pairsInContact = inContact;
-    this._nodeTests = det.nodeTests;
+    this.detectionState.pairsInContact = inContact;
+    this.detectionState.nodeTests = det.nodeTests;
   }
 
   /** Node tests of grains whose bounding circle reaches an enabled wall. */
   protected detectWallContacts(): void {
     if (this._wallsDone) return;
     this._wallsInto(this.contacts);
-    this._nodeTests = this._det.nodeTests;
+    this.detectionState.nodeTests = this._det.nodeTests;
   }
 }

@@ -167,7 +167,7 @@ export function writeParams(core: GpuCore): void {
     buckets: buf?.buckets ?? 1024,
     slots: core.config.contactSlots,
     shapeCount: host.starShapes.length,
-    cellTiles: Math.ceil((host._cell || 1) / q) + 1,
+    cellTiles: Math.ceil((host.detectionState.cell || 1) / q) + 1,
     wallCount: host.walls.count,
     statsOff: (core.config.neighborSlots + 1) * cap,
     entriesOff: cap,
@@ -183,7 +183,7 @@ export function writeParams(core: GpuCore): void {
     ct: host.ct,
     mu: host.friction,
     cr: host.rotationalDamping,
-    keyTol: host._keyTol,
+    keyTol: host.detectionState.keyTol,
   });
   core.device.queue.writeBuffer(core.params, 0, params);
 }

@@ -33,6 +33,7 @@ import {
 } from "../contacts.ts";
 import type { GrainSystem2 } from "../body.ts";
 import type { GrainStore } from "../grain_store.ts";
+import type { GrainDetection } from "../grain_detection.ts";
 import { CONTACT_COLUMNS, contactBuffers } from "../../contact/record.ts";
 import { shared } from "../../math/shared.ts";
 import { contactRange2, lawScalars, PAIR_OUT } from "../body_forces.ts";
@@ -71,14 +72,10 @@ export interface ThreadedGrains {
   count: number;
   /** The columns (the trig ones among them). */
   store: GrainStore;
-  /** Candidate pairs of this step. */
-  _pairs: PairList;
+  /** The detection state (pairs, springs, counts). */
+  detectionState: GrainDetection;
   /** The step's contacts. */
   contacts: StarContacts;
-  /** Pairs with at least one contact (statistics). */
-  _pairsInContact: number;
-  /** Node (or disk-pair) tests (statistics). */
-  _nodeTests: number;
   /** Detection centres, stride 2. */
   _threadCentres(): Float64Array;
   /** Replace the detection centres' column (with its shared copy). */
@@ -94,10 +91,6 @@ export interface ThreadedGrains {
   _threadKeys(keys: unknown[]): number;
   /** The model the workers receive. */
   _threadModel(): ThreadModel;
-  /** The tangential springs. */
-  _history: ContactHistory;
-  /** History key tolerance (rad; 0 exact keys). */
-  _keyTol: number;
 }
 
 export { MAX_THREADS } from "./kernel.ts";
@@ -151,7 +144,7 @@ export class StarThreads extends WorkerPool {
    * The systems call it at the start of each step.
    */
   adopt(sys: ThreadedGrains): void {
-    const buf = this.#prepare(sys, sys._pairs.count), st = sys.store;
+    const buf = this.#prepare(sys, sys.detectionState.pairs.count), st = sys.store;
     st.pos = shared(st.pos), st.vel = shared(st.vel);
     st.ang = shared(st.ang), st.omega = shared(st.omega);
     st.rmax = shared(st.rmax), st.ids = shared(st.ids);
@@ -177,7 +170,7 @@ export class StarThreads extends WorkerPool {
    * shared among the threads, into the store's `cos`, `sin` and centres (adopted).
    */
   prepareStars(sys: ThreadedGrains): void {
-    const buf = this.#prepare(sys, sys._pairs.count), info = buf.info;
+    const buf = this.#prepare(sys, sys.detectionState.pairs.count), info = buf.info;
     info[Info.grains] = sys.count;
     info[Info.threads] = this.threads;
     this.start(Job.prepare);
@@ -192,7 +185,7 @@ export class StarThreads extends WorkerPool {
    * thread.
    */
   detect(sys: ThreadedGrains): boolean {
-    const det = sys._threadDetector(), p = sys._pairs, P = p.count;
+    const det = sys._threadDetector(), p = sys.detectionState.pairs, P = p.count;
     const T = this.threads;
     const buf = this.#prepare(sys, P);
     // the candidate pairs, shared in place (each chunk orients its pairs by id)
@@ -215,8 +208,8 @@ export class StarThreads extends WorkerPool {
     sys._wallsInto(ws);
     // the springs' hash for this step (`ContactHistory.begin`, which the force pass would
     // otherwise start with) and its copy for the force threads
-    const h = sys._history;
-    h.tolerance = sys._keyTol;
+    const h = sys.detectionState.history;
+    h.tolerance = sys.detectionState.keyTol;
     h.begin();
     this.#begun = true;
     this.#histShared = this.#shareHistory(buf, h);
@@ -254,8 +247,8 @@ export class StarThreads extends WorkerPool {
     let tests = det.nodeTests;
     for (let t = 1; t < T; t++) tests += tally[2 * t + 1];
     det.nodeTests = tests;
-    sys._pairsInContact = inContact;
-    sys._nodeTests = tests;
+    sys.detectionState.pairsInContact = inContact;
+    sys.detectionState.nodeTests = tests;
     return true;
   }
 
@@ -339,7 +332,7 @@ export class StarThreads extends WorkerPool {
       return true;
     }
     this.#rowsValid = false;
-    lawScalars(sys, buf.law)[LAW_TOL] = sys._keyTol;
+    lawScalars(sys, buf.law)[LAW_TOL] = sys.detectionState.keyTol;
     this.start(Job.forces);
     forceRange(buf, 0, this.#springs!, this.#cursor, this.#run);
     this.wait();
@@ -348,7 +341,7 @@ export class StarThreads extends WorkerPool {
     const c = sys.contacts, b = contactBuffers(c), P = this.#pairContacts;
     buf.info[Info.grains] = n;
     this.start(Job.scatter);
-    sys._history._recordContacts(sys.store.ids, b.i, b.j, c._key, c._xi, P);
+    sys.detectionState.history._recordContacts(sys.store.ids, b.i, b.j, c._key, c._xi, P);
     scatterForces(buf, 0);
     this.wait();
     contactRange2(sys, P);
@@ -441,7 +434,7 @@ export class StarThreads extends WorkerPool {
     margin: number,
     out: PairList,
   ): boolean {
-    const buf = this.#prepare(sys, sys._pairs.count), T = this.threads;
+    const buf = this.#prepare(sys, sys.detectionState.pairs.count), T = this.threads;
     const nx = grid.nx, ny = grid.ny, n = grid.count;
     grid.sortRadii(radii);
     // the grid's arrays, shared in place (replaced when the grid grows)
