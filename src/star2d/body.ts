@@ -236,9 +236,9 @@ export abstract class GrainSystem2 {
 
   readonly #name: string;
   /** @internal The detection threads (none with one thread). */
-  _pool: StarThreads | null = null;
+  protected pool: StarThreads | null = null;
   /** @internal The walls were detected with the pairs this step (threads). */
-  _wallsDone = false;
+  protected wallsDone = false;
 
   /**
    * Threads that share the contact detection, most of a step (`StarSystem`: nodes to surface;
@@ -274,18 +274,18 @@ export abstract class GrainSystem2 {
    * ```
    */
   get threads(): number {
-    return this._pool?.threads ?? 1;
+    return this.pool?.threads ?? 1;
   }
   set threads(n: number) {
     const t = integerIn(this.#name, "threads", n, 1, MAX_THREADS);
     if (t === this.threads) return;
-    if (t > 1 && !this._threadable()) {
+    if (t > 1 && !this.threadable()) {
       throw new RangeError(
         `${this.#name}: threads (${t}) must be 1: its contact detection is one distance per pair`,
       );
     }
-    this._pool?.close();
-    this._pool = t > 1 ? new StarThreads(t) : null;
+    this.pool?.close();
+    this.pool = t > 1 ? new StarThreads(t) : null;
   }
 
   /**
@@ -301,8 +301,8 @@ export abstract class GrainSystem2 {
    * ```
    */
   close(): void {
-    this._pool?.close();
-    this._pool = null;
+    this.pool?.close();
+    this.pool = null;
   }
 
   /** {@linkcode GrainSystem2.close}, for `using`. */
@@ -311,7 +311,7 @@ export abstract class GrainSystem2 {
   }
 
   /** @internal Whether this kind of system can share its detection with threads. */
-  protected _threadable(): boolean {
+  protected threadable(): boolean {
     return false;
   }
 
@@ -606,7 +606,7 @@ export abstract class GrainSystem2 {
       runSteps(`${this.#name}.run`, this, steps, options, () => this.step());
     } finally {
       // back to the caller: idle workers sleep rather than spin (`WorkerPool.park`)
-      this._pool?.park();
+      this.pool?.park();
     }
   }
 
@@ -655,7 +655,7 @@ export abstract class GrainSystem2 {
   /** Grid pairs whose bounding circles intersect. */
   protected findCandidates(): void {
     // with threads, each searches a run of grid rows (the same pairs in the same order)
-    const p = this._pool;
+    const p = this.pool;
     // (only the systems with threads, stars and clumps, have a pool: both are ThreadedGrains)
     const sys = this as unknown as ThreadedGrains;
     const ds = this.detectionState, rmax = this.store.rmax;
@@ -673,7 +673,7 @@ export abstract class GrainSystem2 {
    */
   protected computeForces(): void {
     // with threads, when they detected this step's contacts: the pair forces on the threads
-    const p = this._pool;
+    const p = this.pool;
     if (p !== null && p.forces(this as unknown as ThreadedGrains & GrainSystem2)) return;
     contactForces2(this);
   }

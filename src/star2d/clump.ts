@@ -18,7 +18,7 @@ import {
 import { options as checkOptions, positive } from "../math/validate.ts";
 import { ClumpDetector } from "./clump_detect.ts";
 import type { ContactSink } from "./detect.ts";
-import type { ThreadModel } from "./threads/pool.ts";
+import type { ThreadHooks, ThreadModel } from "./threads/pool.ts";
 import { Kind, plainDisks } from "./threads/kernel.ts";
 import { checkTemplate, type ClumpTemplate } from "./clump_template.ts";
 
@@ -61,7 +61,7 @@ export class ClumpSystem extends GrainSystem2 {
   }
 
   /** @internal Clump systems share their disk–disk detection with threads. */
-  protected override _threadable(): boolean {
+  protected override threadable(): boolean {
     return true;
   }
 
@@ -137,7 +137,7 @@ export class ClumpSystem extends GrainSystem2 {
   /** World positions of every disk (stored per clump at offsets from a prefix sum). */
   protected prepare(): void {
     // with threads, the columns are shared with them in place (replaced when they grew)
-    this._pool?.adopt(this);
+    this.pool?.adopt(this);
     const st = this.store, n = this.count, ang = st.ang, C = st.cos, S = st.sin;
     for (let i = 0; i < n; i++) {
       C[i] = Math.cos(ang[i]);
@@ -157,28 +157,27 @@ export class ClumpSystem extends GrainSystem2 {
     return this.store.pos;
   }
 
-  /** @internal The detection centres, for the threads. */
-  _threadCentres(): Float64Array {
-    return this.store.pos;
-  }
-  /** @internal Replace the detection centres' column (the centres of mass). */
-  _setThreadCentres(centres: Float64Array): void {
-    this.store.pos = centres;
-  }
-  /** @internal This thread's detector. */
-  _threadDetector(): ClumpDetector {
-    return this._det;
-  }
-  /** @internal What the workers' model depends on. */
-  _threadKeys(keys: unknown[]): number {
+  /** @internal What the threads call back into. */
+  readonly threadHooks: ThreadHooks = {
+    centres: () => this.store.pos,
+    setCentres: (centres) => {
+      this.store.pos = centres;
+    },
+    detector: () => this._det,
+    wallsInto: (sink) => this.#wallsInto(sink),
+    keys: (keys) => this.#threadKeys(keys),
+    model: () => this.#threadModel(),
+  };
+  /** What the workers' model depends on. */
+  #threadKeys(keys: unknown[]): number {
     const T = this.templates;
     let k = 0;
     keys[k++] = Kind.clump;
     for (let i = 0; i < T.length; i++) keys[k++] = T[i];
     return k;
   }
-  /** @internal The workers' model: plain copies of the templates' disks. */
-  _threadModel(): ThreadModel {
+  /** The workers' model: plain copies of the templates' disks. */
+  #threadModel(): ThreadModel {
     return {
       kind: Kind.clump,
       templates: this.templates.map(plainDisks),
@@ -192,9 +191,9 @@ export class ClumpSystem extends GrainSystem2 {
 
   /** Disk–disk contacts of every candidate pair (and of the walls, when threaded). */
   protected detectContacts(): void {
-    this._wallsDone = false;
-    if (this._pool !== null && this._pool.detect(this)) {
-      this._wallsDone = true;
+    this.wallsDone = false;
+    if (this.pool !== null && this.pool.detect(this)) {
+      this.wallsDone = true;
       return;
     }
     const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
@@ -215,11 +214,11 @@ export class ClumpSystem extends GrainSystem2 {
 
   /** Disk–wall contacts (exact wall distances). */
   protected detectWallContacts(): void {
-    if (!this._wallsDone) this._wallsInto(this.contacts);
+    if (!this.wallsDone) this.#wallsInto(this.contacts);
   }
 
-  /** @internal The disk–wall contacts into `sink` (detection's view). */
-  _wallsInto(c: ContactSink): void {
+  /** The disk–wall contacts into `sink` (detection's view). */
+  #wallsInto(c: ContactSink): void {
     const walls = this.walls, n = this.count, wr = walls.res;
     const st = this.store, pos = st.pos, C = st.cos, S = st.sin, rmax = st.rmax;
     const sid = st.shape, T = this.templates;

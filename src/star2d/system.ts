@@ -22,7 +22,7 @@ import { options as checkOptions, positive } from "../math/validate.ts";
 import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 import { DEFAULT_CPU_SPRITE_RESOLUTION, ShapeSprite } from "./sprite.ts";
-import type { ThreadModel } from "./threads/pool.ts";
+import type { ThreadHooks, ThreadModel } from "./threads/pool.ts";
 import { Kind, plainShape, plainSprite, polarCentres } from "./threads/kernel.ts";
 
 /** Options of {@linkcode StarSystem}. */
@@ -166,7 +166,7 @@ export class StarSystem extends GrainSystem2 {
   }
 
   /** @internal Star systems share their detection with threads. */
-  protected override _threadable(): boolean {
+  protected override threadable(): boolean {
     return true;
   }
 
@@ -314,10 +314,10 @@ export class StarSystem extends GrainSystem2 {
     }
     // with threads, the columns are shared with them in place (replaced when they grew) and
     // the workers' model (the centroids above among it) is refreshed
-    this._pool?.adopt(this);
+    this.pool?.adopt(this);
     const st = this.store, n = this.count, ang = st.ang, C = st.cos, S = st.sin, ce = st.centre;
     // with threads, each takes a share (the same arithmetic, the same bytes)
-    if (this._pool !== null) this._pool.prepareStars(this);
+    if (this.pool !== null) this.pool.prepareStars(this);
     else polarCentres(st.pos, ang, st.shape, this.#centroids, C, S, ce, 0, n);
     const d = this._det;
     d.shapeId = this.store.shape;
@@ -346,20 +346,19 @@ export class StarSystem extends GrainSystem2 {
     return this.store.centre;
   }
 
-  /** @internal The detection centres, for the threads. */
-  _threadCentres(): Float64Array {
-    return this.store.centre;
-  }
-  /** @internal Replace the detection centres' column (its shared copy). */
-  _setThreadCentres(centres: Float64Array): void {
-    this.store.centre = centres;
-  }
-  /** @internal This thread's detector. */
-  _threadDetector(): StarDetector {
-    return this._det;
-  }
-  /** @internal What the workers' model depends on. */
-  _threadKeys(keys: unknown[]): number {
+  /** @internal What the threads call back into. */
+  readonly threadHooks: ThreadHooks = {
+    centres: () => this.store.centre,
+    setCentres: (centres) => {
+      this.store.centre = centres;
+    },
+    detector: () => this._det,
+    wallsInto: (sink) => this.#wallsInto(sink),
+    keys: (keys) => this.#threadKeys(keys),
+    model: () => this.#threadModel(),
+  };
+  /** What the workers' model depends on. */
+  #threadKeys(keys: unknown[]): number {
     const d = this._det, s = d.settings, shapes = this.starShapes, sp = this._sprites;
     let k = 0;
     keys[k++] = Kind.star;
@@ -371,8 +370,8 @@ export class StarSystem extends GrainSystem2 {
     keys[k++] = s.allNodes;
     return k;
   }
-  /** @internal The workers' model: plain copies of the shapes and sprites, the settings. */
-  _threadModel(): ThreadModel {
+  /** The workers' model: plain copies of the shapes and sprites, the settings. */
+  #threadModel(): ThreadModel {
     const d = this._det, withFields = d.sampling === "sprite";
     return {
       kind: Kind.star,
@@ -384,8 +383,8 @@ export class StarSystem extends GrainSystem2 {
       centroids: this.#centroids.slice(),
     };
   }
-  /** @internal The wall contacts into `sink` (detection's view). */
-  _wallsInto(sink: ContactSink): void {
+  /** The wall contacts into `sink` (detection's view). */
+  #wallsInto(sink: ContactSink): void {
     const walls = this.walls, det = this._det, n = this.count, out = det.out;
     det.out = sink;
     for (let w = 0; w < walls.count; w++) {
@@ -418,15 +417,15 @@ export class StarSystem extends GrainSystem2 {
     } finally {
       det.out = out;
     }
-    this._wallsInto(c);
+    this.#wallsInto(c);
     return c;
   }
 
   /** Nodes-to-surface detection of every candidate pair (and of the walls, when threaded). */
   protected detectContacts(): void {
-    this._wallsDone = false;
-    if (this._pool !== null && this._pool.detect(this)) {
-      this._wallsDone = true;
+    this.wallsDone = false;
+    if (this.pool !== null && this.pool.detect(this)) {
+      this.wallsDone = true;
       return;
     }
     const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
@@ -446,8 +445,8 @@ export class StarSystem extends GrainSystem2 {
 
   /** Node tests of grains whose bounding circle reaches an enabled wall. */
   protected detectWallContacts(): void {
-    if (this._wallsDone) return;
-    this._wallsInto(this.contacts);
+    if (this.wallsDone) return;
+    this.#wallsInto(this.contacts);
     this.detectionState.nodeTests = this._det.nodeTests;
   }
 }

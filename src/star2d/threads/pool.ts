@@ -66,6 +66,25 @@ export type ThreadModel = Pick<
   "kind" | "templates" | "shapes" | "sprites" | "settings" | "sampling" | "centroids"
 >;
 
+/** What the threads call back into a system for (`StarSystem`, `ClumpSystem`). @internal */
+export interface ThreadHooks {
+  /** Detection centres, stride 2. */
+  centres(): Float64Array;
+  /** Replace the detection centres' column (with its shared copy). */
+  setCentres(centres: Float64Array): void;
+  /** This thread's detector, bound to the system's columns; its `nodeTests` count the step. */
+  detector(): PairDetector;
+  /** The wall contacts of this step into `sink`, in detection's view. */
+  wallsInto(sink: ContactSink): void;
+  /**
+   * Fill `keys` with the objects and settings the workers' model depends on (compared by
+   * identity from step to step); returns how many.
+   */
+  keys(keys: unknown[]): number;
+  /** The model the workers receive. */
+  model(): ThreadModel;
+}
+
 /** What a system gives its threads (`StarSystem`, `ClumpSystem`). @internal */
 export interface ThreadedGrains {
   /** Grains. */
@@ -76,21 +95,8 @@ export interface ThreadedGrains {
   detectionState: GrainDetection;
   /** The step's contacts. */
   contacts: StarContacts;
-  /** Detection centres, stride 2. */
-  _threadCentres(): Float64Array;
-  /** Replace the detection centres' column (with its shared copy). */
-  _setThreadCentres(centres: Float64Array): void;
-  /** This thread's detector, bound to the system's columns; its `nodeTests` count the step. */
-  _threadDetector(): PairDetector;
-  /** The wall contacts of this step into `sink`, in detection's view. */
-  _wallsInto(sink: ContactSink): void;
-  /**
-   * Fill `keys` with the objects and settings the workers' model depends on (compared by
-   * identity from step to step); returns how many.
-   */
-  _threadKeys(keys: unknown[]): number;
-  /** The model the workers receive. */
-  _threadModel(): ThreadModel;
+  /** What the threads call back into. */
+  readonly threadHooks: ThreadHooks;
 }
 
 export { MAX_THREADS } from "./kernel.ts";
@@ -151,8 +157,8 @@ export class StarThreads extends WorkerPool {
     st.shape = shared(st.shape), st.cos = shared(st.cos);
     st.sin = shared(st.sin);
     st.force = shared(st.force), st.torque = shared(st.torque);
-    const ce = sys._threadCentres(), sce = shared(ce);
-    if (sce !== ce) sys._setThreadCentres(sce);
+    const ce = sys.threadHooks.centres(), sce = shared(ce);
+    if (sce !== ce) sys.threadHooks.setCentres(sce);
     let changed = buf.pos !== st.pos || buf.vel !== st.vel || buf.ang !== st.ang;
     changed ||= buf.omega !== st.omega || buf.rmax !== st.rmax || buf.ids !== st.ids;
     changed ||= buf.shapeId !== st.shape || buf.cos !== st.cos || buf.sin !== st.sin;
@@ -185,7 +191,7 @@ export class StarThreads extends WorkerPool {
    * thread.
    */
   detect(sys: ThreadedGrains): boolean {
-    const det = sys._threadDetector(), p = sys.detectionState.pairs, P = p.count;
+    const det = sys.threadHooks.detector(), p = sys.detectionState.pairs, P = p.count;
     const T = this.threads;
     const buf = this.#prepare(sys, P);
     // the candidate pairs, shared in place (each chunk orients its pairs by id)
@@ -205,7 +211,7 @@ export class StarThreads extends WorkerPool {
     // the walls here while the workers start on the pairs, then pairs until none are left
     const ws = this.#walls;
     ws.count = 0;
-    sys._wallsInto(ws);
+    sys.threadHooks.wallsInto(ws);
     // the springs' hash for this step (`ContactHistory.begin`, which the force pass would
     // otherwise start with) and its copy for the force threads
     const h = sys.detectionState.history;
@@ -364,7 +370,7 @@ export class StarThreads extends WorkerPool {
   /** The shared buffers, (re)made and sent when the system outgrew them or changed shapes. */
   #prepare(sys: ThreadedGrains, P: number): StarShared {
     let buf = this.#buf;
-    const keys = this.#keysNow, nk = sys._threadKeys(keys), seen = this.#keys;
+    const keys = this.#keysNow, nk = sys.threadHooks.keys(keys), seen = this.#keys;
     let same = buf !== null && buf.cap >= sys.store.capacity && buf.pairCap >= P &&
       nk === seen.length;
     for (let k = 0; same && k < nk; k++) same = keys[k] === seen[k];
@@ -375,7 +381,7 @@ export class StarThreads extends WorkerPool {
     const rowCap = Math.max(4096, pcap, buf === null ? 0 : buf.rows[0].length / ROW);
     const outCap = Math.max(1024, Math.ceil((4 * cap) / this.threads));
     buf = {
-      ...sys._threadModel(),
+      ...sys.threadHooks.model(),
       cap,
       // the system's columns, the grid's and the pair list's arrays: set when adopted
       centre: buf?.centre ?? sharedF64(0),
