@@ -101,7 +101,7 @@ export abstract class GrainSystem2 {
   set timeStep(dt: number) {
     const where = `${this.#name}.timeStep`;
     const t = positive(where, "timeStep", dt);
-    const lever = (i: number) => this._lever(i);
+    const lever = (i: number) => this.leverArm(i);
     checkStableSteps(
       where,
       t,
@@ -116,7 +116,7 @@ export abstract class GrainSystem2 {
     this.#dt = t;
   }
   /** @internal Set the time step unchecked (a checkpoint's, checked by its decoder). */
-  _setTimeStep(dt: number): void {
+  setTimeStepUnchecked(dt: number): void {
     this.#dt = dt;
   }
   /** Gravity x (m/s²). */
@@ -195,13 +195,13 @@ export abstract class GrainSystem2 {
    */
   readonly detectionState: GrainDetection = new GrainDetection();
   /** @internal The divergence guard (`guard.ts`). */
-  readonly _guard: GrainGuard = new GrainGuard();
+  readonly guard: GrainGuard = new GrainGuard();
 
   /**
    * @internal The lever arm of grain `i` for the stability bound: from its centre of mass to
    * its farthest boundary point (the bounding radius; star grains add their centroid offset).
    */
-  _lever(i: number): number {
+  leverArm(i: number): number {
     return this.store.rmax[i];
   }
 
@@ -316,7 +316,7 @@ export abstract class GrainSystem2 {
   }
 
   /** @internal The class of the system: "StarSystem", "DiskSystem" or "ClumpSystem". */
-  get _kind(): string {
+  get systemKind(): string {
     return this.#name;
   }
 
@@ -460,32 +460,32 @@ export abstract class GrainSystem2 {
    * ```
    */
   get positions(): Float64Array {
-    this._guard.viewsOut = true;
+    this.guard.viewsOut = true;
     return this.store.pos.subarray(0, 2 * this.count);
   }
   /** Velocities of the centres of mass (m/s), stride 2. */
   get velocities(): Float64Array {
-    this._guard.viewsOut = true;
+    this.guard.viewsOut = true;
     return this.store.vel.subarray(0, 2 * this.count);
   }
   /** Angles (rad), unwrapped. */
   get angles(): Float64Array {
-    this._guard.viewsOut = true;
+    this.guard.viewsOut = true;
     return this.store.ang.subarray(0, this.count);
   }
   /** Angular velocities (rad/s). */
   get angularVelocities(): Float64Array {
-    this._guard.viewsOut = true;
+    this.guard.viewsOut = true;
     return this.store.omega.subarray(0, this.count);
   }
   /** Masses (kg). */
   get masses(): Float64Array {
-    this._guard.viewsOut = true;
+    this.guard.viewsOut = true;
     return this.store.mass.subarray(0, this.count);
   }
   /** Moments of inertia about the centre of mass (kg·m²). */
   get inertias(): Float64Array {
-    this._guard.viewsOut = true;
+    this.guard.viewsOut = true;
     return this.store.inertia.subarray(0, this.count);
   }
   /** Bounding radii r_max (m), about the detection centre. */
@@ -531,7 +531,7 @@ export abstract class GrainSystem2 {
    * Append grains with common mass properties; returns the first new slot.
    * @internal
    */
-  _append(
+  protected appendGrains(
     name: string,
     init: GrainInit,
     props: {
@@ -576,7 +576,7 @@ export abstract class GrainSystem2 {
     this.count += n;
     const ds = this.detectionState;
     if (2 * props.rmax > ds.cell) ds.cell = 2 * props.rmax;
-    this._guard.stale = true;
+    this.guard.stale = true;
     return first;
   }
 

@@ -87,7 +87,7 @@ function reportNonFinite(sys: GrainSystem2, step: number): never {
     if (x !== 0) break;
   }
   throw new RangeError(
-    `${sys._kind}.step: grain ${i} (id ${
+    `${sys.systemKind}.step: grain ${i} (id ${
       sys.store.ids[i]
     }) has a non-finite state (or a speed whose energy overflows) after step ` +
       `${step} (position ${pos[2 * i]}, ${pos[2 * i + 1]}; velocity ${vel[2 * i]}, ` +

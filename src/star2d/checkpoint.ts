@@ -55,7 +55,7 @@ function parametersOf(sys: GrainSystem2): Record<string, unknown> {
     friction: sys.friction,
     rotationalDamping: sys.rotationalDamping,
   };
-  if (sys._kind === "StarSystem") {
+  if (sys.systemKind === "StarSystem") {
     const s = sys as StarSystem;
     p.distance = s.distance;
     p.detection = s.detection;
@@ -67,7 +67,7 @@ function parametersOf(sys: GrainSystem2): Record<string, unknown> {
 /** The state of `sys` (views into its columns; encode it before the system steps on). */
 export function captureGrainState(sys: GrainSystem2, histories: boolean): GrainState {
   const n = sys.count, w = sys.walls, nw = w.count;
-  const kind = sys._kind;
+  const kind = sys.systemKind;
   return {
     kind,
     parameters: parametersOf(sys),
@@ -183,9 +183,9 @@ export function encodeGrainState(s: GrainState, littleEndian = true): Uint8Array
  * of the last step cleared. Throws (changing nothing) when `s` holds another kind of system.
  */
 export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string): void {
-  if (s.kind !== sys._kind) {
+  if (s.kind !== sys.systemKind) {
     throw new RangeError(
-      `${where}: the file holds a ${s.kind}, not a ${sys._kind}; load it with ` +
+      `${where}: the file holds a ${s.kind}, not a ${sys.systemKind}; load it with ` +
         `${s.kind}.fromState(path)`,
     );
   }
@@ -193,7 +193,7 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   sys.reserve(n); // allocation first: a failure changes nothing that matters
   const p = s.parameters, g = p.gravity as number[];
   // the decoder checked the time step against the stored grains (`checkGrainState`)
-  sys._setTimeStep(p.timeStep as number);
+  sys.setTimeStepUnchecked(p.timeStep as number);
   Object.assign(sys, {
     gravityX: g[0],
     gravityY: g[1],
@@ -211,7 +211,7 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
       detection: p.detection,
       contactPoints: p.contactPoints,
     });
-    st._det.settings = {
+    st.detector.settings = {
       firstOrder: p.distance === "first-order",
       symmetric: p.detection === "symmetric",
       allNodes: p.contactPoints === "all-nodes",
@@ -266,5 +266,5 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   st.time = s.time;
   resetProfile(sys.lastStepProfile);
   sys.contacts.count = 0;
-  sys._guard.stale = true;
+  sys.guard.stale = true;
 }

@@ -51,12 +51,12 @@ export interface ClumpGrainsOptions extends GrainInit {
 export class ClumpSystem extends GrainSystem2 {
   /** Registered templates, indexed by the `shapes` column. */
   readonly templates: ClumpTemplate[] = [];
-  /** @internal */ readonly _det: ClumpDetector = new ClumpDetector();
+  /** @internal */ readonly detector: ClumpDetector = new ClumpDetector();
   /** Create an empty clump system; `threads` as {@linkcode GrainSystem2.threads}. */
   constructor(options: GrainSystemOptions & { threads?: number } = {}) {
     super("ClumpSystem", options, [...GRAIN_SYSTEM_KEYS, "threads"], { trig: true });
     this.detectionState.keyTol = 0;
-    this._det.templates = this.templates;
+    this.detector.templates = this.templates;
     if (options?.threads !== undefined) this.threads = options.threads;
   }
 
@@ -123,7 +123,7 @@ export class ClumpSystem extends GrainSystem2 {
     for (let k = 0; k < t.r.length; k++) {
       R = Math.max(R, Math.sqrt(t.x[k] * t.x[k] + t.y[k] * t.y[k]) + t.r[k]);
     }
-    const first = this._append("ClumpSystem.addGrains", options, {
+    const first = this.appendGrains("ClumpSystem.addGrains", options, {
       shape: tid,
       mass: rho * t.area,
       inertia: rho * t.polarMoment,
@@ -143,7 +143,7 @@ export class ClumpSystem extends GrainSystem2 {
       C[i] = Math.cos(ang[i]);
       S[i] = Math.sin(ang[i]);
     }
-    const d = this._det;
+    const d = this.detector;
     d.pos = this.store.pos;
     d.cos = C;
     d.sin = S;
@@ -163,7 +163,7 @@ export class ClumpSystem extends GrainSystem2 {
     setCentres: (centres) => {
       this.store.pos = centres;
     },
-    detector: () => this._det,
+    detector: () => this.detector,
     wallsInto: (sink) => this.#wallsInto(sink),
     keys: (keys) => this.#threadKeys(keys),
     model: () => this.#threadModel(),
@@ -196,7 +196,11 @@ export class ClumpSystem extends GrainSystem2 {
       this.wallsDone = true;
       return;
     }
-    const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
+    const p = this.detectionState.pairs,
+      A = p.a,
+      B = p.b,
+      ids = this.store.ids,
+      det = this.detector;
     det.out = this.contacts;
     let inContact = 0;
     for (let k = 0; k < p.count; k++) {
@@ -294,7 +298,7 @@ export class DiskSystem extends GrainSystem2 {
         throw new RangeError(`DiskSystem.addGrains: radius (${r}) must be > 0`);
       }
       const m = rho * Math.PI * r * r;
-      return this._append("DiskSystem.addGrains", options, {
+      return this.appendGrains("DiskSystem.addGrains", options, {
         shape: 0,
         mass: m,
         inertia: 0.5 * m * r * r,

@@ -140,7 +140,7 @@ export function unstableMessage(
  * @internal
  */
 export function guardBeforeForces(sys: GrainSystem2): void {
-  const g = sys._guard;
+  const g = sys.guard;
   if (g.viewsOut && !g.stale) {
     // the user held a view of the columns: did the state change since the last step?
     const f = fingerprint(sys);
@@ -207,7 +207,7 @@ export function positionWeight(x: number, y: number, a: number): number {
  * (`contacts`, by default the step's own).
  */
 function measureReference(sys: GrainSystem2, contacts: ContactRecord = sys.contacts): void {
-  const g = sys._guard, n = sys.count;
+  const g = sys.guard, n = sys.count;
   const pos = sys.store.pos,
     vel = sys.store.vel,
     om = sys.store.omega,
@@ -249,10 +249,10 @@ function measureReference(sys: GrainSystem2, contacts: ContactRecord = sys.conta
  */
 function checkWalls(
   sys: GrainSystem2,
-  where = `${sys._kind}.step`,
+  where = `${sys.systemKind}.step`,
   step = sys.lastStepStats.step + 1,
 ): void {
-  const w = sys.walls, g = sys._guard, geo = w.geom, dt = sys.timeStep;
+  const w = sys.walls, g = sys.guard, geo = w.geom, dt = sys.timeStep;
   let vMax = 0;
   for (let k = 0; k < w.count; k++) {
     const om = Math.abs(w.omega[k]);
@@ -301,7 +301,7 @@ export function guardAfterStep(
   ke: number,
   fp: number,
 ): void {
-  const g = sys._guard;
+  const g = sys.guard;
   g.endKe = ke;
   g.endFp = fp;
   g.elapsed += sys.timeStep;
@@ -363,7 +363,7 @@ function reportTooFast(
     i,
     `moves at ${Math.sqrt(best).toPrecision(3)} m/s, faster than any force in the scene can ` +
       `drive it (bound ${lim.toPrecision(3)} m/s from the energy the scene held ` +
-      `${sys._guard.elapsed.toPrecision(3)} s earlier, gravity and the walls' speed)`,
+      `${sys.guard.elapsed.toPrecision(3)} s earlier, gravity and the walls' speed)`,
     where,
     step,
   );
@@ -374,7 +374,7 @@ function diverged(
   sys: GrainSystem2,
   i: number,
   what: string,
-  where = `${sys._kind}.step`,
+  where = `${sys.systemKind}.step`,
   step = sys.lastStepStats.step,
 ): never {
   const dt = sys.timeStep;
@@ -384,7 +384,7 @@ function diverged(
     sys.cn,
     sys.store.mass[i],
     sys.store.inertia[i],
-    sys._lever(i),
+    sys.leverArm(i),
   );
   const bound = b[0];
   const allNodes = (sys as { contactPoints?: string }).contactPoints === "all-nodes";
@@ -424,7 +424,7 @@ export interface GpuGuardAccess {
  * the walls' speed. @internal
  */
 export async function guardBeforeGpuRun(a: GpuGuardAccess, step: number): Promise<void> {
-  const host = a.host, g = host._guard;
+  const host = a.host, g = host.guard;
   const wp = scenePrint(host);
   if (wp !== g.scenePrint) g.stale = true;
   if (g.stale) {
@@ -449,7 +449,7 @@ export async function guardAfterGpuRun(
   maxOv: number,
   step: number,
 ): Promise<void> {
-  const host = a.host, where = a.where, g = host._guard;
+  const host = a.host, where = a.where, g = host.guard;
   g.elapsed += steps * host.timeStep;
   const lim = speedLimit(g);
   if (!(maxOv > g.minRadius) && !(maxSpeed > lim)) return;

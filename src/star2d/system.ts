@@ -116,8 +116,8 @@ export class StarSystem extends GrainSystem2 {
   readonly sampling: StarSampling;
   /** Sprite cells per side, 0 for none. */
   readonly spriteResolution: number;
-  /** @internal */ readonly _det: StarDetector = new StarDetector();
-  /** @internal One sprite per shape (empty without sprites). */ _sprites: ShapeSprite[] = [];
+  /** @internal */ readonly detector: StarDetector = new StarDetector();
+  /** One sprite per shape (empty without sprites). */ readonly #sprites: ShapeSprite[] = [];
 
   /** Create an empty system; see {@linkcode StarSystemOptions}. */
   constructor(options: StarSystemOptions & StarSamplingOptions = {}) {
@@ -153,15 +153,15 @@ export class StarSystem extends GrainSystem2 {
     this.distance = d;
     this.detection = det;
     this.contactPoints = cp;
-    this._det.settings = {
+    this.detector.settings = {
       firstOrder: d === "first-order",
       symmetric: det === "symmetric",
       allNodes: cp === "all-nodes",
     };
-    this._det.shapeList = this.starShapes;
-    this._det.out = this.contacts;
-    this._det.sampling = sampling;
-    this._det.sprites = this._sprites;
+    this.detector.shapeList = this.starShapes;
+    this.detector.out = this.contacts;
+    this.detector.sampling = sampling;
+    this.detector.sprites = this.#sprites;
     if (options.threads !== undefined) this.threads = options.threads;
   }
 
@@ -240,7 +240,7 @@ export class StarSystem extends GrainSystem2 {
     }
     const rho = positive("StarSystem.addGrains", "arealDensity", options.arealDensity ?? 3.54);
     const off = Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
-    const first = this._append("StarSystem.addGrains", options, {
+    const first = this.appendGrains("StarSystem.addGrains", options, {
       shape: sid,
       mass: rho * sh.area,
       inertia: rho * sh.polarMoment,
@@ -292,7 +292,7 @@ export class StarSystem extends GrainSystem2 {
   }
 
   /** @internal The lever arm of grain `i`: its shape's r_max plus its centroid offset. */
-  override _lever(i: number): number {
+  override leverArm(i: number): number {
     const sh = this.starShapes[this.store.shape[i]];
     return sh.rMax + Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
   }
@@ -319,7 +319,7 @@ export class StarSystem extends GrainSystem2 {
     // with threads, each takes a share (the same arithmetic, the same bytes)
     if (this.pool !== null) this.pool.prepareStars(this);
     else polarCentres(st.pos, ang, st.shape, this.#centroids, C, S, ce, 0, n);
-    const d = this._det;
+    const d = this.detector;
     d.shapeId = this.store.shape;
     d.centre = ce;
     d.ang = ang;
@@ -329,7 +329,7 @@ export class StarSystem extends GrainSystem2 {
     d.ids = this.store.ids;
     d.nodeTests = 0;
     // one sprite per shape (shared per shape object), rebuilt when shapes change (loadState)
-    const res = this.spriteResolution, sp = this._sprites;
+    const res = this.spriteResolution, sp = this.#sprites;
     if (res > 0) {
       if (sp.length > shapes.length) sp.length = shapes.length;
       for (let k = 0; k < shapes.length; k++) {
@@ -352,14 +352,14 @@ export class StarSystem extends GrainSystem2 {
     setCentres: (centres) => {
       this.store.centre = centres;
     },
-    detector: () => this._det,
+    detector: () => this.detector,
     wallsInto: (sink) => this.#wallsInto(sink),
     keys: (keys) => this.#threadKeys(keys),
     model: () => this.#threadModel(),
   };
   /** What the workers' model depends on. */
   #threadKeys(keys: unknown[]): number {
-    const d = this._det, s = d.settings, shapes = this.starShapes, sp = this._sprites;
+    const d = this.detector, s = d.settings, shapes = this.starShapes, sp = this.#sprites;
     let k = 0;
     keys[k++] = Kind.star;
     for (let i = 0; i < shapes.length; i++) keys[k++] = shapes[i];
@@ -372,12 +372,12 @@ export class StarSystem extends GrainSystem2 {
   }
   /** The workers' model: plain copies of the shapes and sprites, the settings. */
   #threadModel(): ThreadModel {
-    const d = this._det, withFields = d.sampling === "sprite";
+    const d = this.detector, withFields = d.sampling === "sprite";
     return {
       kind: Kind.star,
       templates: [],
       shapes: this.starShapes.map(plainShape),
-      sprites: this._sprites.map((sp) => plainSprite(sp, withFields)),
+      sprites: this.#sprites.map((sp) => plainSprite(sp, withFields)),
       settings: { ...d.settings },
       sampling: d.sampling,
       centroids: this.#centroids.slice(),
@@ -385,7 +385,7 @@ export class StarSystem extends GrainSystem2 {
   }
   /** The wall contacts into `sink` (detection's view). */
   #wallsInto(sink: ContactSink): void {
-    const walls = this.walls, det = this._det, n = this.count, out = det.out;
+    const walls = this.walls, det = this.detector, n = this.count, out = det.out;
     det.out = sink;
     for (let w = 0; w < walls.count; w++) {
       if (walls.enabled[w] === 0) continue;
@@ -399,14 +399,14 @@ export class StarSystem extends GrainSystem2 {
    * @internal The contacts at the current positions, detected into a scratch record without
    * stepping (the GPU system's divergence guard measures its reference with them).
    */
-  _contactsNow(): StarContacts {
+  contactsNow(): StarContacts {
     const c = this.#guardContacts ??= new StarContacts();
     c.count = 0;
     this.prepare();
     this.rebuildGrid();
     this.findCandidates();
     const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids;
-    const det = this._det, out = det.out;
+    const det = this.detector, out = det.out;
     det.out = c;
     try {
       for (let k = 0; k < p.count; k++) {
@@ -428,7 +428,11 @@ export class StarSystem extends GrainSystem2 {
       this.wallsDone = true;
       return;
     }
-    const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids, det = this._det;
+    const p = this.detectionState.pairs,
+      A = p.a,
+      B = p.b,
+      ids = this.store.ids,
+      det = this.detector;
     let inContact = 0;
     for (let k = 0; k < p.count; k++) {
       let a = A[k], b = B[k];
@@ -447,6 +451,6 @@ export class StarSystem extends GrainSystem2 {
   protected detectWallContacts(): void {
     if (this.wallsDone) return;
     this.#wallsInto(this.contacts);
-    this.detectionState.nodeTests = this._det.nodeTests;
+    this.detectionState.nodeTests = this.detector.nodeTests;
   }
 }

@@ -201,7 +201,7 @@ function guardAccess(core: GpuCore): GpuGuardAccess {
   return {
     host: core.host,
     readState: () => readState(core),
-    contactsNow: () => core.host._contactsNow(),
+    contactsNow: () => core.host.contactsNow(),
     where: `${NAME}.run`,
   };
 }
