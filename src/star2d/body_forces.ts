@@ -98,7 +98,7 @@ export function contactRange2(sys: GrainSystem2, k0: number): void {
   const pos = sys.store.pos, vel = sys.store.vel, om = sys.store.omega, ids = sys.store.ids;
   const ci = b.i, cj = b.j, cb = b.boundary, kind = b.kind, pt = b.point, nr = b.normal;
   const ov = b.overlap, fnA = b.normalForce, ftV = b.tangentialForce;
-  const key = c._key, xi = c._xi, ftA = c._ft;
+  const key = c.springs.key, xi = c.springs.xi, ftA = c.springs.ft;
   const kn = sys.kn, cn = sys.cn, kt = sys.kt, ct = sys.ct, dt = sys.timeStep;
   const walls = sys.walls, mu0 = sys.friction;
   const wom = walls.omega, wg = walls.geom;

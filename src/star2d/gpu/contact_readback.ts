@@ -130,8 +130,8 @@ function decodeRecords(core: GpuCore, bytes: ArrayBuffer, total: number): void {
     bb.normalForce[k] = fn;
     bb.tangentialForce[2 * k] = ft * ny;
     bb.tangentialForce[2 * k + 1] = -ft * nx;
-    c._ft[k] = ft;
-    c._xi[k] = f[o + 13];
+    c.springs.ft[k] = ft;
+    c.springs.xi[k] = f[o + 13];
   }
 }
 

@@ -275,9 +275,10 @@ export class StarThreads extends WorkerPool {
       const a = cb[name] = shared(cb[name]);
       if (con[name] !== a) con[name] = a, changed = true;
     }
-    c._key = shared(c._key), c._xi = shared(c._xi), c._ft = shared(c._ft);
-    if (con.key !== c._key || con.xi !== c._xi || con.ft !== c._ft) {
-      con.key = c._key, con.xi = c._xi, con.ft = c._ft;
+    const sp = c.springs;
+    sp.key = shared(sp.key), sp.xi = shared(sp.xi), sp.ft = shared(sp.ft);
+    if (con.key !== sp.key || con.xi !== sp.xi || con.ft !== sp.ft) {
+      con.key = sp.key, con.xi = sp.xi, con.ft = sp.ft;
       changed = true;
     }
     if (changed) this.#send(buf);
@@ -296,7 +297,7 @@ export class StarThreads extends WorkerPool {
 
   /** Copy the previous springs and their hash for the force threads; false when too small. */
   #shareHistory(buf: StarShared, h: ContactHistory): boolean {
-    const prev = h._previous(), n = prev.count, cap = prev.mask + 1, hh = buf.hist;
+    const prev = h.previousSprings(), n = prev.count, cap = prev.mask + 1, hh = buf.hist;
     const q5 = hh.length / 5;
     if (n > buf.histKeys.length || cap > q5) {
       this.#histNeed[0] = n, this.#histNeed[1] = cap;
@@ -347,7 +348,8 @@ export class StarThreads extends WorkerPool {
     const c = sys.contacts, b = contactBuffers(c), P = this.#pairContacts;
     buf.info[Info.grains] = n;
     this.start(Job.scatter);
-    sys.detectionState.history._recordContacts(sys.store.ids, b.i, b.j, c._key, c._xi, P);
+    const h = sys.detectionState.history, sp = c.springs;
+    h.recordContacts(sys.store.ids, b.i, b.j, sp.key, sp.xi, P);
     scatterForces(buf, 0);
     this.wait();
     contactRange2(sys, P);
