@@ -183,15 +183,15 @@ export abstract class GrainSystem2 {
   time = 0;
 
   /**
-   * The system's state: the per-grain columns (positions, velocities, angles, spins, masses,
-   * inertias, bounding radii, forces, torques, ids, shape ids, per-step trig and centres) and
-   * the next id. Its columns are replaced when the system grows (`addGrains`, `reserve`): read
-   * them from the store again after those. @internal
+   * @internal The system's state: the per-grain columns (positions, velocities, angles, spins,
+   * masses, inertias, bounding radii, forces, torques, ids, shape ids, per-step trig and
+   * centres) and the next id. Its columns are replaced when the system grows (`addGrains`,
+   * `reserve`): read them from the store again after those.
    */
   readonly store: GrainStore;
   /**
-   * The detection state: cell grid and cell size, candidate pairs, tangential springs and
-   * their key tolerance, the step's detection counts. @internal
+   * @internal The detection state: cell grid and cell size, candidate pairs, tangential springs
+   * and their key tolerance, the step's detection counts.
    */
   readonly detectionState: GrainDetection = new GrainDetection();
   /** @internal The divergence guard (`guard.ts`). */
