@@ -65,7 +65,7 @@ describe("star2d GPU divergence guard: the readback's speed check", () => {
     let read = 0;
     const readState = () => {
       read++;
-      host._vel[2] = 5; // what the GPU would hold: grain 1 at 5 m/s
+      host.store.vel[2] = 5; // what the GPU would hold: grain 1 at 5 m/s
       return Promise.resolve();
     };
     const access = {

@@ -116,7 +116,7 @@ describe("star2d spring history: lookups find what a brute-force search finds", 
   it("the threads' lookup on a copy of the table gives the same springs", () => {
     const rng = new Rng(11);
     const prev = springs(rng, 200, false);
-    const h = historyOf(prev), t = h._previous();
+    const h = historyOf(prev), t = h.previousSprings();
     // what the pool copies into shared buffers (a hash of the same size)
     const copy = {
       ...t,
@@ -166,7 +166,7 @@ describe("star2d spring history: lookups find what a brute-force search finds", 
     const bulk = new ContactHistory(), one = new ContactHistory();
     bulk.begin(), one.begin();
     bulk.record(1, 2, 0.5, 0.25), one.record(1, 2, 0.5, 0.25); // something before
-    bulk._recordContacts(ids, ci, cj, key, xi, n); // grows past the initial 256 rows
+    bulk.recordContacts(ids, ci, cj, key, xi, n); // grows past the initial 256 rows
     for (let k = 0; k < n; k++) one.record(ids[ci[k]], ids[cj[k]], key[k], xi[k]);
     expect(bulk.exportRecorded()).toEqual(one.exportRecorded());
   });

@@ -8,8 +8,7 @@
  * @module
  */
 
-import { CellGrid2, PairList } from "../math/grid.ts";
-import { ContactHistory, StarContacts } from "./contacts.ts";
+import { StarContacts } from "./contacts.ts";
 import {
   addProfile,
   emptyProfile,
@@ -48,6 +47,8 @@ import {
 } from "./guard.ts";
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
 import { Walls } from "./walls.ts";
+import { GrainStore, type GrainStoreColumns } from "./grain_store.ts";
+import { GrainDetection } from "./grain_detection.ts";
 import { readFileForDecode, writeFileAtomicSync } from "../math/container.ts";
 import {
   applyGrainState,
@@ -100,7 +101,7 @@ export abstract class GrainSystem2 {
   set timeStep(dt: number) {
     const where = `${this.#name}.timeStep`;
     const t = positive(where, "timeStep", dt);
-    const lever = (i: number) => this._lever(i);
+    const lever = (i: number) => this.leverArm(i);
     checkStableSteps(
       where,
       t,
@@ -108,14 +109,14 @@ export abstract class GrainSystem2 {
       this.kt,
       this.cn,
       this.count,
-      this._mass,
-      this._inertia,
+      this.store.mass,
+      this.store.inertia,
       lever,
     );
     this.#dt = t;
   }
   /** @internal Set the time step unchecked (a checkpoint's, checked by its decoder). */
-  _setTimeStep(dt: number): void {
+  setTimeStepUnchecked(dt: number): void {
     this.#dt = dt;
   }
   /** Gravity x (m/s²). */
@@ -181,44 +182,41 @@ export abstract class GrainSystem2 {
   /** Simulated time (s). */
   time = 0;
 
-  /** @internal */ _cap = 0;
-  /** @internal */ _pos: Float64Array = new Float64Array(0);
-  /** @internal */ _vel: Float64Array = new Float64Array(0);
-  /** @internal */ _ang: Float64Array = new Float64Array(0);
-  /** @internal */ _omega: Float64Array = new Float64Array(0);
-  /** @internal */ _mass: Float64Array = new Float64Array(0);
-  /** @internal */ _inertia: Float64Array = new Float64Array(0);
-  /** @internal */ _rmax: Float64Array = new Float64Array(0);
-  /** @internal */ _ids: Uint32Array = new Uint32Array(0);
-  /** @internal */ _shape: Uint16Array = new Uint16Array(0);
-  /** @internal */ _force: Float64Array = new Float64Array(0);
-  /** @internal */ _torque: Float64Array = new Float64Array(0);
-  /** @internal */ _nextId = 0;
-  /** @internal */ readonly _grid: CellGrid2 = new CellGrid2();
-  /** @internal Grid cell size: the largest bounding diameter 2·r_max added so far (m). */
-  _cell = 0;
-  /** @internal */ readonly _pairs: PairList = new PairList();
-  /** @internal */ readonly _history: ContactHistory = new ContactHistory();
-  /** @internal */ _nodeTests = 0;
-  /** @internal */ _pairsInContact = 0;
-  /** History key tolerance: > 0 angles (rad), 0 exact keys. @internal */
-  _keyTol = 0.3;
+  /**
+   * @internal The system's state: the per-grain columns (positions, velocities, angles, spins,
+   * masses, inertias, bounding radii, forces, torques, ids, shape ids, per-step trig and
+   * centres) and the next id. Its columns are replaced when the system grows (`addGrains`,
+   * `reserve`): read them from the store again after those.
+   */
+  readonly store: GrainStore;
+  /**
+   * @internal The detection state: cell grid and cell size, candidate pairs, tangential springs
+   * and their key tolerance, the step's detection counts.
+   */
+  readonly detectionState: GrainDetection = new GrainDetection();
   /** @internal The divergence guard (`guard.ts`). */
-  readonly _guard: GrainGuard = new GrainGuard();
+  readonly guard: GrainGuard = new GrainGuard();
 
   /**
    * @internal The lever arm of grain `i` for the stability bound: from its centre of mass to
    * its farthest boundary point (the bounding radius; star grains add their centroid offset).
    */
-  _lever(i: number): number {
-    return this._rmax[i];
+  leverArm(i: number): number {
+    return this.store.rmax[i];
   }
 
   /**
    * Resolve and validate the common options; `keys` are every option key the subclass
-   * accepts (unknown keys throw naming the nearest valid one).
+   * accepts (unknown keys throw naming the nearest valid one); `columns` are the per-step
+   * columns its store carries.
    */
-  constructor(name: string, options: GrainSystemOptions | undefined, keys: readonly string[]) {
+  constructor(
+    name: string,
+    options: GrainSystemOptions | undefined,
+    keys: readonly string[],
+    columns: GrainStoreColumns = {},
+  ) {
+    this.store = new GrainStore(columns);
     const o = checkOptions<GrainSystemOptions>(name, "options", options, keys);
     this.#dt = positive(name, "timeStep", o.timeStep ?? 1e-4);
     const g = o.gravity ?? [0, -9.81];
@@ -238,9 +236,9 @@ export abstract class GrainSystem2 {
 
   readonly #name: string;
   /** @internal The detection threads (none with one thread). */
-  _pool: StarThreads | null = null;
+  protected pool: StarThreads | null = null;
   /** @internal The walls were detected with the pairs this step (threads). */
-  _wallsDone = false;
+  protected wallsDone = false;
 
   /**
    * Threads that share the contact detection, most of a step (`StarSystem`: nodes to surface;
@@ -276,18 +274,18 @@ export abstract class GrainSystem2 {
    * ```
    */
   get threads(): number {
-    return this._pool?.threads ?? 1;
+    return this.pool?.threads ?? 1;
   }
   set threads(n: number) {
     const t = integerIn(this.#name, "threads", n, 1, MAX_THREADS);
     if (t === this.threads) return;
-    if (t > 1 && !this._threadable()) {
+    if (t > 1 && !this.threadable()) {
       throw new RangeError(
         `${this.#name}: threads (${t}) must be 1: its contact detection is one distance per pair`,
       );
     }
-    this._pool?.close();
-    this._pool = t > 1 ? new StarThreads(t) : null;
+    this.pool?.close();
+    this.pool = t > 1 ? new StarThreads(t) : null;
   }
 
   /**
@@ -303,8 +301,8 @@ export abstract class GrainSystem2 {
    * ```
    */
   close(): void {
-    this._pool?.close();
-    this._pool = null;
+    this.pool?.close();
+    this.pool = null;
   }
 
   /** {@linkcode GrainSystem2.close}, for `using`. */
@@ -313,12 +311,12 @@ export abstract class GrainSystem2 {
   }
 
   /** @internal Whether this kind of system can share its detection with threads. */
-  protected _threadable(): boolean {
+  protected threadable(): boolean {
     return false;
   }
 
   /** @internal The class of the system: "StarSystem", "DiskSystem" or "ClumpSystem". */
-  get _kind(): string {
+  get systemKind(): string {
     return this.#name;
   }
 
@@ -462,45 +460,45 @@ export abstract class GrainSystem2 {
    * ```
    */
   get positions(): Float64Array {
-    this._guard.viewsOut = true;
-    return this._pos.subarray(0, 2 * this.count);
+    this.guard.viewsOut = true;
+    return this.store.pos.subarray(0, 2 * this.count);
   }
   /** Velocities of the centres of mass (m/s), stride 2. */
   get velocities(): Float64Array {
-    this._guard.viewsOut = true;
-    return this._vel.subarray(0, 2 * this.count);
+    this.guard.viewsOut = true;
+    return this.store.vel.subarray(0, 2 * this.count);
   }
   /** Angles (rad), unwrapped. */
   get angles(): Float64Array {
-    this._guard.viewsOut = true;
-    return this._ang.subarray(0, this.count);
+    this.guard.viewsOut = true;
+    return this.store.ang.subarray(0, this.count);
   }
   /** Angular velocities (rad/s). */
   get angularVelocities(): Float64Array {
-    this._guard.viewsOut = true;
-    return this._omega.subarray(0, this.count);
+    this.guard.viewsOut = true;
+    return this.store.omega.subarray(0, this.count);
   }
   /** Masses (kg). */
   get masses(): Float64Array {
-    this._guard.viewsOut = true;
-    return this._mass.subarray(0, this.count);
+    this.guard.viewsOut = true;
+    return this.store.mass.subarray(0, this.count);
   }
   /** Moments of inertia about the centre of mass (kg·m²). */
   get inertias(): Float64Array {
-    this._guard.viewsOut = true;
-    return this._inertia.subarray(0, this.count);
+    this.guard.viewsOut = true;
+    return this.store.inertia.subarray(0, this.count);
   }
   /** Bounding radii r_max (m), about the detection centre. */
   get radii(): Float64Array {
-    return this._rmax.subarray(0, this.count);
+    return this.store.rmax.subarray(0, this.count);
   }
   /** Stable ids (never reused). */
   get ids(): Uint32Array {
-    return this._ids.subarray(0, this.count);
+    return this.store.ids.subarray(0, this.count);
   }
   /** Shape id of each grain (index into the system's shapes). */
   get shapes(): Uint16Array {
-    return this._shape.subarray(0, this.count);
+    return this.store.shape.subarray(0, this.count);
   }
 
   /**
@@ -518,47 +516,22 @@ export abstract class GrainSystem2 {
   reserve(n: number): void {
     const where = `${this.#name}.reserve`;
     integerIn(where, "n", n, 0, MAX_GRAINS);
-    if (n <= this._cap) return;
-    let cap = Math.max(16, this._cap);
+    if (n <= this.store.capacity) return;
+    let cap = Math.max(16, this.store.capacity);
     while (cap < n) cap *= 2;
     sizeGuard(
       where,
       `the columns of ${cap} grains (${GRAIN_COLUMN_BYTES} bytes each)`,
       cap * GRAIN_COLUMN_BYTES,
     );
-    this._grow(cap);
-  }
-
-  /** Reallocate every per-grain column to `cap` (subclasses extend). @internal */
-  _grow(cap: number): void {
-    const f = (a: Float64Array, s: number) => {
-      const b = new Float64Array(cap * s);
-      b.set(a.subarray(0, this.count * s));
-      return b;
-    };
-    this._pos = f(this._pos, 2);
-    this._vel = f(this._vel, 2);
-    this._ang = f(this._ang, 1);
-    this._omega = f(this._omega, 1);
-    this._mass = f(this._mass, 1);
-    this._inertia = f(this._inertia, 1);
-    this._rmax = f(this._rmax, 1);
-    this._force = f(this._force, 2);
-    this._torque = f(this._torque, 1);
-    const ids = new Uint32Array(cap);
-    ids.set(this._ids.subarray(0, this.count));
-    this._ids = ids;
-    const sh = new Uint16Array(cap);
-    sh.set(this._shape.subarray(0, this.count));
-    this._shape = sh;
-    this._cap = cap;
+    this.store.grow(cap, this.count);
   }
 
   /**
    * Append grains with common mass properties; returns the first new slot.
    * @internal
    */
-  _append(
+  protected appendGrains(
     name: string,
     init: GrainInit,
     props: {
@@ -585,24 +558,25 @@ export abstract class GrainSystem2 {
     }
     this.checkTimeStep(name, props.mass, props.inertia, props.lever);
     this.reserve(this.count + n);
-    const first = this.count;
+    const first = this.count, st = this.store;
     for (let k = 0; k < n; k++) {
       const i = first + k;
-      this._pos[2 * i] = flat[2 * k];
-      this._pos[2 * i + 1] = flat[2 * k + 1];
-      this._vel[2 * i] = vel ? vel[2 * k] : 0;
-      this._vel[2 * i + 1] = vel ? vel[2 * k + 1] : 0;
-      this._ang[i] = angles[k];
-      this._omega[i] = omegas[k];
-      this._mass[i] = props.mass;
-      this._inertia[i] = props.inertia;
-      this._rmax[i] = props.rmax;
-      this._shape[i] = props.shape;
-      this._ids[i] = this._nextId++;
+      st.pos[2 * i] = flat[2 * k];
+      st.pos[2 * i + 1] = flat[2 * k + 1];
+      st.vel[2 * i] = vel ? vel[2 * k] : 0;
+      st.vel[2 * i + 1] = vel ? vel[2 * k + 1] : 0;
+      st.ang[i] = angles[k];
+      st.omega[i] = omegas[k];
+      st.mass[i] = props.mass;
+      st.inertia[i] = props.inertia;
+      st.rmax[i] = props.rmax;
+      st.shape[i] = props.shape;
+      st.ids[i] = st.nextId++;
     }
     this.count += n;
-    if (2 * props.rmax > this._cell) this._cell = 2 * props.rmax;
-    this._guard.stale = true;
+    const ds = this.detectionState;
+    if (2 * props.rmax > ds.cell) ds.cell = 2 * props.rmax;
+    this.guard.stale = true;
     return first;
   }
 
@@ -632,7 +606,7 @@ export abstract class GrainSystem2 {
       runSteps(`${this.#name}.run`, this, steps, options, () => this.step());
     } finally {
       // back to the caller: idle workers sleep rather than spin (`WorkerPool.park`)
-      this._pool?.park();
+      this.pool?.park();
     }
   }
 
@@ -641,8 +615,8 @@ export abstract class GrainSystem2 {
     const prof = this.profile, pr = this.lastStepProfile;
     let t = prof ? performance.now() : 0;
     const t0 = t;
-    this._nodeTests = 0;
-    this._pairsInContact = 0;
+    this.detectionState.nodeTests = 0;
+    this.detectionState.pairsInContact = 0;
     this.contacts.count = 0;
     this.prepare();
     this.rebuildGrid();
@@ -674,17 +648,19 @@ export abstract class GrainSystem2 {
   /** Sort detection centres into cells of the largest bounding diameter. */
   protected rebuildGrid(): void {
     // An empty system has no cell size yet (no grain gave one): any positive size will do.
-    this._grid.build(this.detectionCentres(), this.count, this._cell > 0 ? this._cell : 1);
+    const ds = this.detectionState;
+    ds.grid.build(this.detectionCentres(), this.count, ds.cell > 0 ? ds.cell : 1);
   }
 
   /** Grid pairs whose bounding circles intersect. */
   protected findCandidates(): void {
     // with threads, each searches a run of grid rows (the same pairs in the same order)
-    const p = this._pool;
+    const p = this.pool;
     // (only the systems with threads, stars and clumps, have a pool: both are ThreadedGrains)
     const sys = this as unknown as ThreadedGrains;
-    if (p !== null && p.findPairs(sys, this._grid, this._rmax, 0, this._pairs)) return;
-    this._grid.findPairs(this.detectionCentres(), this._rmax, 0, this._pairs);
+    const ds = this.detectionState, rmax = this.store.rmax;
+    if (p !== null && p.findPairs(sys, ds.grid, rmax, 0, ds.pairs)) return;
+    ds.grid.findPairs(this.detectionCentres(), rmax, 0, ds.pairs);
   }
   /** Grain–grain contacts into `contacts`, pairs oriented so that ids[i] < ids[j]. */
   protected abstract detectContacts(): void;
@@ -697,7 +673,7 @@ export abstract class GrainSystem2 {
    */
   protected computeForces(): void {
     // with threads, when they detected this step's contacts: the pair forces on the threads
-    const p = this._pool;
+    const p = this.pool;
     if (p !== null && p.forces(this as unknown as ThreadedGrains & GrainSystem2)) return;
     contactForces2(this);
   }

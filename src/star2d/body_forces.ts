@@ -15,10 +15,10 @@ import { contactBuffers, ContactKind } from "../contact/record.ts";
  * @internal
  */
 export function contactForces2(sys: GrainSystem2): void {
-  const n = sys.count, h = sys._history;
-  sys._force.fill(0, 0, 2 * n);
-  sys._torque.fill(0, 0, n);
-  h.tolerance = sys._keyTol;
+  const n = sys.count, h = sys.detectionState.history;
+  sys.store.force.fill(0, 0, 2 * n);
+  sys.store.torque.fill(0, 0, n);
+  h.tolerance = sys.detectionState.keyTol;
   h.begin();
   contactRange2(sys, 0);
 }
@@ -93,12 +93,12 @@ export function lawScalars(sys: GrainSystem2, p: Float64Array): Float64Array {
  * history begun by the caller), in contact order. @internal
  */
 export function contactRange2(sys: GrainSystem2, k0: number): void {
-  const c = sys.contacts, h = sys._history, b = contactBuffers(c);
-  const F = sys._force, T = sys._torque;
-  const pos = sys._pos, vel = sys._vel, om = sys._omega, ids = sys._ids;
+  const c = sys.contacts, h = sys.detectionState.history, b = contactBuffers(c);
+  const F = sys.store.force, T = sys.store.torque;
+  const pos = sys.store.pos, vel = sys.store.vel, om = sys.store.omega, ids = sys.store.ids;
   const ci = b.i, cj = b.j, cb = b.boundary, kind = b.kind, pt = b.point, nr = b.normal;
   const ov = b.overlap, fnA = b.normalForce, ftV = b.tangentialForce;
-  const key = c._key, xi = c._xi, ftA = c._ft;
+  const key = c.springs.key, xi = c.springs.xi, ftA = c.springs.ft;
   const kn = sys.kn, cn = sys.cn, kt = sys.kt, ct = sys.ct, dt = sys.timeStep;
   const walls = sys.walls, mu0 = sys.friction;
   const wom = walls.omega, wg = walls.geom;
@@ -169,8 +169,8 @@ export function contactRange2(sys: GrainSystem2, k0: number): void {
  */
 export function integrateGrains2(sys: GrainSystem2): void {
   const n = sys.count, dt = sys.timeStep, gx = sys.gravityX, gy = sys.gravityY;
-  const pos = sys._pos, vel = sys._vel, ang = sys._ang, om = sys._omega;
-  const m = sys._mass, I = sys._inertia, F = sys._force, T = sys._torque;
+  const pos = sys.store.pos, vel = sys.store.vel, ang = sys.store.ang, om = sys.store.omega;
+  const m = sys.store.mass, I = sys.store.inertia, F = sys.store.force, T = sys.store.torque;
   const cr = sys.rotationalDamping;
   for (let i = 0; i < n; i++) {
     const im = 1 / m[i];

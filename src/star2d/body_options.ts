@@ -2,7 +2,7 @@
  * The public types of the 2D systems' base: the contact and integration parameters every
  * system accepts (`GrainSystemOptions`), the statistics every step leaves (`StepStats`), the
  * initial state of `addGrains` (`GrainInit`) and the check of point lists (`flatten`) that
- * `GrainSystem2._append` and the clump builders use. Re-exported from `body.ts`.
+ * `GrainSystem2.appendGrains` and the clump builders use. Re-exported from `body.ts`.
  *
  * @module
  */

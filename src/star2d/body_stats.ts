@@ -45,8 +45,12 @@ export function updateStepStats(sys: GrainSystem2): void {
     if (ov[k] > maxOv) maxOv = ov[k];
   }
   let ke = 0, v2max = 0, acc = 0, fp = 0;
-  const pos = sys._pos, vel = sys._vel, om = sys._omega, m = sys._mass, I = sys._inertia;
-  const ang = sys._ang;
+  const pos = sys.store.pos,
+    vel = sys.store.vel,
+    om = sys.store.omega,
+    m = sys.store.mass,
+    I = sys.store.inertia;
+  const ang = sys.store.ang;
   for (let i = 0; i < sys.count; i++) {
     const vx = vel[2 * i], vy = vel[2 * i + 1], v2 = vx * vx + vy * vy;
     if (v2 > v2max) v2max = v2;
@@ -58,13 +62,14 @@ export function updateStepStats(sys: GrainSystem2): void {
   s.step++;
   if (acc !== 0 || !Number.isFinite(ke)) reportNonFinite(sys, s.step);
   s.time = sys.time;
-  s.candidatePairs = sys._pairs.tested;
-  s.boundingHits = sys._pairs.count;
-  s.nodeTests = sys._nodeTests;
+  s.candidatePairs = sys.detectionState.pairs.tested;
+  s.boundingHits = sys.detectionState.pairs.count;
+  s.nodeTests = sys.detectionState.nodeTests;
   s.particleContacts = c.count - wallC;
   s.boundaryContacts = wallC;
-  s.pairsInContact = sys._pairsInContact;
-  s.contactsPerPair = sys._pairsInContact > 0 ? s.particleContacts / sys._pairsInContact : 0;
+  s.pairsInContact = sys.detectionState.pairsInContact;
+  const inContact = sys.detectionState.pairsInContact;
+  s.contactsPerPair = inContact > 0 ? s.particleContacts / inContact : 0;
   s.maxPenetration = maxOv;
   s.maxSpeed = Math.sqrt(v2max);
   s.kineticEnergy = ke;
@@ -73,7 +78,7 @@ export function updateStepStats(sys: GrainSystem2): void {
 
 /** Throw naming the first grain whose state is not finite. */
 function reportNonFinite(sys: GrainSystem2, step: number): never {
-  const pos = sys._pos, vel = sys._vel, ang = sys._ang, om = sys._omega;
+  const pos = sys.store.pos, vel = sys.store.vel, ang = sys.store.ang, om = sys.store.omega;
   let i = 0;
   for (; i < sys.count; i++) {
     const vx = vel[2 * i], vy = vel[2 * i + 1];
@@ -82,8 +87,8 @@ function reportNonFinite(sys: GrainSystem2, step: number): never {
     if (x !== 0) break;
   }
   throw new RangeError(
-    `${sys._kind}.step: grain ${i} (id ${
-      sys._ids[i]
+    `${sys.systemKind}.step: grain ${i} (id ${
+      sys.store.ids[i]
     }) has a non-finite state (or a speed whose energy overflows) after step ` +
       `${step} (position ${pos[2 * i]}, ${pos[2 * i + 1]}; velocity ${vel[2 * i]}, ` +
       `${vel[2 * i + 1]}; angle ${ang[i]}); check the initial state, or reduce the time step`,

@@ -55,7 +55,7 @@ function parametersOf(sys: GrainSystem2): Record<string, unknown> {
     friction: sys.friction,
     rotationalDamping: sys.rotationalDamping,
   };
-  if (sys._kind === "StarSystem") {
+  if (sys.systemKind === "StarSystem") {
     const s = sys as StarSystem;
     p.distance = s.distance;
     p.detection = s.detection;
@@ -67,16 +67,16 @@ function parametersOf(sys: GrainSystem2): Record<string, unknown> {
 /** The state of `sys` (views into its columns; encode it before the system steps on). */
 export function captureGrainState(sys: GrainSystem2, histories: boolean): GrainState {
   const n = sys.count, w = sys.walls, nw = w.count;
-  const kind = sys._kind;
+  const kind = sys.systemKind;
   return {
     kind,
     parameters: parametersOf(sys),
     count: n,
-    nextId: sys._nextId,
+    nextId: sys.store.nextId,
     time: sys.time,
     step: sys.lastStepStats.step,
-    cell: sys._cell,
-    keyTolerance: sys._keyTol,
+    cell: sys.detectionState.cell,
+    keyTolerance: sys.detectionState.keyTol,
     pos: sys.positions,
     vel: sys.velocities,
     ang: sys.angles,
@@ -98,7 +98,7 @@ export function captureGrainState(sys: GrainSystem2, histories: boolean): GrainS
       base: w.base.subarray(0, 4 * nw),
       spin: w.spin.subarray(0, nw),
     },
-    history: histories ? sys._history.exportRecorded() : null,
+    history: histories ? sys.detectionState.history.exportRecorded() : null,
   };
 }
 
@@ -183,9 +183,9 @@ export function encodeGrainState(s: GrainState, littleEndian = true): Uint8Array
  * of the last step cleared. Throws (changing nothing) when `s` holds another kind of system.
  */
 export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string): void {
-  if (s.kind !== sys._kind) {
+  if (s.kind !== sys.systemKind) {
     throw new RangeError(
-      `${where}: the file holds a ${s.kind}, not a ${sys._kind}; load it with ` +
+      `${where}: the file holds a ${s.kind}, not a ${sys.systemKind}; load it with ` +
         `${s.kind}.fromState(path)`,
     );
   }
@@ -193,7 +193,7 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   sys.reserve(n); // allocation first: a failure changes nothing that matters
   const p = s.parameters, g = p.gravity as number[];
   // the decoder checked the time step against the stored grains (`checkGrainState`)
-  sys._setTimeStep(p.timeStep as number);
+  sys.setTimeStepUnchecked(p.timeStep as number);
   Object.assign(sys, {
     gravityX: g[0],
     gravityY: g[1],
@@ -211,7 +211,7 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
       detection: p.detection,
       contactPoints: p.contactPoints,
     });
-    st._det.settings = {
+    st.detector.settings = {
       firstOrder: p.distance === "first-order",
       symmetric: p.detection === "symmetric",
       allNodes: p.contactPoints === "all-nodes",
@@ -222,19 +222,19 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
     const cs = sys as ClumpSystem;
     cs.templates.splice(0, cs.templates.length, ...s.templates);
   }
-  sys._pos.set(s.pos);
-  sys._vel.set(s.vel);
-  sys._ang.set(s.ang);
-  sys._omega.set(s.omega);
-  sys._mass.set(s.mass);
-  sys._inertia.set(s.inertia);
-  sys._rmax.set(s.rmax);
-  sys._ids.set(s.ids);
-  sys._shape.set(s.shape);
+  sys.store.pos.set(s.pos);
+  sys.store.vel.set(s.vel);
+  sys.store.ang.set(s.ang);
+  sys.store.omega.set(s.omega);
+  sys.store.mass.set(s.mass);
+  sys.store.inertia.set(s.inertia);
+  sys.store.rmax.set(s.rmax);
+  sys.store.ids.set(s.ids);
+  sys.store.shape.set(s.shape);
   sys.count = n;
-  sys._nextId = s.nextId;
-  sys._cell = s.cell;
-  sys._keyTol = s.keyTolerance;
+  sys.store.nextId = s.nextId;
+  sys.detectionState.cell = s.cell;
+  sys.detectionState.keyTol = s.keyTolerance;
   sys.time = s.time;
   const w = sys.walls, sw = s.walls, cap = Math.max(8, sw.count);
   w.kind = new Int8Array(cap);
@@ -253,8 +253,8 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   w.base = grown(sw.base, 4);
   w.count = sw.count;
   const h = s.history;
-  if (h) sys._history.importRecorded(h.a, h.b, h.key, h.xi);
-  else {sys._history.importRecorded(
+  if (h) sys.detectionState.history.importRecorded(h.a, h.b, h.key, h.xi);
+  else {sys.detectionState.history.importRecorded(
       new Int32Array(0),
       new Int32Array(0),
       new Float64Array(0),
@@ -266,5 +266,5 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
   st.time = s.time;
   resetProfile(sys.lastStepProfile);
   sys.contacts.count = 0;
-  sys._guard.stale = true;
+  sys.guard.stale = true;
 }

@@ -18,7 +18,7 @@ import {
 import { options as checkOptions, positive } from "../math/validate.ts";
 import { ClumpDetector } from "./clump_detect.ts";
 import type { ContactSink } from "./detect.ts";
-import type { ThreadModel } from "./threads/pool.ts";
+import type { ThreadHooks, ThreadModel } from "./threads/pool.ts";
 import { Kind, plainDisks } from "./threads/kernel.ts";
 import { checkTemplate, type ClumpTemplate } from "./clump_template.ts";
 
@@ -51,21 +51,17 @@ export interface ClumpGrainsOptions extends GrainInit {
 export class ClumpSystem extends GrainSystem2 {
   /** Registered templates, indexed by the `shapes` column. */
   readonly templates: ClumpTemplate[] = [];
-  /** @internal */ _dx: Float64Array = new Float64Array(0);
-  /** @internal */ _dy: Float64Array = new Float64Array(0);
-  /** @internal */ _cos: Float64Array = new Float64Array(0);
-  /** @internal */ _sin: Float64Array = new Float64Array(0);
-  /** @internal */ readonly _det: ClumpDetector = new ClumpDetector();
+  /** @internal */ readonly detector: ClumpDetector = new ClumpDetector();
   /** Create an empty clump system; `threads` as {@linkcode GrainSystem2.threads}. */
   constructor(options: GrainSystemOptions & { threads?: number } = {}) {
-    super("ClumpSystem", options, [...GRAIN_SYSTEM_KEYS, "threads"]);
-    this._keyTol = 0;
-    this._det.templates = this.templates;
+    super("ClumpSystem", options, [...GRAIN_SYSTEM_KEYS, "threads"], { trig: true });
+    this.detectionState.keyTol = 0;
+    this.detector.templates = this.templates;
     if (options?.threads !== undefined) this.threads = options.threads;
   }
 
   /** @internal Clump systems share their disk–disk detection with threads. */
-  protected override _threadable(): boolean {
+  protected override threadable(): boolean {
     return true;
   }
 
@@ -127,7 +123,7 @@ export class ClumpSystem extends GrainSystem2 {
     for (let k = 0; k < t.r.length; k++) {
       R = Math.max(R, Math.sqrt(t.x[k] * t.x[k] + t.y[k] * t.y[k]) + t.r[k]);
     }
-    const first = this._append("ClumpSystem.addGrains", options, {
+    const first = this.appendGrains("ClumpSystem.addGrains", options, {
       shape: tid,
       mass: rho * t.area,
       inertia: rho * t.polarMoment,
@@ -138,58 +134,50 @@ export class ClumpSystem extends GrainSystem2 {
     return first;
   }
 
-  /** @internal */
-  override _grow(cap: number): void {
-    super._grow(cap);
-    this._cos = new Float64Array(cap);
-    this._sin = new Float64Array(cap);
-  }
-
   /** World positions of every disk (stored per clump at offsets from a prefix sum). */
   protected prepare(): void {
     // with threads, the columns are shared with them in place (replaced when they grew)
-    this._pool?.adopt(this);
-    const n = this.count, ang = this._ang, C = this._cos, S = this._sin;
+    this.pool?.adopt(this);
+    const st = this.store, n = this.count, ang = st.ang, C = st.cos, S = st.sin;
     for (let i = 0; i < n; i++) {
       C[i] = Math.cos(ang[i]);
       S[i] = Math.sin(ang[i]);
     }
-    const d = this._det;
-    d.pos = this._pos;
+    const d = this.detector;
+    d.pos = this.store.pos;
     d.cos = C;
     d.sin = S;
-    d.rmax = this._rmax;
-    d.shapeId = this._shape;
+    d.rmax = this.store.rmax;
+    d.shapeId = this.store.shape;
     d.nodeTests = 0;
   }
 
   /** Clumps are found by their centres of mass and bounding circles. */
   protected detectionCentres(): Float64Array {
-    return this._pos;
+    return this.store.pos;
   }
 
-  /** @internal The detection centres, for the threads. */
-  _threadCentres(): Float64Array {
-    return this._pos;
-  }
-  /** @internal Replace the detection centres' column (the centres of mass). */
-  _setThreadCentres(centres: Float64Array): void {
-    this._pos = centres;
-  }
-  /** @internal This thread's detector. */
-  _threadDetector(): ClumpDetector {
-    return this._det;
-  }
-  /** @internal What the workers' model depends on. */
-  _threadKeys(keys: unknown[]): number {
+  /** @internal What the threads call back into. */
+  readonly threadHooks: ThreadHooks = {
+    centres: () => this.store.pos,
+    setCentres: (centres) => {
+      this.store.pos = centres;
+    },
+    detector: () => this.detector,
+    wallsInto: (sink) => this.#wallsInto(sink),
+    keys: (keys) => this.#threadKeys(keys),
+    model: () => this.#threadModel(),
+  };
+  /** What the workers' model depends on. */
+  #threadKeys(keys: unknown[]): number {
     const T = this.templates;
     let k = 0;
     keys[k++] = Kind.clump;
     for (let i = 0; i < T.length; i++) keys[k++] = T[i];
     return k;
   }
-  /** @internal The workers' model: plain copies of the templates' disks. */
-  _threadModel(): ThreadModel {
+  /** The workers' model: plain copies of the templates' disks. */
+  #threadModel(): ThreadModel {
     return {
       kind: Kind.clump,
       templates: this.templates.map(plainDisks),
@@ -203,12 +191,16 @@ export class ClumpSystem extends GrainSystem2 {
 
   /** Disk–disk contacts of every candidate pair (and of the walls, when threaded). */
   protected detectContacts(): void {
-    this._wallsDone = false;
-    if (this._pool !== null && this._pool.detect(this)) {
-      this._wallsDone = true;
+    this.wallsDone = false;
+    if (this.pool !== null && this.pool.detect(this)) {
+      this.wallsDone = true;
       return;
     }
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det;
+    const p = this.detectionState.pairs,
+      A = p.a,
+      B = p.b,
+      ids = this.store.ids,
+      det = this.detector;
     det.out = this.contacts;
     let inContact = 0;
     for (let k = 0; k < p.count; k++) {
@@ -220,20 +212,20 @@ export class ClumpSystem extends GrainSystem2 {
       }
       if (det.pair(a, b) > 0) inContact++;
     }
-    this._nodeTests = det.nodeTests;
-    this._pairsInContact = inContact;
+    this.detectionState.nodeTests = det.nodeTests;
+    this.detectionState.pairsInContact = inContact;
   }
 
   /** Disk–wall contacts (exact wall distances). */
   protected detectWallContacts(): void {
-    if (!this._wallsDone) this._wallsInto(this.contacts);
+    if (!this.wallsDone) this.#wallsInto(this.contacts);
   }
 
-  /** @internal The disk–wall contacts into `sink` (detection's view). */
-  _wallsInto(c: ContactSink): void {
+  /** The disk–wall contacts into `sink` (detection's view). */
+  #wallsInto(c: ContactSink): void {
     const walls = this.walls, n = this.count, wr = walls.res;
-    const pos = this._pos, C = this._cos, S = this._sin, rmax = this._rmax;
-    const sid = this._shape, T = this.templates;
+    const st = this.store, pos = st.pos, C = st.cos, S = st.sin, rmax = st.rmax;
+    const sid = st.shape, T = this.templates;
     for (let w = 0; w < walls.count; w++) {
       if (walls.enabled[w] === 0) continue;
       for (let i = 0; i < n; i++) {
@@ -283,7 +275,7 @@ export class DiskSystem extends GrainSystem2 {
   /** Create an empty disk system. */
   constructor(options: GrainSystemOptions = {}) {
     super("DiskSystem", options, GRAIN_SYSTEM_KEYS);
-    this._keyTol = 0;
+    this.detectionState.keyTol = 0;
   }
   /**
    * Add disks; mass = arealDensity·πr², inertia = ½·m·r². Returns the first slot.
@@ -306,7 +298,7 @@ export class DiskSystem extends GrainSystem2 {
         throw new RangeError(`DiskSystem.addGrains: radius (${r}) must be > 0`);
       }
       const m = rho * Math.PI * r * r;
-      return this._append("DiskSystem.addGrains", options, {
+      return this.appendGrains("DiskSystem.addGrains", options, {
         shape: 0,
         mass: m,
         inertia: 0.5 * m * r * r,
@@ -380,13 +372,13 @@ export class DiskSystem extends GrainSystem2 {
 
   /** Disks are found by their centres and radii. */
   protected detectionCentres(): Float64Array {
-    return this._pos;
+    return this.store.pos;
   }
 
   /** One contact per overlapping pair. */
   protected detectContacts(): void {
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, c = this.contacts;
-    const pos = this._pos, rad = this._rmax;
+    const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids, c = this.contacts;
+    const pos = this.store.pos, rad = this.store.rmax;
     for (let k = 0; k < p.count; k++) {
       let a = A[k], b = B[k];
       if (ids[a] > ids[b]) {
@@ -401,14 +393,14 @@ export class DiskSystem extends GrainSystem2 {
       const nx = d > 0 ? dx / d : 1, ny = d > 0 ? dy / d : 0, arm = ra - 0.5 * ov;
       c.push(a, b, 0, ax + nx * arm, ay + ny * arm, nx, ny, ov, 0);
     }
-    this._nodeTests = p.tested;
-    this._pairsInContact = p.count;
+    this.detectionState.nodeTests = p.tested;
+    this.detectionState.pairsInContact = p.count;
   }
 
   /** Disk–wall contacts. */
   protected detectWallContacts(): void {
     const walls = this.walls, n = this.count, c = this.contacts, wr = walls.res;
-    const pos = this._pos, rad = this._rmax;
+    const pos = this.store.pos, rad = this.store.rmax;
     for (let w = 0; w < walls.count; w++) {
       if (walls.enabled[w] === 0) continue;
       for (let i = 0; i < n; i++) {

@@ -31,12 +31,15 @@ import { ContactKind, ContactRecord } from "../contact/record.ts";
  * ```
  */
 export class StarContacts extends ContactRecord {
-  /** @internal History key of each contact. */
-  _key: Float64Array = new Float64Array(0);
-  /** @internal Tangential spring of each contact (m). */
-  _xi: Float64Array = new Float64Array(0);
-  /** @internal Signed tangential force along t = (n_y, −n_x) (N). */
-  _ft: Float64Array = new Float64Array(0);
+  /**
+   * @internal The star2d columns at full capacity (replaced when the record grows, or by shared
+   * copies for the threads).
+   */
+  readonly springs: StarSpringColumns = {
+    key: new Float64Array(0),
+    xi: new Float64Array(0),
+    ft: new Float64Array(0),
+  };
 
   /** An empty record. */
   constructor() {
@@ -47,19 +50,22 @@ export class StarContacts extends ContactRecord {
 
   /** History key of each contact (see the module notes). */
   get key(): Float64Array {
-    return this._key.subarray(0, this.count);
+    return this.springs.key.subarray(0, this.count);
   }
 
   /** Grow the star2d columns with the shared ones. */
   protected override grown(capacity: number): void {
-    const f = (a: Float64Array | undefined) => {
+    // (the base constructor calls it before the field initialisers: the constructor again after)
+    const s = this.springs as StarSpringColumns | undefined;
+    if (s === undefined) return;
+    const f = (a: Float64Array) => {
       const b = new Float64Array(capacity);
-      if (a) b.set(a);
+      b.set(a);
       return b;
     };
-    this._key = f(this._key);
-    this._xi = f(this._xi);
-    this._ft = f(this._ft);
+    s.key = f(s.key);
+    s.xi = f(s.xi);
+    s.ft = f(s.ft);
   }
 
   /**
@@ -86,8 +92,18 @@ export class StarContacts extends ContactRecord {
       wall ? j : -1,
     );
     this.setGeometry2(k, px, py, -nx, -ny, overlap);
-    this._key[k] = key;
+    this.springs.key[k] = key;
   }
+}
+
+/** The star2d columns of a {@linkcode StarContacts} at full capacity. @internal */
+export interface StarSpringColumns {
+  /** History key of each contact. */
+  key: Float64Array;
+  /** Tangential spring of each contact (m). */
+  xi: Float64Array;
+  /** Signed tangential force along t = (n_y, −n_x) (N). */
+  ft: Float64Array;
 }
 
 /**
@@ -221,7 +237,7 @@ export class ContactHistory {
    * The previous step's springs and their hash as `findPrevious` reads them (views of the live
    * buffers, valid until the next `begin`), for the force threads. @internal
    */
-  _previous(): PreviousSprings {
+  previousSprings(): PreviousSprings {
     return this.#view;
   }
 
@@ -233,7 +249,7 @@ export class ContactHistory {
     v.stamp = this.#stamp, v.mask = this.#mask;
   }
 
-  /** The view `_previous` fills (one object, no allocation per lookup). */
+  /** The view `previousSprings` fills (one object, no allocation per lookup). */
   readonly #view: PreviousSprings = {
     count: this.#pn,
     a: this.#pa,
@@ -306,7 +322,7 @@ export class ContactHistory {
    * `record` of contacts 0 ≤ k < n in order: the ids of grains `ci[k]`, `cj[k]`, the key and ξ.
    * @internal
    */
-  _recordContacts(
+  recordContacts(
     ids: Uint32Array,
     ci: Int32Array,
     cj: Int32Array,

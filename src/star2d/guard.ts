@@ -140,7 +140,7 @@ export function unstableMessage(
  * @internal
  */
 export function guardBeforeForces(sys: GrainSystem2): void {
-  const g = sys._guard;
+  const g = sys.guard;
   if (g.viewsOut && !g.stale) {
     // the user held a view of the columns: did the state change since the last step?
     const f = fingerprint(sys);
@@ -180,8 +180,12 @@ const scratch = { ke: 0, fp: 0 };
 
 /** Kinetic energy and position fingerprint with the arithmetic of the end-of-step statistics. */
 function fingerprint(sys: GrainSystem2): { ke: number; fp: number } {
-  const pos = sys._pos, vel = sys._vel, om = sys._omega, m = sys._mass, I = sys._inertia;
-  const ang = sys._ang;
+  const pos = sys.store.pos,
+    vel = sys.store.vel,
+    om = sys.store.omega,
+    m = sys.store.mass,
+    I = sys.store.inertia;
+  const ang = sys.store.ang;
   let ke = 0, fp = 0;
   for (let i = 0; i < sys.count; i++) {
     const vx = vel[2 * i], vy = vel[2 * i + 1], v2 = vx * vx + vy * vy;
@@ -203,9 +207,13 @@ export function positionWeight(x: number, y: number, a: number): number {
  * (`contacts`, by default the step's own).
  */
 function measureReference(sys: GrainSystem2, contacts: ContactRecord = sys.contacts): void {
-  const g = sys._guard, n = sys.count;
-  const pos = sys._pos, vel = sys._vel, om = sys._omega, m = sys._mass, I = sys._inertia;
-  const r = sys._rmax, gx = sys.gravityX, gy = sys.gravityY, gn = Math.hypot(gx, gy);
+  const g = sys.guard, n = sys.count;
+  const pos = sys.store.pos,
+    vel = sys.store.vel,
+    om = sys.store.omega,
+    m = sys.store.mass,
+    I = sys.store.inertia;
+  const r = sys.store.rmax, gx = sys.gravityX, gy = sys.gravityY, gn = Math.hypot(gx, gy);
   const ux = gn > 0 ? -gx / gn : 0, uy = gn > 0 ? -gy / gn : 0;
   let hMin = Infinity, mMin = Infinity, rMin = Infinity, ke = 0;
   for (let i = 0; i < n; i++) {
@@ -241,10 +249,10 @@ function measureReference(sys: GrainSystem2, contacts: ContactRecord = sys.conta
  */
 function checkWalls(
   sys: GrainSystem2,
-  where = `${sys._kind}.step`,
+  where = `${sys.systemKind}.step`,
   step = sys.lastStepStats.step + 1,
 ): void {
-  const w = sys.walls, g = sys._guard, geo = w.geom, dt = sys.timeStep;
+  const w = sys.walls, g = sys.guard, geo = w.geom, dt = sys.timeStep;
   let vMax = 0;
   for (let k = 0; k < w.count; k++) {
     const om = Math.abs(w.omega[k]);
@@ -293,7 +301,7 @@ export function guardAfterStep(
   ke: number,
   fp: number,
 ): void {
-  const g = sys._guard;
+  const g = sys.guard;
   g.endKe = ke;
   g.endFp = fp;
   g.elapsed += sys.timeStep;
@@ -309,7 +317,7 @@ function checkOverlaps(
   where?: string,
   step?: number,
 ): void {
-  const b = contactBuffers(c), r = sys._rmax, ids = sys._ids;
+  const b = contactBuffers(c), r = sys.store.rmax, ids = sys.store.ids;
   for (let k = 0; k < c.count; k++) {
     const i = b.i[k], j = b.j[k], d = b.overlap[k];
     if (b.kind[k] === ContactKind.particle) {
@@ -344,7 +352,7 @@ function reportTooFast(
   where?: string,
   step?: number,
 ): never {
-  const v = sys._vel;
+  const v = sys.store.vel;
   let best = -1, i = 0;
   for (let k = 0; k < sys.count; k++) {
     const s2 = v[2 * k] * v[2 * k] + v[2 * k + 1] * v[2 * k + 1];
@@ -355,7 +363,7 @@ function reportTooFast(
     i,
     `moves at ${Math.sqrt(best).toPrecision(3)} m/s, faster than any force in the scene can ` +
       `drive it (bound ${lim.toPrecision(3)} m/s from the energy the scene held ` +
-      `${sys._guard.elapsed.toPrecision(3)} s earlier, gravity and the walls' speed)`,
+      `${sys.guard.elapsed.toPrecision(3)} s earlier, gravity and the walls' speed)`,
     where,
     step,
   );
@@ -366,17 +374,24 @@ function diverged(
   sys: GrainSystem2,
   i: number,
   what: string,
-  where = `${sys._kind}.step`,
+  where = `${sys.systemKind}.step`,
   step = sys.lastStepStats.step,
 ): never {
   const dt = sys.timeStep;
-  const b = stableTimeStep(sys.kn, sys.kt, sys.cn, sys._mass[i], sys._inertia[i], sys._lever(i));
+  const b = stableTimeStep(
+    sys.kn,
+    sys.kt,
+    sys.cn,
+    sys.store.mass[i],
+    sys.store.inertia[i],
+    sys.leverArm(i),
+  );
   const bound = b[0];
   const allNodes = (sys as { contactPoints?: string }).contactPoints === "all-nodes";
   throw new RangeError(
     `${where}: the integration diverged ${step === sys.lastStepStats.step ? "at" : "by"} ` +
       `step ${step}: grain ${i} ` +
-      `(id ${sys._ids[i]}) ${what}. The time step ${dt} s is ` +
+      `(id ${sys.store.ids[i]}) ${what}. The time step ${dt} s is ` +
       `${(dt / bound).toPrecision(2)}× the stability bound ${bound.toPrecision(3)} s of one ` +
       `contact of this grain` +
       (allNodes
@@ -409,7 +424,7 @@ export interface GpuGuardAccess {
  * the walls' speed. @internal
  */
 export async function guardBeforeGpuRun(a: GpuGuardAccess, step: number): Promise<void> {
-  const host = a.host, g = host._guard;
+  const host = a.host, g = host.guard;
   const wp = scenePrint(host);
   if (wp !== g.scenePrint) g.stale = true;
   if (g.stale) {
@@ -434,7 +449,7 @@ export async function guardAfterGpuRun(
   maxOv: number,
   step: number,
 ): Promise<void> {
-  const host = a.host, where = a.where, g = host._guard;
+  const host = a.host, where = a.where, g = host.guard;
   g.elapsed += steps * host.timeStep;
   const lim = speedLimit(g);
   if (!(maxOv > g.minRadius) && !(maxSpeed > lim)) return;

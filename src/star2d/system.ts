@@ -22,7 +22,7 @@ import { options as checkOptions, positive } from "../math/validate.ts";
 import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 import { DEFAULT_CPU_SPRITE_RESOLUTION, ShapeSprite } from "./sprite.ts";
-import type { ThreadModel } from "./threads/pool.ts";
+import type { ThreadHooks, ThreadModel } from "./threads/pool.ts";
 import { Kind, plainShape, plainSprite, polarCentres } from "./threads/kernel.ts";
 
 /** Options of {@linkcode StarSystem}. */
@@ -116,15 +116,12 @@ export class StarSystem extends GrainSystem2 {
   readonly sampling: StarSampling;
   /** Sprite cells per side, 0 for none. */
   readonly spriteResolution: number;
-  /** @internal */ readonly _det: StarDetector = new StarDetector();
-  /** @internal */ _centre: Float64Array = new Float64Array(0);
-  /** @internal */ _cos: Float64Array = new Float64Array(0);
-  /** @internal */ _sin: Float64Array = new Float64Array(0);
-  /** @internal One sprite per shape (empty without sprites). */ _sprites: ShapeSprite[] = [];
+  /** @internal */ readonly detector: StarDetector = new StarDetector();
+  /** One sprite per shape (empty without sprites). */ readonly #sprites: ShapeSprite[] = [];
 
   /** Create an empty system; see {@linkcode StarSystemOptions}. */
   constructor(options: StarSystemOptions & StarSamplingOptions = {}) {
-    super("StarSystem", options, STAR_SYSTEM_KEYS);
+    super("StarSystem", options, STAR_SYSTEM_KEYS, { trig: true, centre: true });
     options ??= {};
     const sampling = options.sampling ?? "lut";
     if (sampling !== "lut" && sampling !== "sprite") {
@@ -156,26 +153,26 @@ export class StarSystem extends GrainSystem2 {
     this.distance = d;
     this.detection = det;
     this.contactPoints = cp;
-    this._det.settings = {
+    this.detector.settings = {
       firstOrder: d === "first-order",
       symmetric: det === "symmetric",
       allNodes: cp === "all-nodes",
     };
-    this._det.shapeList = this.starShapes;
-    this._det.out = this.contacts;
-    this._det.sampling = sampling;
-    this._det.sprites = this._sprites;
+    this.detector.shapeList = this.starShapes;
+    this.detector.out = this.contacts;
+    this.detector.sampling = sampling;
+    this.detector.sprites = this.#sprites;
     if (options.threads !== undefined) this.threads = options.threads;
   }
 
   /** @internal Star systems share their detection with threads. */
-  protected override _threadable(): boolean {
+  protected override threadable(): boolean {
     return true;
   }
 
   /** Polar centres used by detection (m), stride 2, as of the last step. */
   get centres(): Float64Array {
-    return this._centre.subarray(0, 2 * this.count);
+    return this.store.centre.subarray(0, 2 * this.count);
   }
 
   /**
@@ -243,7 +240,7 @@ export class StarSystem extends GrainSystem2 {
     }
     const rho = positive("StarSystem.addGrains", "arealDensity", options.arealDensity ?? 3.54);
     const off = Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
-    const first = this._append("StarSystem.addGrains", options, {
+    const first = this.appendGrains("StarSystem.addGrains", options, {
       shape: sid,
       mass: rho * sh.area,
       inertia: rho * sh.polarMoment,
@@ -280,12 +277,12 @@ export class StarSystem extends GrainSystem2 {
       options,
       ["n", "out"],
     );
-    const sh = this.starShapes[this._shape[i]];
+    const sh = this.starShapes[this.store.shape[i]];
     const n = o.n ?? sh.nodes;
     const poly = sh.outline(n, o.out);
-    const a = this._ang[i], c = Math.cos(a), s = Math.sin(a);
+    const a = this.store.ang[i], c = Math.cos(a), s = Math.sin(a);
     const gx = sh.centroidX, gy = sh.centroidY;
-    const ox = this._pos[2 * i], oy = this._pos[2 * i + 1];
+    const ox = this.store.pos[2 * i], oy = this.store.pos[2 * i + 1];
     for (let k = 0; k < n; k++) {
       const x = poly[2 * k] - gx, y = poly[2 * k + 1] - gy;
       poly[2 * k] = ox + c * x - s * y;
@@ -295,17 +292,9 @@ export class StarSystem extends GrainSystem2 {
   }
 
   /** @internal The lever arm of grain `i`: its shape's r_max plus its centroid offset. */
-  override _lever(i: number): number {
-    const sh = this.starShapes[this._shape[i]];
+  override leverArm(i: number): number {
+    const sh = this.starShapes[this.store.shape[i]];
     return sh.rMax + Math.sqrt(sh.centroidX * sh.centroidX + sh.centroidY * sh.centroidY);
-  }
-
-  /** @internal */
-  override _grow(cap: number): void {
-    super._grow(cap);
-    this._centre = new Float64Array(2 * cap);
-    this._cos = new Float64Array(cap);
-    this._sin = new Float64Array(cap);
   }
 
   /** The shapes `#centroids` was made from. */
@@ -325,22 +314,22 @@ export class StarSystem extends GrainSystem2 {
     }
     // with threads, the columns are shared with them in place (replaced when they grew) and
     // the workers' model (the centroids above among it) is refreshed
-    this._pool?.adopt(this);
-    const n = this.count, ang = this._ang, C = this._cos, S = this._sin, ce = this._centre;
+    this.pool?.adopt(this);
+    const st = this.store, n = this.count, ang = st.ang, C = st.cos, S = st.sin, ce = st.centre;
     // with threads, each takes a share (the same arithmetic, the same bytes)
-    if (this._pool !== null) this._pool.prepareStars(this);
-    else polarCentres(this._pos, ang, this._shape, this.#centroids, C, S, ce, 0, n);
-    const d = this._det;
-    d.shapeId = this._shape;
+    if (this.pool !== null) this.pool.prepareStars(this);
+    else polarCentres(st.pos, ang, st.shape, this.#centroids, C, S, ce, 0, n);
+    const d = this.detector;
+    d.shapeId = this.store.shape;
     d.centre = ce;
     d.ang = ang;
     d.cos = C;
     d.sin = S;
-    d.rmax = this._rmax;
-    d.ids = this._ids;
+    d.rmax = this.store.rmax;
+    d.ids = this.store.ids;
     d.nodeTests = 0;
     // one sprite per shape (shared per shape object), rebuilt when shapes change (loadState)
-    const res = this.spriteResolution, sp = this._sprites;
+    const res = this.spriteResolution, sp = this.#sprites;
     if (res > 0) {
       if (sp.length > shapes.length) sp.length = shapes.length;
       for (let k = 0; k < shapes.length; k++) {
@@ -354,24 +343,23 @@ export class StarSystem extends GrainSystem2 {
 
   /** Star grains are found by their polar centres (bounding circles are centred there). */
   protected detectionCentres(): Float64Array {
-    return this._centre;
+    return this.store.centre;
   }
 
-  /** @internal The detection centres, for the threads. */
-  _threadCentres(): Float64Array {
-    return this._centre;
-  }
-  /** @internal Replace the detection centres' column (its shared copy). */
-  _setThreadCentres(centres: Float64Array): void {
-    this._centre = centres;
-  }
-  /** @internal This thread's detector. */
-  _threadDetector(): StarDetector {
-    return this._det;
-  }
-  /** @internal What the workers' model depends on. */
-  _threadKeys(keys: unknown[]): number {
-    const d = this._det, s = d.settings, shapes = this.starShapes, sp = this._sprites;
+  /** @internal What the threads call back into. */
+  readonly threadHooks: ThreadHooks = {
+    centres: () => this.store.centre,
+    setCentres: (centres) => {
+      this.store.centre = centres;
+    },
+    detector: () => this.detector,
+    wallsInto: (sink) => this.#wallsInto(sink),
+    keys: (keys) => this.#threadKeys(keys),
+    model: () => this.#threadModel(),
+  };
+  /** What the workers' model depends on. */
+  #threadKeys(keys: unknown[]): number {
+    const d = this.detector, s = d.settings, shapes = this.starShapes, sp = this.#sprites;
     let k = 0;
     keys[k++] = Kind.star;
     for (let i = 0; i < shapes.length; i++) keys[k++] = shapes[i];
@@ -382,22 +370,22 @@ export class StarSystem extends GrainSystem2 {
     keys[k++] = s.allNodes;
     return k;
   }
-  /** @internal The workers' model: plain copies of the shapes and sprites, the settings. */
-  _threadModel(): ThreadModel {
-    const d = this._det, withFields = d.sampling === "sprite";
+  /** The workers' model: plain copies of the shapes and sprites, the settings. */
+  #threadModel(): ThreadModel {
+    const d = this.detector, withFields = d.sampling === "sprite";
     return {
       kind: Kind.star,
       templates: [],
       shapes: this.starShapes.map(plainShape),
-      sprites: this._sprites.map((sp) => plainSprite(sp, withFields)),
+      sprites: this.#sprites.map((sp) => plainSprite(sp, withFields)),
       settings: { ...d.settings },
       sampling: d.sampling,
       centroids: this.#centroids.slice(),
     };
   }
-  /** @internal The wall contacts into `sink` (detection's view). */
-  _wallsInto(sink: ContactSink): void {
-    const walls = this.walls, det = this._det, n = this.count, out = det.out;
+  /** The wall contacts into `sink` (detection's view). */
+  #wallsInto(sink: ContactSink): void {
+    const walls = this.walls, det = this.detector, n = this.count, out = det.out;
     det.out = sink;
     for (let w = 0; w < walls.count; w++) {
       if (walls.enabled[w] === 0) continue;
@@ -411,13 +399,14 @@ export class StarSystem extends GrainSystem2 {
    * @internal The contacts at the current positions, detected into a scratch record without
    * stepping (the GPU system's divergence guard measures its reference with them).
    */
-  _contactsNow(): StarContacts {
+  contactsNow(): StarContacts {
     const c = this.#guardContacts ??= new StarContacts();
     c.count = 0;
     this.prepare();
     this.rebuildGrid();
     this.findCandidates();
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det, out = det.out;
+    const p = this.detectionState.pairs, A = p.a, B = p.b, ids = this.store.ids;
+    const det = this.detector, out = det.out;
     det.out = c;
     try {
       for (let k = 0; k < p.count; k++) {
@@ -428,18 +417,22 @@ export class StarSystem extends GrainSystem2 {
     } finally {
       det.out = out;
     }
-    this._wallsInto(c);
+    this.#wallsInto(c);
     return c;
   }
 
   /** Nodes-to-surface detection of every candidate pair (and of the walls, when threaded). */
   protected detectContacts(): void {
-    this._wallsDone = false;
-    if (this._pool !== null && this._pool.detect(this)) {
-      this._wallsDone = true;
+    this.wallsDone = false;
+    if (this.pool !== null && this.pool.detect(this)) {
+      this.wallsDone = true;
       return;
     }
-    const p = this._pairs, A = p.a, B = p.b, ids = this._ids, det = this._det;
+    const p = this.detectionState.pairs,
+      A = p.a,
+      B = p.b,
+      ids = this.store.ids,
+      det = this.detector;
     let inContact = 0;
     for (let k = 0; k < p.count; k++) {
       let a = A[k], b = B[k];
@@ -450,14 +443,14 @@ export class StarSystem extends GrainSystem2 {
       }
       if (det.pair(a, b) > 0) inContact++;
     }
-    this._pairsInContact = inContact;
-    this._nodeTests = det.nodeTests;
+    this.detectionState.pairsInContact = inContact;
+    this.detectionState.nodeTests = det.nodeTests;
   }
 
   /** Node tests of grains whose bounding circle reaches an enabled wall. */
   protected detectWallContacts(): void {
-    if (this._wallsDone) return;
-    this._wallsInto(this.contacts);
-    this._nodeTests = this._det.nodeTests;
+    if (this.wallsDone) return;
+    this.#wallsInto(this.contacts);
+    this.detectionState.nodeTests = this.detector.nodeTests;
   }
 }

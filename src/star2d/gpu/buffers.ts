@@ -141,15 +141,15 @@ export function uploadGrains(core: GpuCore, from: number, to: number): void {
   const dv = new DataView(bytes);
   for (let i = from; i < to; i++) {
     writeGrain(dv, GRAIN_BYTES * (i - from), core.q, {
-      x: host._pos[2 * i],
-      y: host._pos[2 * i + 1],
-      vx: host._vel[2 * i],
-      vy: host._vel[2 * i + 1],
-      angle: host._ang[i],
-      omega: host._omega[i],
-      shape: host._shape[i],
-      mass: host._mass[i],
-      inertia: host._inertia[i],
+      x: host.store.pos[2 * i],
+      y: host.store.pos[2 * i + 1],
+      vx: host.store.vel[2 * i],
+      vy: host.store.vel[2 * i + 1],
+      angle: host.store.ang[i],
+      omega: host.store.omega[i],
+      shape: host.store.shape[i],
+      mass: host.store.mass[i],
+      inertia: host.store.inertia[i],
     });
   }
   core.device.queue.writeBuffer(buf.state[core.parity], GRAIN_BYTES * from, bytes);
@@ -167,7 +167,7 @@ export function writeParams(core: GpuCore): void {
     buckets: buf?.buckets ?? 1024,
     slots: core.config.contactSlots,
     shapeCount: host.starShapes.length,
-    cellTiles: Math.ceil((host._cell || 1) / q) + 1,
+    cellTiles: Math.ceil((host.detectionState.cell || 1) / q) + 1,
     wallCount: host.walls.count,
     statsOff: (core.config.neighborSlots + 1) * cap,
     entriesOff: cap,
@@ -183,7 +183,7 @@ export function writeParams(core: GpuCore): void {
     ct: host.ct,
     mu: host.friction,
     cr: host.rotationalDamping,
-    keyTol: host._keyTol,
+    keyTol: host.detectionState.keyTol,
   });
   core.device.queue.writeBuffer(core.params, 0, params);
 }

@@ -130,8 +130,8 @@ function decodeRecords(core: GpuCore, bytes: ArrayBuffer, total: number): void {
     bb.normalForce[k] = fn;
     bb.tangentialForce[2 * k] = ft * ny;
     bb.tangentialForce[2 * k + 1] = -ft * nx;
-    c._ft[k] = ft;
-    c._xi[k] = f[o + 13];
+    c.springs.ft[k] = ft;
+    c.springs.xi[k] = f[o + 13];
   }
 }
 
@@ -158,14 +158,14 @@ export async function readHistory(core: GpuCore): Promise<void> {
       m++;
     }
   }
-  core.host._history.importRecorded(A, B, key, xi);
+  core.host.detectionState.history.importRecorded(A, B, key, xi);
 }
 
 /** Write the host's contact history (ids = slots) into the current history table. */
 export function importHistory(core: GpuCore): void {
   const host = core.host, n = host.count, K = core.config.contactSlots, b = core.buf!;
-  for (let i = 0; i < n; i++) if (host._ids[i] !== i) return; // ids are not slots: no history
-  const h = host._history.exportRecorded();
+  for (let i = 0; i < n; i++) if (host.store.ids[i] !== i) return; // ids are not slots: no history
+  const h = host.detectionState.history.exportRecorded();
   const counts = new Uint32Array(n);
   const ids = new Int32Array(K * n), vals = new Float32Array(2 * K * n);
   for (let k = 0; k < h.a.length; k++) {

@@ -102,18 +102,19 @@ export function syncShapes(core: GpuCore): void {
  */
 export function addGrainsAndUpload(core: GpuCore, options: StarGrainsOptions): number {
   const host = core.host;
-  const before = host.count, nextId = host._nextId, cell = host._cell, q = core.q;
+  const before = host.count, nextId = host.store.nextId, q = core.q;
+  const cell = host.detectionState.cell;
   const shapes = host.starShapes.length;
   const first = host.addGrains(options);
   try {
-    if (core.q === 0) core.q = tileSizeOf(host._cell);
+    if (core.q === 0) core.q = tileSizeOf(host.detectionState.cell);
     ensureCapacity(core, host.count);
     syncShapes(core);
   } catch (e) {
     // a failed call changes nothing: take the grains (and a new shape) back out
     host.count = before;
-    host._nextId = nextId;
-    host._cell = cell;
+    host.store.nextId = nextId;
+    host.detectionState.cell = cell;
     host.starShapes.length = shapes;
     core.sprites.length = Math.min(core.sprites.length, shapes);
     core.q = q;
@@ -130,7 +131,7 @@ export function addGrainsAndUpload(core: GpuCore, options: StarGrainsOptions): n
 export async function uploadAll(core: GpuCore): Promise<void> {
   const host = core.host;
   if (host.count > 0) {
-    core.q = tileSizeOf(host._cell);
+    core.q = tileSizeOf(host.detectionState.cell);
     syncShapes(core);
     ensureCapacity(core, host.count);
     uploadGrains(core, 0, host.count);

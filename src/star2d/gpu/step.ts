@@ -201,7 +201,7 @@ function guardAccess(core: GpuCore): GpuGuardAccess {
   return {
     host: core.host,
     readState: () => readState(core),
-    contactsNow: () => core.host._contactsNow(),
+    contactsNow: () => core.host.contactsNow(),
     where: `${NAME}.run`,
   };
 }
@@ -211,7 +211,7 @@ async function readState(core: GpuCore): Promise<void> {
   const n = core.n, host = core.host;
   if (n === 0) return;
   const bytes = await readBuffer(core.device, core.buf!.state[core.parity], 0, GRAIN_BYTES * n);
-  decodeGrains(bytes, n, core.q, host._pos, host._vel, host._ang, host._omega);
+  decodeGrains(bytes, n, core.q, host.store.pos, host.store.vel, host.store.ang, host.store.omega);
   core.readStep = core.stats.step;
   host.lastStepStats.step = core.stats.step;
 }

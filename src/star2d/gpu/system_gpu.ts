@@ -530,7 +530,15 @@ export class StarSystemGpu {
       await ready(core);
       const state = core.buf!.state[core.parity];
       const bytes = await readBuffer(core.device, state, 0, GRAIN_BYTES * n);
-      decodeGrains(bytes, n, core.q, host._pos, host._vel, host._ang, host._omega);
+      decodeGrains(
+        bytes,
+        n,
+        core.q,
+        host.store.pos,
+        host.store.vel,
+        host.store.ang,
+        host.store.omega,
+      );
     }
     if (contacts) await readContacts(core);
     if (history) await readHistory(core);

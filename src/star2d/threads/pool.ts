@@ -32,6 +32,8 @@ import {
   type StarContacts,
 } from "../contacts.ts";
 import type { GrainSystem2 } from "../body.ts";
+import type { GrainStore } from "../grain_store.ts";
+import type { GrainDetection } from "../grain_detection.ts";
 import { CONTACT_COLUMNS, contactBuffers } from "../../contact/record.ts";
 import { shared } from "../../math/shared.ts";
 import { contactRange2, lawScalars, PAIR_OUT } from "../body_forces.ts";
@@ -64,61 +66,37 @@ export type ThreadModel = Pick<
   "kind" | "templates" | "shapes" | "sprites" | "settings" | "sampling" | "centroids"
 >;
 
-/** What a system gives its threads (`StarSystem`, `ClumpSystem`). @internal */
-export interface ThreadedGrains {
-  /** Grains. */
-  count: number;
-  /** Column capacity. */
-  _cap: number;
-  /** Candidate pairs of this step. */
-  _pairs: PairList;
-  /** Stable ids. */
-  _ids: Uint32Array;
-  /** Angles. */
-  _ang: Float64Array;
-  /** Bounding radii. */
-  _rmax: Float64Array;
-  /** Shape or template id per grain. */
-  _shape: Uint16Array;
-  /** Centres of mass, stride 2. */
-  _pos: Float64Array;
-  /** cos of the angles. */
-  _cos: Float64Array;
-  /** sin of the angles. */
-  _sin: Float64Array;
-  /** The step's contacts. */
-  contacts: StarContacts;
-  /** Pairs with at least one contact (statistics). */
-  _pairsInContact: number;
-  /** Node (or disk-pair) tests (statistics). */
-  _nodeTests: number;
+/** What the threads call back into a system for (`StarSystem`, `ClumpSystem`). @internal */
+export interface ThreadHooks {
   /** Detection centres, stride 2. */
-  _threadCentres(): Float64Array;
+  centres(): Float64Array;
   /** Replace the detection centres' column (with its shared copy). */
-  _setThreadCentres(centres: Float64Array): void;
+  setCentres(centres: Float64Array): void;
   /** This thread's detector, bound to the system's columns; its `nodeTests` count the step. */
-  _threadDetector(): PairDetector;
+  detector(): PairDetector;
   /** The wall contacts of this step into `sink`, in detection's view. */
-  _wallsInto(sink: ContactSink): void;
+  wallsInto(sink: ContactSink): void;
   /**
    * Fill `keys` with the objects and settings the workers' model depends on (compared by
    * identity from step to step); returns how many.
    */
-  _threadKeys(keys: unknown[]): number;
+  keys(keys: unknown[]): number;
   /** The model the workers receive. */
-  _threadModel(): ThreadModel;
-  /** Velocities (stride 2). */
-  _vel: Float64Array;
-  /** Angular velocities. */
-  _omega: Float64Array;
-  /** Forces (stride 2). */
-  _force: Float64Array;
-  /** Torques. */
-  _torque: Float64Array;
-  /** The tangential springs. */
-  _history: ContactHistory;
-  /** History key tolerance (rad; 0 exact keys). */
-  _keyTol: number;
+  model(): ThreadModel;
+}
+
+/** What a system gives its threads (`StarSystem`, `ClumpSystem`). @internal */
+export interface ThreadedGrains {
+  /** Grains. */
+  count: number;
+  /** The columns (the trig ones among them). */
+  store: GrainStore;
+  /** The detection state (pairs, springs, counts). */
+  detectionState: GrainDetection;
+  /** The step's contacts. */
+  contacts: StarContacts;
+  /** What the threads call back into. */
+  readonly threadHooks: ThreadHooks;
 }
 
 export { MAX_THREADS } from "./kernel.ts";
@@ -172,33 +150,33 @@ export class StarThreads extends WorkerPool {
    * The systems call it at the start of each step.
    */
   adopt(sys: ThreadedGrains): void {
-    const buf = this.#prepare(sys, sys._pairs.count);
-    sys._pos = shared(sys._pos), sys._vel = shared(sys._vel);
-    sys._ang = shared(sys._ang), sys._omega = shared(sys._omega);
-    sys._rmax = shared(sys._rmax), sys._ids = shared(sys._ids);
-    sys._shape = shared(sys._shape), sys._cos = shared(sys._cos);
-    sys._sin = shared(sys._sin);
-    sys._force = shared(sys._force), sys._torque = shared(sys._torque);
-    const ce = sys._threadCentres(), sce = shared(ce);
-    if (sce !== ce) sys._setThreadCentres(sce);
-    let changed = buf.pos !== sys._pos || buf.vel !== sys._vel || buf.ang !== sys._ang;
-    changed ||= buf.omega !== sys._omega || buf.rmax !== sys._rmax || buf.ids !== sys._ids;
-    changed ||= buf.shapeId !== sys._shape || buf.cos !== sys._cos || buf.sin !== sys._sin;
-    changed ||= buf.force !== sys._force || buf.torque !== sys._torque || buf.centre !== sce;
+    const buf = this.#prepare(sys, sys.detectionState.pairs.count), st = sys.store;
+    st.pos = shared(st.pos), st.vel = shared(st.vel);
+    st.ang = shared(st.ang), st.omega = shared(st.omega);
+    st.rmax = shared(st.rmax), st.ids = shared(st.ids);
+    st.shape = shared(st.shape), st.cos = shared(st.cos);
+    st.sin = shared(st.sin);
+    st.force = shared(st.force), st.torque = shared(st.torque);
+    const ce = sys.threadHooks.centres(), sce = shared(ce);
+    if (sce !== ce) sys.threadHooks.setCentres(sce);
+    let changed = buf.pos !== st.pos || buf.vel !== st.vel || buf.ang !== st.ang;
+    changed ||= buf.omega !== st.omega || buf.rmax !== st.rmax || buf.ids !== st.ids;
+    changed ||= buf.shapeId !== st.shape || buf.cos !== st.cos || buf.sin !== st.sin;
+    changed ||= buf.force !== st.force || buf.torque !== st.torque || buf.centre !== sce;
     if (!changed) return;
-    buf.pos = sys._pos, buf.vel = sys._vel, buf.ang = sys._ang, buf.omega = sys._omega;
-    buf.rmax = sys._rmax, buf.ids = sys._ids, buf.shapeId = sys._shape;
-    buf.cos = sys._cos, buf.sin = sys._sin, buf.force = sys._force, buf.torque = sys._torque;
+    buf.pos = st.pos, buf.vel = st.vel, buf.ang = st.ang, buf.omega = st.omega;
+    buf.rmax = st.rmax, buf.ids = st.ids, buf.shapeId = st.shape;
+    buf.cos = st.cos, buf.sin = st.sin, buf.force = st.force, buf.torque = st.torque;
     buf.centre = sce;
     this.#send(buf);
   }
 
   /**
    * The trig of the angles and the detection centres of star grains (`StarSystem.prepare`),
-   * shared among the threads, into the system's `_cos`, `_sin` and centres (adopted).
+   * shared among the threads, into the store's `cos`, `sin` and centres (adopted).
    */
   prepareStars(sys: ThreadedGrains): void {
-    const buf = this.#prepare(sys, sys._pairs.count), info = buf.info;
+    const buf = this.#prepare(sys, sys.detectionState.pairs.count), info = buf.info;
     info[Info.grains] = sys.count;
     info[Info.threads] = this.threads;
     this.start(Job.prepare);
@@ -213,7 +191,7 @@ export class StarThreads extends WorkerPool {
    * thread.
    */
   detect(sys: ThreadedGrains): boolean {
-    const det = sys._threadDetector(), p = sys._pairs, P = p.count;
+    const det = sys.threadHooks.detector(), p = sys.detectionState.pairs, P = p.count;
     const T = this.threads;
     const buf = this.#prepare(sys, P);
     // the candidate pairs, shared in place (each chunk orients its pairs by id)
@@ -233,11 +211,11 @@ export class StarThreads extends WorkerPool {
     // the walls here while the workers start on the pairs, then pairs until none are left
     const ws = this.#walls;
     ws.count = 0;
-    sys._wallsInto(ws);
+    sys.threadHooks.wallsInto(ws);
     // the springs' hash for this step (`ContactHistory.begin`, which the force pass would
     // otherwise start with) and its copy for the force threads
-    const h = sys._history;
-    h.tolerance = sys._keyTol;
+    const h = sys.detectionState.history;
+    h.tolerance = sys.detectionState.keyTol;
     h.begin();
     this.#begun = true;
     this.#histShared = this.#shareHistory(buf, h);
@@ -275,8 +253,8 @@ export class StarThreads extends WorkerPool {
     let tests = det.nodeTests;
     for (let t = 1; t < T; t++) tests += tally[2 * t + 1];
     det.nodeTests = tests;
-    sys._pairsInContact = inContact;
-    sys._nodeTests = tests;
+    sys.detectionState.pairsInContact = inContact;
+    sys.detectionState.nodeTests = tests;
     return true;
   }
 
@@ -297,9 +275,10 @@ export class StarThreads extends WorkerPool {
       const a = cb[name] = shared(cb[name]);
       if (con[name] !== a) con[name] = a, changed = true;
     }
-    c._key = shared(c._key), c._xi = shared(c._xi), c._ft = shared(c._ft);
-    if (con.key !== c._key || con.xi !== c._xi || con.ft !== c._ft) {
-      con.key = c._key, con.xi = c._xi, con.ft = c._ft;
+    const sp = c.springs;
+    sp.key = shared(sp.key), sp.xi = shared(sp.xi), sp.ft = shared(sp.ft);
+    if (con.key !== sp.key || con.xi !== sp.xi || con.ft !== sp.ft) {
+      con.key = sp.key, con.xi = sp.xi, con.ft = sp.ft;
       changed = true;
     }
     if (changed) this.#send(buf);
@@ -318,7 +297,7 @@ export class StarThreads extends WorkerPool {
 
   /** Copy the previous springs and their hash for the force threads; false when too small. */
   #shareHistory(buf: StarShared, h: ContactHistory): boolean {
-    const prev = h._previous(), n = prev.count, cap = prev.mask + 1, hh = buf.hist;
+    const prev = h.previousSprings(), n = prev.count, cap = prev.mask + 1, hh = buf.hist;
     const q5 = hh.length / 5;
     if (n > buf.histKeys.length || cap > q5) {
       this.#histNeed[0] = n, this.#histNeed[1] = cap;
@@ -354,13 +333,13 @@ export class StarThreads extends WorkerPool {
     if (!this.#rowsValid || !this.#histShared) {
       // the rows overflowed (detection ran on one thread) or the springs outgrew their copies
       if (!this.#histShared) this.#growHistory(buf);
-      sys._force.fill(0, 0, 2 * n);
-      sys._torque.fill(0, 0, n);
+      sys.store.force.fill(0, 0, 2 * n);
+      sys.store.torque.fill(0, 0, n);
       contactRange2(sys, 0);
       return true;
     }
     this.#rowsValid = false;
-    lawScalars(sys, buf.law)[LAW_TOL] = sys._keyTol;
+    lawScalars(sys, buf.law)[LAW_TOL] = sys.detectionState.keyTol;
     this.start(Job.forces);
     forceRange(buf, 0, this.#springs!, this.#cursor, this.#run);
     this.wait();
@@ -369,7 +348,8 @@ export class StarThreads extends WorkerPool {
     const c = sys.contacts, b = contactBuffers(c), P = this.#pairContacts;
     buf.info[Info.grains] = n;
     this.start(Job.scatter);
-    sys._history._recordContacts(sys._ids, b.i, b.j, c._key, c._xi, P);
+    const h = sys.detectionState.history, sp = c.springs;
+    h.recordContacts(sys.store.ids, b.i, b.j, sp.key, sp.xi, P);
     scatterForces(buf, 0);
     this.wait();
     contactRange2(sys, P);
@@ -392,17 +372,18 @@ export class StarThreads extends WorkerPool {
   /** The shared buffers, (re)made and sent when the system outgrew them or changed shapes. */
   #prepare(sys: ThreadedGrains, P: number): StarShared {
     let buf = this.#buf;
-    const keys = this.#keysNow, nk = sys._threadKeys(keys), seen = this.#keys;
-    let same = buf !== null && buf.cap >= sys._cap && buf.pairCap >= P && nk === seen.length;
+    const keys = this.#keysNow, nk = sys.threadHooks.keys(keys), seen = this.#keys;
+    let same = buf !== null && buf.cap >= sys.store.capacity && buf.pairCap >= P &&
+      nk === seen.length;
     for (let k = 0; same && k < nk; k++) same = keys[k] === seen[k];
     if (same) return buf!;
-    const cap = Math.max(sys._cap, buf?.cap ?? 0);
+    const cap = Math.max(sys.store.capacity, buf?.cap ?? 0);
     let pcap = Math.max(1024, buf?.pairCap ?? 0);
     while (pcap < P) pcap *= 2;
     const rowCap = Math.max(4096, pcap, buf === null ? 0 : buf.rows[0].length / ROW);
     const outCap = Math.max(1024, Math.ceil((4 * cap) / this.threads));
     buf = {
-      ...sys._threadModel(),
+      ...sys.threadHooks.model(),
       cap,
       // the system's columns, the grid's and the pair list's arrays: set when adopted
       centre: buf?.centre ?? sharedF64(0),
@@ -461,7 +442,7 @@ export class StarThreads extends WorkerPool {
     margin: number,
     out: PairList,
   ): boolean {
-    const buf = this.#prepare(sys, sys._pairs.count), T = this.threads;
+    const buf = this.#prepare(sys, sys.detectionState.pairs.count), T = this.threads;
     const nx = grid.nx, ny = grid.ny, n = grid.count;
     grid.sortRadii(radii);
     // the grid's arrays, shared in place (replaced when the grid grows)
