@@ -7,12 +7,7 @@
  * @module
  */
 
-import {
-  integerIn,
-  nonNegative,
-  oneOf,
-  options as checkOptions,
-} from "./validate.ts";
+import { integerIn, nonNegative, oneOf, options as checkOptions } from "./validate.ts";
 
 /** The keys of {@link ProgressOptions}. */
 export const PROGRESS_KEYS: readonly string[] = ["label", "interval", "mode"];
