@@ -17,6 +17,8 @@ import {
   sphereClosest,
 } from "../src/sphere3d/bodies/shapes.ts";
 import { World } from "../src/sphere3d/mod.ts";
+import { closestOf } from "../src/sphere3d/bodies/closest_gen.ts";
+import { SHAPE_DISPATCH_PATH, shapeDispatchText } from "../scripts/gen_shape_dispatch.ts";
 
 const PRIMITIVES: [string, Record<string, unknown>][] = [
   ["sphere", { radius: 0.3 }],
@@ -76,7 +78,16 @@ describe("shape table", () => {
     }
   });
 
-  it("primitives: the closest point through the table is the primitive's, to the bit", () => {
+  it("the contact loop's dispatch (closest_gen.ts) is the generator's output for the table", async () => {
+    const onDisk = await Deno.readTextFile(SHAPE_DISPATCH_PATH);
+    if (onDisk !== await shapeDispatchText()) {
+      throw new Error(
+        `${SHAPE_DISPATCH_PATH} is out of date: run \`deno run -A scripts/gen_shape_dispatch.ts\``,
+      );
+    }
+  });
+
+  it("primitives: the closest point through the dispatch is the primitive's, to the bit", () => {
     const fns = [
       (q: Float64Array, x: number, y: number, z: number, out: Float64Array) =>
         sphereClosest(q[0], x, y, z, out),
@@ -95,7 +106,7 @@ describe("shape table", () => {
       prm.set(e.params("test", o), 4); // the shape's parameters at p4 = 4
       for (let i = 0; i < 200; i++) {
         const x = Math.sin(i) * 0.5, y = Math.cos(3 * i) * 0.4, z = Math.sin(7 * i) * 0.45;
-        expect(e.closest(prm, 4, null, x, y, z, 0.01, a, counters)).toBe(true);
+        expect(closestOf(e.kind, prm, 4, null, x, y, z, 0.01, a, counters)).toBe(true);
         fns[k](prm.subarray(4), x, y, z, b);
         expect(a).toEqual(b);
       }

@@ -20,6 +20,7 @@ import type { BodyLoads } from "./body_loads.ts";
 import type { BodySet } from "./body_set.ts";
 import { shapeContact } from "./contact_law_gen.ts";
 import { SHAPE_TABLE } from "./shape_table.ts";
+import { closestOf } from "./closest_gen.ts";
 
 export { BodyLoads, shapePartner } from "./body_loads.ts";
 
@@ -105,7 +106,7 @@ function shapeSweep(
   const prm = set.param, p4 = 4 * s;
   const R = set.wRot, r9 = 9 * s, wp = set.wPos;
   const sx = wp[3 * s], sy = wp[3 * s + 1], sz = wp[3 * s + 2];
-  const obj = set.objects[s], closest = SHAPE_TABLE[kind].closest;
+  const obj = set.objects[s];
   const out = loads.out, counters = loads.counters;
   const recordKind = SHAPE_TABLE[kind].contactKind;
   let candidates = 0;
@@ -124,7 +125,7 @@ function shapeSweep(
           const lx = R[r9] * dx + R[r9 + 3] * dy + R[r9 + 6] * dz;
           const ly = R[r9 + 1] * dx + R[r9 + 4] * dy + R[r9 + 7] * dz;
           const lz = R[r9 + 2] * dx + R[r9 + 5] * dy + R[r9 + 8] * dz;
-          if (!closest(prm, p4, obj, lx, ly, lz, r, out, counters)) continue;
+          if (!closestOf(kind, prm, p4, obj, lx, ly, lz, r, out, counters)) continue;
           const d = out[6];
           if (d >= r) continue;
           const nlx = out[3], nly = out[4], nlz = out[5];

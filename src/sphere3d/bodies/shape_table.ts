@@ -14,17 +14,13 @@ import { float32Positive as positive, float32Vec3 as vec3 } from "./float32.ts";
 import { ShapeKind } from "./body_set.ts";
 import { ContactKind } from "../../contact/record.ts";
 import {
-  boxClosest,
   boxMassProperties,
-  capsuleClosest,
   capsuleMassProperties,
-  cylinderClosest,
   cylinderMassProperties,
   type PrimitiveMass,
-  sphereClosest,
   sphereMassProperties,
 } from "./shapes.ts";
-import type { MeshCounters, TriangleMesh } from "./mesh.ts";
+import type { TriangleMesh } from "./mesh.ts";
 import type { HeightMap } from "./heightmap.ts";
 import { triangles } from "./mesh_triangles.ts";
 
@@ -108,21 +104,15 @@ export interface ShapeEntry {
   /** Local bounding box `[min, max]` about the shape origin (m). */
   bounds(p: ArrayLike<number>, obj: ShapeObject): { min: number[]; max: number[] };
   /**
-   * Closest point of the shape (parameters at `prm[p4..]`, or `obj`) to the local point
-   * (x, y, z) of a grain of radius `r`, written to `out` (layout `CLOSEST`); false when a
-   * triangle shape finds nothing within `r` (the grain is skipped). Allocation-free.
+   * The closest point of the shape to a grain, as a TypeScript expression of `prm`, `p4` (the
+   * shape's parameters at `prm[p4..]`), `obj` (its mesh or height map), `x`, `y`, `z` (the
+   * grain's centre in the shape frame), `r` (its radius), `out` (layout `CLOSEST`) and
+   * `counters`: it writes the closest point to `out` and is false when a triangle shape finds
+   * nothing within `r` (the grain is skipped). `scripts/gen_shape_dispatch.ts` writes these into
+   * `closestOf` (`closest_gen.ts`), the one function the grain–body contact loop calls, so the
+   * dispatch inlines there (a call through this table would not).
    */
-  closest(
-    prm: Float64Array,
-    p4: number,
-    obj: ShapeObject,
-    x: number,
-    y: number,
-    z: number,
-    r: number,
-    out: Float64Array,
-    counters: MeshCounters,
-  ): boolean;
+  readonly closestCode: string;
   /** Volume and principal inertia at unit density (primitives), or null. */
   massProperties(p: ArrayLike<number>): PrimitiveMass | null;
   /**
@@ -259,8 +249,7 @@ function triangleShape(kind: number, name: "mesh" | "heightMap"): ShapeEntry {
     contactKind: name === "mesh" ? ContactKind.mesh : ContactKind.heightMap,
     params: () => objectOnly(name),
     bounds: (_p, obj) => objectBounds(obj),
-    closest: (_prm, _p4, obj, x, y, z, r, out, counters) =>
-      (obj as TriangleMesh).closest(x, y, z, r, out, counters),
+    closestCode: "(obj as TriangleMesh).closest(x, y, z, r, out, counters)",
     massProperties: () => null,
     collider: (R, _p, tri) => {
       const t = tri!;
@@ -375,7 +364,7 @@ export const SHAPE_TABLE: readonly ShapeEntry[] = Object.freeze([
     contactKind: ContactKind.body,
     params: (where, o) => [P(where, o, "radius")],
     bounds: (p) => box3(p[0], p[0], p[0]),
-    closest: (prm, p4, _obj, x, y, z, _r, out) => (sphereClosest(prm[p4], x, y, z, out), true),
+    closestCode: "(sphereClosest(prm[p4], x, y, z, out), true)",
     massProperties: (p) => sphereMassProperties(p[0]),
     collider: (R, p) => ({ desc: R.ColliderDesc.ball(p[0]), alongY: false }),
     describe: (p) => ({ radius: p[0] }),
@@ -397,9 +386,7 @@ export const SHAPE_TABLE: readonly ShapeEntry[] = Object.freeze([
       return h;
     },
     bounds: (p) => box3(p[0], p[1], p[2]),
-    closest: (prm, p4, _obj, x, y, z, _r, out) => (
-      boxClosest(prm[p4], prm[p4 + 1], prm[p4 + 2], x, y, z, out), true
-    ),
+    closestCode: "(boxClosest(prm[p4], prm[p4 + 1], prm[p4 + 2], x, y, z, out), true)",
     massProperties: (p) => boxMassProperties(p[0], p[1], p[2]),
     collider: (R, p) => ({ desc: R.ColliderDesc.cuboid(p[0], p[1], p[2]), alongY: false }),
     describe: (p) => ({ halfExtents: [p[0], p[1], p[2]] }),
@@ -419,9 +406,7 @@ export const SHAPE_TABLE: readonly ShapeEntry[] = Object.freeze([
     contactKind: ContactKind.body,
     params: (where, o) => [P(where, o, "radius"), P(where, o, "halfHeight")],
     bounds: (p) => box3(p[0], p[0], p[1] + p[0]),
-    closest: (prm, p4, _obj, x, y, z, _r, out) => (
-      capsuleClosest(prm[p4], prm[p4 + 1], x, y, z, out), true
-    ),
+    closestCode: "(capsuleClosest(prm[p4], prm[p4 + 1], x, y, z, out), true)",
     massProperties: (p) => capsuleMassProperties(p[0], p[1]),
     collider: (R, p) => ({ desc: R.ColliderDesc.capsule(p[1], p[0]), alongY: true }),
     describe: (p) => ({ radius: p[0], halfHeight: p[1] }),
@@ -437,9 +422,7 @@ export const SHAPE_TABLE: readonly ShapeEntry[] = Object.freeze([
     contactKind: ContactKind.body,
     params: (where, o) => [P(where, o, "radius"), P(where, o, "halfHeight")],
     bounds: (p) => box3(p[0], p[0], p[1]),
-    closest: (prm, p4, _obj, x, y, z, _r, out) => (
-      cylinderClosest(prm[p4], prm[p4 + 1], x, y, z, out), true
-    ),
+    closestCode: "(cylinderClosest(prm[p4], prm[p4 + 1], x, y, z, out), true)",
     massProperties: (p) => cylinderMassProperties(p[0], p[1]),
     collider: (R, p) => ({ desc: R.ColliderDesc.cylinder(p[1], p[0]), alongY: true }),
     describe: (p) => ({ radius: p[0], halfHeight: p[1] }),
