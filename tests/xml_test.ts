@@ -8,7 +8,12 @@ import { expect } from "expect";
 import { World } from "../src/sphere3d/mod.ts";
 import type { GranularSystem } from "../src/sphere3d/mod.ts";
 import { worldToXml } from "../src/sphere3d/xml.ts";
-import { importWorldXml, worldFromXml } from "../src/sphere3d/world_xml.ts";
+import { readWorldXml, readWorldXmlFile } from "../src/sphere3d/xml_read.ts";
+
+// the readers with World's constructor, as World.fromXml passes it
+const importWorldXml = (path: string) => readWorldXmlFile(path, (o) => new World(o));
+const worldFromXml = (input: string | Uint8Array, source = "<string>") =>
+  readWorldXml(input, source, (o) => new World(o));
 import { Rng } from "../src/math/rng.ts";
 
 /** A world that uses every setting the XML carries. */

@@ -77,7 +77,7 @@ import { crc32, notRegular } from "../math/container.ts";
 /** The version of the layout that {@link worldToXml} writes and the reader accepts. */
 export const WORLD_XML_VERSION = 1;
 
-/** The largest XML file {@link importWorldXml} reads (bytes): about 2 million grains. */
+/** The largest XML file `World.fromXml` reads (bytes): about 2 million grains. */
 export const MAX_WORLD_XML_BYTES = 512 * 2 ** 20;
 
 /**

@@ -1,7 +1,7 @@
 /**
- * World XML reading: {@link importWorldXml} and {@link worldFromXml} check a file against the
+ * World XML reading: {@link readWorldXmlFile} and {@link readWorldXml} check a file against the
  * layout described in `xml.ts` (structure, ranges, the checksum) and build a new
- * {@link World} from it; nothing is created when the file is bad. `World.fromXml(path)`
+ * `World` from it; nothing is created when the file is bad. `World.fromXml(path)`
  * delegates here. The element tree and its attribute readers are in `xml_tree.ts`.
  *
  * Parsing uses fast-xml-parser, loaded only when a file is read.
@@ -24,15 +24,47 @@ export interface XmlWorldTarget {
   addGranularSystem(material: Partial<Material>): GranularSystem;
 }
 
-/** Makes the world a file describes: `World`'s constructor, passed in by `world_xml.ts`. */
+/** Makes the world a file describes: `World`'s constructor, passed in by `World.fromXml`. */
 export type WorldFactory<W extends XmlWorldTarget> = (options: {
   timeStep: number;
   gravity: [number, number, number];
 }) => W;
 
 /**
- * Read a World XML file and build a new world from it with `create`; the public form is
- * `importWorldXml` of `world_xml.ts`. Nothing is created when the file is bad.
+ * Read a World XML file written by {@link exportWorldXml} (or by hand in the same layout)
+ * and build a new world from it with `create` (`World`'s constructor, passed in so that this
+ * reader does not import `world.ts`; `World.fromXml(path)` is the public form). Nothing is
+ * created when the file is bad.
+ *
+ * @param path the file
+ * @param create makes the empty world of the file's time step and gravity
+ * @returns a new world with the file's time step, gravity and systems, at time 0
+ * @throws {SyntaxError} for malformed XML or bytes that are not UTF-8, naming the line and
+ *   column
+ * @throws {TypeError} for an unknown or missing element or attribute, or text where a number
+ *   belongs, naming the element, the attribute and the line
+ * @throws {RangeError} for a value out of range (a negative radius …), a checksum that does
+ *   not match, or a file too large
+ * @example
+ * ```ts
+ * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { exportWorldXml } from "./xml.ts";
+ * import { readWorldXmlFile } from "./xml_read.ts";
+ * import { expect } from "expect";
+ * const world = new World({ gravity: [0, 0, -3.7] });
+ * world.addGranularParticles({ positions: [[0, 0, 0.1]], radii: 0.02 }, { friction: 0.7 });
+ * const path = `${await Deno.makeTempDir()}/scene.xml`;
+ * await exportWorldXml(world, path);
+ * const back = await readWorldXmlFile(path, (o) => new World(o));
+ * expect(back.gravity).toEqual([0, 0, -3.7]);
+ * expect(back.systems[0].material.friction).toBe(0.7);
+ * const bad = "<grainlab version='1'><timeStep/><gravity value='0 0 -9.81'/><objects/></grainlab>";
+ * await Deno.writeTextFile(path, bad);
+ * // file:line:column of the element, its name, the attribute
+ * await expect(readWorldXmlFile(path, (o) => new World(o))).rejects.toThrow(
+ *   /scene\.xml:1:23: <timeStep> attribute value is missing/,
+ * );
+ * ```
  */
 export async function readWorldXmlFile<W extends XmlWorldTarget>(
   path: string,
@@ -53,9 +85,29 @@ export async function readWorldXmlFile<W extends XmlWorldTarget>(
 }
 
 /**
- * Build a new world from World XML text or bytes with `create` (World's constructor, passed in
- * so that this reader does not import `world.ts`); the public form is `worldFromXml` of
- * `world_xml.ts`.
+ * Build a new world from World XML text or bytes with `create` (see {@link readWorldXmlFile}).
+ *
+ * @param input the document: a string, or UTF-8 bytes
+ * @param source a name for the messages (a path)
+ * @param create makes the empty world of the document's time step and gravity
+ * @example
+ * ```ts
+ * import { World } from "@grainlab/grainlab/sphere3d";
+ * import { worldToXml } from "./xml.ts";
+ * import { readWorldXml } from "./xml_read.ts";
+ * import { expect } from "expect";
+ * const world = new World();
+ * world.addGranularParticles({ positions: [[0, 0, 0.1], [0, 0, 0.2]], radii: 0.02 });
+ * const xml = worldToXml(world);
+ * const worldFromXml = (text: string) => readWorldXml(text, "<string>", (o) => new World(o));
+ * expect(worldToXml(await worldFromXml(xml))).toBe(xml); // byte-identical round trip
+ * const bad = xml.replace('radius="0.02"', 'radius="-0.02"');
+ * await expect(worldFromXml(bad)).rejects.toThrow(/checksum/);
+ * const unsealed = bad.replace(/ checksum="[0-9a-f]{8}"/, "");
+ * await expect(worldFromXml(unsealed)).rejects.toThrow(
+ *   /<string>:11:\d+: <particle> attribute radius \(-0.02\) must be > 0/,
+ * );
+ * ```
  */
 export async function readWorldXml<W extends XmlWorldTarget>(
   input: string | Uint8Array,
