@@ -227,18 +227,6 @@ function objectOnly(name: string): never {
   throw new TypeError(`${name} shapes are built from a ${name}, not from primitive options`);
 }
 
-/** Bounds of a mesh or height map in its own frame. */
-function objectBounds(obj: ShapeObject): { min: number[]; max: number[] } {
-  const t = triangles(obj!);
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let k = 0; k < t.vertices.length; k++) {
-    const a = k % 3, x = t.vertices[k];
-    if (x < min[a]) min[a] = x;
-    if (x > max[a]) max[a] = x;
-  }
-  return { min, max };
-}
-
 /** Entries shared by the two triangle shapes (mesh, height map). */
 function triangleShape(kind: number, name: "mesh" | "heightMap"): ShapeEntry {
   return {
@@ -248,7 +236,7 @@ function triangleShape(kind: number, name: "mesh" | "heightMap"): ShapeEntry {
     paramCount: 0,
     contactKind: name === "mesh" ? ContactKind.mesh : ContactKind.heightMap,
     params: () => objectOnly(name),
-    bounds: (_p, obj) => objectBounds(obj),
+    bounds: (_p, obj) => boundsOf(triangles(obj!).vertices),
     closestCode: "(obj as TriangleMesh).closest(x, y, z, r, out, counters)",
     massProperties: () => null,
     collider: (R, _p, tri) => {
@@ -328,6 +316,7 @@ function boxSurface(a: number, b: number, c: number): ShapeSurface {
   return { vertices: Float64Array.from(v), indices: Uint32Array.from(ix), flat: true };
 }
 
+/** Bounds of vertices (stride 3), e.g. a mesh's or height map's in its own frame. */
 function boundsOf(v: ArrayLike<number>): { min: number[]; max: number[] } {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (let k = 0; k < v.length; k++) {
