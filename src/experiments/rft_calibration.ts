@@ -44,6 +44,7 @@ import {
   resolveGrains,
 } from "./common.ts";
 import { linearFit } from "./fit.ts";
+import { loadRftBed, settleRftBed } from "./rft_bed.ts";
 
 /** Options of {@link calibrateRft}. Lengths in grain diameters d. */
 export interface RftCalibrationOptions extends GrainOptions {
@@ -151,41 +152,17 @@ export async function calibrateRft(
   const a = positive(w, "plateSize", o.plateSize) * d, t = 0.4 * d;
   const speed = positive(w, "speed", o.speed);
   const [from, to] = range(w, "window", o.window);
-  const bed = o.bed ?? [12, 8, 7];
-  if (!Array.isArray(bed) || bed.length !== 3) {
-    throw new TypeError(`${w}: bed (${String(bed)}) must be [length, width, depth] (d)`);
+  const bedSpec = o.bed ?? [12, 8, 7];
+  if (!Array.isArray(bedSpec) || bedSpec.length !== 3) {
+    throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [length, width, depth] (d)`);
   }
-  const [lx, ly, lz] = [0, 1, 2].map((k) => positive(w, `bed[${k}]`, bed[k]) * d);
-  // the settled bed, once
-  const makeBed = (world: World) => {
-    const sys = world.addGranularSystem(m.material);
-    sys.setContainerBox([-lx / 2, -ly / 2, 0], [lx / 2, ly / 2, 1e3 * d]);
-    sys.setBoundaryMaterial({ friction: m.friction });
-    return sys;
-  };
-  const world0 = new World({ timeStep: m.dt, gravity: [0, 0, -G] });
-  const sys0 = makeBed(world0);
-  const spacing = 2.04 * m.rMax;
-  const target = Math.round((0.6 * lx * ly * lz) / ((Math.PI * d ** 3) / 6));
-  sys0.emitBoxRandom({
-    min: [-lx / 2, -ly / 2, 0],
-    max: [lx / 2, ly / 2, 4 * lz],
-    minRadius: m.rMin,
-    maxRadius: m.rMax,
-    spacing,
-    maxParticles: target,
-    seed: m.seed,
-  });
-  world0.run(Math.round((25 * m.unit) / m.dt));
-  const state = sys0.granularStateBytes();
-  const grains = sys0.count;
-  // the surface: the mean top of the highest 5 % of the grains, less half a diameter
-  const p0 = sys0.positions, tops: number[] = [];
-  for (let i = 0; i < grains; i++) tops.push(p0[3 * i + 2] + sys0.radii[i]);
-  tops.sort((x, y) => y - x);
-  const nTop = Math.max(1, Math.round(grains / 20));
-  const surface = tops.slice(0, nTop).reduce((s, x) => s + x, 0) / nTop - 0.5 * d;
-
+  const dims = [0, 1, 2].map((k) => positive(w, `bed[${k}]`, bedSpec[k])) as [
+    number,
+    number,
+    number,
+  ];
+  const bed = settleRftBed(m, dims);
+  const { surface, grains } = bed, lx = bed.size[0];
   const n = pairs.length;
   const samples = {
     beta: new Float64Array(n),
@@ -198,7 +175,7 @@ export async function calibrateRft(
   for (let p = 0; p < n; p++) {
     const [beta, gamma] = pairs[p];
     const world = await World.create({ timeStep: m.dt, gravity: [0, 0, -G] });
-    makeBed(world).loadGranularStateBytes(state);
+    loadRftBed(world, bed);
     const r = intrude(world, d, surface, lx, a, t, beta, gamma, speed, from, to);
     samples.beta[p] = beta, samples.gamma[p] = gamma;
     samples.alphaZ[p] = r.alphaZ, samples.alphaX[p] = r.alphaX;
@@ -221,13 +198,7 @@ export async function calibrateRft(
       fit = null; // pairs that do not determine the nine terms: ζ only
     }
   }
-  const meta = {
-    material: `DEM bed: d ${d} m, friction ${m.friction}, rolling ${m.rollingFriction}`,
-    source: "dem" as const,
-    grainDiameter: d,
-    friction: m.friction,
-    intrusionSpeed: speed,
-  };
+  const meta = { ...bed.medium, source: "dem" as const, intrusionSpeed: speed };
   if (fit === null && !(zeta > 0)) {
     throw new RangeError(`${w}: the DEM samples give ζ = ${zeta} (<= 0); no table can be made`);
   }
