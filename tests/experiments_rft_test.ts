@@ -38,10 +38,35 @@ describe("calibrateRft (smoke)", () => {
     expect(c.table.alphaZAt(0, Math.PI / 2)).toBeCloseTo(c.zeta * 1e6, 3);
   });
 
-  it("names bad options", async () => {
-    await expect(calibrateRft({ scale: "smoke", pairs: [[0, 0]] })).rejects.toThrow(
-      /pairs\[0\]\[1\] \(γ = 0\) must be in/,
+  it("drags a buried plate sideways and pulls one up (the hold and upward paths)", async () => {
+    const c = await calibrateRft({
+      scale: "smoke",
+      bed: [20, 8, 7],
+      pairs: [[0, 0], [0, -Math.PI / 2], [Math.PI / 2, 0]],
+    });
+    const s = c.samples;
+    console.log(
+      `  calibrateRft smoke, buried: α_x(0, 0) ${(s.alphaX[0] / 1e6).toFixed(3)}, ` +
+        `α_z(0, −π/2) ${(s.alphaZ[1] / 1e6).toFixed(3)}, α_x(π/2, 0) ` +
+        `${(s.alphaX[2] / 1e6).toFixed(3)} N/cm³`,
     );
+    // dragged sideways, a plate is held back; a vertical plate more than a flat one
+    expect(s.alphaX[0]).toBeGreaterThan(0);
+    expect(s.alphaX[2]).toBeGreaterThan(s.alphaX[0]);
+    // pulled up, the grains above hold it down, less than they hold a plate pushed down
+    expect(s.alphaZ[1]).toBeLessThan(0);
+    for (const x of s.inertial) expect(x).toBeGreaterThan(0);
+  });
+
+  it("names bad options", async () => {
+    await expect(calibrateRft({ scale: "smoke", pairs: [[0, 2]] })).rejects.toThrow(
+      /pairs\[0\]\[1\] \(γ = 2\) must be in \[−π\/2, π\/2\]/,
+    );
+    await expect(calibrateRft({ scale: "smoke", grid: [13, 2] })).rejects.toThrow(
+      /grid\[1\] \(2\) must be an integer in \[3, 91\]/,
+    );
+    await expect(calibrateRft({ scale: "smoke", quasiStatic: 1 as unknown as boolean }))
+      .rejects.toThrow(/quasiStatic \(1\) must be a boolean/);
     await expect(calibrateRft({ scale: "smoke", window: [2, 1] })).rejects.toThrow(
       /window \(\[2, 1\]\) must have 0 <= from < to/,
     );

@@ -22,8 +22,9 @@ import {
   rftAlphaX,
   rftAlphaZ,
   type RftFit,
-  type RftTable,
+  RftTable,
   rftTableFromFourier,
+  type RftTableSpec,
   World,
 } from "../sphere3d/mod.ts";
 import { positive } from "../math/validate.ts";
@@ -43,40 +44,58 @@ import {
   type GrainOptions,
   resolveGrains,
 } from "./common.ts";
-import { linearFit } from "./fit.ts";
-import { loadRftBed, settleRftBed } from "./rft_bed.ts";
+import { settleRftBed } from "./rft_bed.ts";
+import { plateRun } from "./rft_intrude.ts";
 
 /** Options of {@link calibrateRft}. Lengths in grain diameters d. */
 export interface RftCalibrationOptions extends GrainOptions {
   /** Run size. @default "ci" */
   scale?: ExperimentScale;
   /**
-   * The (β, γ) pairs (rad), γ ∈ (0, π/2] (the plate moves down).
-   * @default [[0, π/2], [π/4, π/2], [0, π/4]] (smoke); 7 pairs over β ∈ {0, ±π/4, π/2},
-   * γ ∈ {π/2, π/4} (ci); β ∈ {0, ±π/4, ±π/2} × γ ∈ {π/2, 3π/8, π/4} (full)
+   * The (β, γ) pairs (rad), each in [−π/2, π/2] (γ > 0: the plate moves down). Ignored when
+   * `grid` is set.
+   * @default [[0, π/2], [π/4, π/2], [0, π/4]] (smoke); 10 pairs over β ∈ {0, ±π/4, π/2},
+   * γ ∈ {π/2, π/4, 0, −π/2} (ci); the full preset uses `grid`
    */
   pairs?: readonly (readonly [number, number])[];
-  /** Side of the square plate (d); it is 0.4 d thick. @default 3 (smoke); 4 (ci); 6 (full) */
+  /**
+   * A full grid instead of `pairs`: [β count, γ count], each evenly spaced over [−π/2, π/2]
+   * inclusive. β = π/2 is the plate of β = −π/2 (β has period π), so it is copied, not run:
+   * (βcount − 1)·γcount runs. The table is then the measured grid itself.
+   * @default undefined (smoke, ci); [13, 13] (full: 12 × 13 runs, steps of 15°)
+   */
+  grid?: readonly [number, number];
+  /** Side of the square plate (d); it is 0.4 d thick. @default 3 (smoke); 4 (ci, full) */
   plateSize?: number;
-  /** Plate speed (m/s); quasi-static below √(g·d). @default 0.1 (smoke, ci); 0.05 (full) */
+  /** Plate speed (m/s); quasi-static below √(g·d). @default 0.1 */
   speed?: number;
   /**
    * Depth window of the fit, [from, to] in d below the plate's full immersion.
-   * @default [0.5, 3] (smoke); [0.5, 5] (ci); [0.5, 7] (full)
+   * @default [0.5, 3] (smoke); [0.5, 5] (ci, full)
    */
   window?: readonly [number, number];
   /**
    * Bed size: length along the motion, width, depth (d); grains fill it at a volume fraction
-   * of about 0.6. @default [12, 8, 7] (smoke); [16, 10, 9] (ci); [24, 14, 12] (full)
+   * of about 0.6. @default [12, 8, 7] (smoke); [20, 10, 9] (ci, full)
    */
   bed?: readonly [number, number, number];
+  /**
+   * Repeat the first pair at half the speed and report both α (the quasi-static check).
+   * @default false (smoke); true (ci, full)
+   */
+  quasiStatic?: boolean;
+  /** Called after each run with the runs done and the runs in all. @default none */
+  onPair?: (done: number, count: number) => void;
 }
 
 /** The result of {@link calibrateRft}. */
 export interface RftCalibration {
   /** The run size. */
   scale: ExperimentScale;
-  /** The samples: α (N/m³) at each pair, and the R² of each linear depth fit. */
+  /**
+   * The samples: α (N/m³) at each pair, the R² of each linear depth fit, and the inertial
+   * number (v/side)·d/√(P/ρ) with P = φρg|z| at the middle of the depth window.
+   */
   samples: {
     beta: Float64Array;
     gamma: Float64Array;
@@ -84,18 +103,41 @@ export interface RftCalibration {
     alphaX: Float64Array;
     r2Z: Float64Array;
     r2X: Float64Array;
+    inertial: Float64Array;
   };
   /** Scale of the generic medium that fits the samples best (least squares over α_z, α_x). */
   zeta: number;
   /** The Fourier fit, from five pairs on (else null). */
   fit: RftFit | null;
-  /** A `"dem"` table: the fit sampled on a grid, or ζ × the generic medium. */
+  /**
+   * A `"dem"` table: the measured grid (with `grid`), else the fit sampled on a grid, or
+   * ζ × the generic medium.
+   */
   table: RftTable;
+  /** The quasi-static check: the first pair again at half the speed (or null). */
+  quasiStatic: {
+    /** The pair's β (rad). */
+    beta: number;
+    /** The pair's γ (rad). */
+    gamma: number;
+    /** The two speeds (m/s). */
+    speeds: [number, number];
+    /** α_z at each speed (N/m³). */
+    alphaZ: [number, number];
+    /** α_x at each speed (N/m³). */
+    alphaX: [number, number];
+    /** |α_z(v) − α_z(v/2)| / |α_z(v)|. */
+    difference: number;
+    /** The inertial number at each speed. */
+    inertial: [number, number];
+  } | null;
   /** Grains in the bed. */
   grains: number;
+  /** The bed's solid volume fraction. */
+  volumeFraction: number;
 }
 
-const KEYS = ["pairs", "plateSize", "speed", "window", "bed"];
+const KEYS = ["pairs", "grid", "plateSize", "speed", "window", "bed", "quasiStatic", "onPair"];
 const H = Math.PI / 2, Q = Math.PI / 4;
 const PRESETS: Record<ExperimentScale, Partial<RftCalibrationOptions>> = {
   smoke: {
@@ -106,26 +148,27 @@ const PRESETS: Record<ExperimentScale, Partial<RftCalibrationOptions>> = {
     bed: [12, 8, 7],
     softness: 1e-3,
     rollingFriction: 0.05,
+    quasiStatic: false,
   },
   ci: {
-    pairs: [[0, H], [Q, H], [-Q, H], [H, H], [0, Q], [Q, Q], [-Q, Q]],
+    pairs: [[0, H], [Q, H], [-Q, H], [H, H], [0, Q], [Q, Q], [-Q, Q], [0, 0], [H, 0], [0, -H]],
     plateSize: 4,
     speed: 0.1,
     window: [0.5, 5],
-    bed: [16, 10, 9],
+    bed: [20, 10, 9],
     softness: 1e-3,
     rollingFriction: 0.05,
+    quasiStatic: true,
   },
   full: {
-    pairs: [-H, -Q, 0, Q, H].flatMap((b) =>
-      [H, (3 * Q) / 2, Q].map((g) => [b, g] as [number, number])
-    ),
-    plateSize: 6,
-    speed: 0.05,
-    window: [0.5, 7],
-    bed: [24, 14, 12],
-    softness: 5e-4,
+    grid: [13, 13],
+    plateSize: 4,
+    speed: 0.1,
+    window: [0.5, 5],
+    bed: [20, 10, 9],
+    softness: 1e-3,
     rollingFriction: 0.05,
+    quasiStatic: true,
   },
 };
 
@@ -148,7 +191,8 @@ export async function calibrateRft(
   const { options: o, scale } = experimentOptions(w, options, KEYS, PRESETS);
   const m = resolveGrains(w, o, { diameter: 0.01 });
   const d = m.d;
-  const pairs = checkPairs(w, o.pairs);
+  const grid = o.grid === undefined ? null : checkGrid(w, o.grid);
+  const pairs = grid === null ? checkPairs(w, o.pairs) : gridPairs(grid);
   const a = positive(w, "plateSize", o.plateSize) * d, t = 0.4 * d;
   const speed = positive(w, "speed", o.speed);
   const [from, to] = range(w, "window", o.window);
@@ -161,8 +205,24 @@ export async function calibrateRft(
     number,
     number,
   ];
+  const quasi = o.quasiStatic ?? false;
+  if (typeof quasi !== "boolean") {
+    throw new TypeError(`${w}: quasiStatic (${String(quasi)}) must be a boolean`);
+  }
+  if (o.onPair !== undefined && typeof o.onPair !== "function") {
+    throw new TypeError(`${w}: onPair (${String(o.onPair)}) must be a function`);
+  }
   const bed = settleRftBed(m, dims);
-  const { surface, grains } = bed, lx = bed.size[0];
+  const makeWorld = () => World.create({ timeStep: m.dt, gravity: [0, 0, -G] });
+  const plate = (beta: number, gamma: number, v: number) =>
+    plateRun(bed, {
+      side: a,
+      thickness: t,
+      beta,
+      gamma,
+      speed: v,
+      window: [from * d, to * d],
+    }, makeWorld);
   const n = pairs.length;
   const samples = {
     beta: new Float64Array(n),
@@ -171,15 +231,31 @@ export async function calibrateRft(
     alphaX: new Float64Array(n),
     r2Z: new Float64Array(n),
     r2X: new Float64Array(n),
+    inertial: new Float64Array(n),
   };
+  const total = n + (quasi ? 1 : 0);
   for (let p = 0; p < n; p++) {
     const [beta, gamma] = pairs[p];
-    const world = await World.create({ timeStep: m.dt, gravity: [0, 0, -G] });
-    loadRftBed(world, bed);
-    const r = intrude(world, d, surface, lx, a, t, beta, gamma, speed, from, to);
+    const r = await plate(beta, gamma, speed);
     samples.beta[p] = beta, samples.gamma[p] = gamma;
     samples.alphaZ[p] = r.alphaZ, samples.alphaX[p] = r.alphaX;
-    samples.r2Z[p] = r.r2Z, samples.r2X[p] = r.r2X;
+    samples.r2Z[p] = r.r2Z, samples.r2X[p] = r.r2X, samples.inertial[p] = r.inertial;
+    o.onPair?.(p + 1, total);
+  }
+  let quasiStatic: RftCalibration["quasiStatic"] = null;
+  if (quasi) {
+    const [beta, gamma] = pairs[0];
+    const slow = await plate(beta, gamma, speed / 2);
+    o.onPair?.(total, total);
+    quasiStatic = {
+      beta,
+      gamma,
+      speeds: [speed, speed / 2],
+      alphaZ: [samples.alphaZ[0], slow.alphaZ],
+      alphaX: [samples.alphaX[0], slow.alphaX],
+      difference: Math.abs(samples.alphaZ[0] - slow.alphaZ) / Math.abs(samples.alphaZ[0]),
+      inertial: [samples.inertial[0], slow.inertial],
+    };
   }
   // ζ: least squares of the generic medium over both components
   let num = 0, den = 0;
@@ -198,81 +274,69 @@ export async function calibrateRft(
       fit = null; // pairs that do not determine the nine terms: ζ only
     }
   }
-  const meta = { ...bed.medium, source: "dem" as const, intrusionSpeed: speed };
-  if (fit === null && !(zeta > 0)) {
+  const meta = {
+    ...bed.medium,
+    material: `${bed.medium.material}, bed ${dims.join(" × ")} d`,
+    source: "dem" as const,
+    intrusionSpeed: speed,
+  };
+  if (grid === null && fit === null && !(zeta > 0)) {
     throw new RangeError(`${w}: the DEM samples give ζ = ${zeta} (<= 0); no table can be made`);
   }
-  const table = fit !== null
+  const table = grid !== null
+    ? measuredTable(grid, samples, meta)
+    : fit !== null
     ? rftTableFromFourier({ ...meta, coefficients: fit.coefficients })
     : rftTableFromFourier({ ...meta, zeta });
-  return { scale, samples, zeta, fit, table, grains };
+  return {
+    scale,
+    samples,
+    zeta,
+    fit,
+    table,
+    quasiStatic,
+    grains: bed.grains,
+    volumeFraction: bed.volumeFraction,
+  };
 }
 
-/** One plate run: α_z, α_x (N/m³) and the R² of their depth fits. */
-function intrude(
-  world: World,
-  d: number,
-  surface: number,
-  lx: number,
-  a: number,
-  t: number,
-  beta: number,
-  gamma: number,
-  speed: number,
-  from: number,
-  to: number,
-): { alphaZ: number; alphaX: number; r2Z: number; r2X: number } {
-  const dt = world.timeStep;
-  // the plate's line rises by β towards +x: a turn of −β about y
-  const s = Math.sin(-beta / 2), c = Math.cos(-beta / 2);
-  const reach = 0.5 * a * Math.abs(Math.sin(beta)) + 0.5 * t; // lowest point below the centre
-  const vx = speed * Math.cos(gamma), vz = -speed * Math.sin(gamma);
-  // the centre's depth below the surface when the plate is just submerged: `reach`
-  const zStart = surface + reach + 0.5 * d, zEnd = surface - reach - to * d;
-  const steps = Math.ceil((zStart - zEnd) / (-vz * dt));
-  const x0 = -0.5 * steps * dt * vx;
-  if (Math.abs(x0) + 0.5 * a + d > lx / 2) {
-    throw new RangeError(
-      `calibrateRft: the bed (${(lx / d).toFixed(1)} d long) is too short for γ = ` +
-        `${gamma.toFixed(3)} rad: the plate travels ${((2 * Math.abs(x0)) / d).toFixed(1)} d`,
-    );
+/** The angles of a grid axis: `n` evenly spaced over [−π/2, π/2]. */
+function axis(n: number): Float64Array {
+  const v = new Float64Array(n);
+  for (let i = 0; i < n; i++) v[i] = -H + (i * Math.PI) / (n - 1);
+  v[n - 1] = H;
+  return v;
+}
+
+function gridPairs([nb, ng]: [number, number]): [number, number][] {
+  const beta = axis(nb), gamma = axis(ng), out: [number, number][] = [];
+  for (let i = 0; i < nb - 1; i++) for (let j = 0; j < ng; j++) out.push([beta[i], gamma[j]]);
+  return out;
+}
+
+/** The measured grid as a table; row β = π/2 repeats β = −π/2. */
+function measuredTable(
+  [nb, ng]: [number, number],
+  s: { alphaZ: Float64Array; alphaX: Float64Array },
+  meta: Omit<RftTableSpec, "beta" | "gamma" | "alphaZ" | "alphaX">,
+): RftTable {
+  const alphaZ = new Float64Array(nb * ng), alphaX = new Float64Array(nb * ng);
+  alphaZ.set(s.alphaZ), alphaX.set(s.alphaX);
+  alphaZ.set(s.alphaZ.subarray(0, ng), (nb - 1) * ng);
+  alphaX.set(s.alphaX.subarray(0, ng), (nb - 1) * ng);
+  return new RftTable({ ...meta, beta: axis(nb), gamma: axis(ng), alphaZ, alphaX });
+}
+
+function checkGrid(w: string, v: unknown): [number, number] {
+  if (!Array.isArray(v) || v.length !== 2) {
+    throw new TypeError(`${w}: grid (${String(v)}) must be [β count, γ count]`);
   }
-  const plate = world.addBox({
-    halfExtents: [0.5 * a, 0.5 * a, 0.5 * t],
-    position: [x0, 0, zStart],
-    orientation: [0, s, 0, c],
-    bodyType: "kinematic",
-    linearVelocity: [vx, 0, vz],
-  });
-  // α_x is positive against the horizontal motion (+x); moving straight down, against the
-  // horizontal part of the leading (lower) face's normal, R·(0, 0, −1) = (sin β, 0, −cos β)
-  const ex = gamma < H - 1e-9 ? 1 : Math.sign(Math.sin(beta)) || 1;
-  const area = a * a, W = Math.max(1, Math.round((0.1 * d) / (speed * dt)));
-  const depth: number[] = [], fz: number[] = [], fx: number[] = [];
-  for (let k = 0; k + W <= steps; k += W) {
-    let sz = 0, sx = 0;
-    for (let j = 0; j < W; j++) {
-      world.step();
-      const f = plate.contactForce;
-      sz += f[2] / W, sx += f[0] / W;
+  return v.map((n, k) => {
+    if (!Number.isInteger(n) || n < 3 || n > 91) {
+      throw new RangeError(`${w}: grid[${k}] (${String(n)}) must be an integer in [3, 91]`);
     }
-    // the centre's depth at the middle of the window, past full immersion
-    const zc = zStart + (k + 0.5 * W) * dt * vz;
-    const past = surface - reach - zc;
-    if (past >= from * d && past <= to * d) {
-      depth.push(surface - zc);
-      fz.push(sz / area);
-      fx.push((-sx * ex) / area);
-    }
-  }
-  world.close();
-  if (depth.length < 3) {
-    throw new RangeError(
-      `calibrateRft: only ${depth.length} force windows in the depth window; widen it`,
-    );
-  }
-  const lz = linearFit(depth, fz), lxf = linearFit(depth, fx);
-  return { alphaZ: lz.slope, alphaX: lxf.slope, r2Z: lz.r2, r2X: lxf.r2 };
+    return n;
+  }) as [number, number];
 }
 
 function checkPairs(w: string, v: unknown): [number, number][] {
@@ -287,8 +351,8 @@ function checkPairs(w: string, v: unknown): [number, number][] {
     if (typeof b !== "number" || !(Math.abs(b) <= H)) {
       throw new RangeError(`${w}: pairs[${k}][0] (β = ${String(b)}) must be in [−π/2, π/2]`);
     }
-    if (typeof g !== "number" || !(g > 0.05 && g <= H)) {
-      throw new RangeError(`${w}: pairs[${k}][1] (γ = ${String(g)}) must be in (0.05, π/2]`);
+    if (typeof g !== "number" || !(Math.abs(g) <= H)) {
+      throw new RangeError(`${w}: pairs[${k}][1] (γ = ${String(g)}) must be in [−π/2, π/2]`);
     }
     return [b, g] as [number, number];
   });
