@@ -5,8 +5,8 @@
  * detection, the first-order (Taubin) overlap estimate, walls and rotating drums, the disk and
  * sphere-clump baselines, and the paper's four scenes. SI units throughout.
  *
- * The GPU backend ({@link StarSystemGpu}, {@link requestGpu}, {@link gpuAvailable}; WebGPU)
- * is unstable: it may change without notice.
+ * The GPU backend (WebGPU) is the namespace `gpu` (`gpu.StarSystemGpu`, `gpu.requestGpu`,
+ * `gpu.gpuAvailable`, …); it is unstable: it may change without notice.
  *
  * @example
  * ```ts
@@ -60,9 +60,5 @@ export type {
 } from "./distance.ts";
 export { archesScene, columnCollapseScene, drumScene, packingScene } from "./scenes.ts";
 export type { SceneOptions, StarScene } from "./scenes.ts";
-// The GPU backend (WebGPU) — unstable: may change without notice.
-export { gpuAvailable, requestGpu, WebGpuUnavailableError } from "./gpu/device.ts";
-export type { GpuContext, RequestGpuOptions } from "./gpu/device.ts";
-export { StarSystemGpu } from "./gpu/system_gpu.ts";
-export type { GpuReadOptions, GpuStepStats, StarSystemGpuOptions } from "./gpu/options.ts";
-export type { StarSprite } from "./gpu/sprite.ts";
+// The GPU backend (WebGPU) as one namespace — unstable: may change without notice.
+export * as gpu from "./gpu/api.ts";
