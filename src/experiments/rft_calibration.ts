@@ -16,26 +16,16 @@
  *
  * @module
  */
+import { type RftFit, type RftTable, World } from "../sphere3d/mod.ts";
 import {
   fitRft,
   RFT_GENERIC,
   rftAlphaX,
   rftAlphaZ,
-  type RftFit,
-  type RftTable,
   rftTableFromFourier,
-  World,
-} from "../sphere3d/mod.ts";
+} from "../sphere3d/rft/mod.ts";
 import { positive } from "../math/validate.ts";
 
-export type {
-  RftCoefficients,
-  RftFit,
-  RftSource,
-  RftStressModel,
-  RftTable,
-  RftTableSpec,
-} from "../sphere3d/mod.ts";
 import {
   experimentOptions,
   type ExperimentScale,

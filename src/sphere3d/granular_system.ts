@@ -35,7 +35,6 @@ import { checkDampedStep } from "./guard.ts";
 import type { PoolSleepOptions } from "./bodies/sleep.ts";
 import { integerIn, positive, requiredBool, vec3 } from "../math/validate.ts";
 import type {
-  BodyType,
   EmitBoxOptions,
   EmitBoxRandomOptions,
   Energies,
@@ -761,7 +760,7 @@ export class GranularSystem {
   }
 
   /** `"static"` for fixed particles, `"dynamic"` otherwise. */
-  getBodyType(index: number): BodyType {
+  getBodyType(index: number): "static" | "dynamic" {
     this.#c.index("getBodyType", index);
     return this.#c.ps.fixed[index] ? "static" : "dynamic";
   }
