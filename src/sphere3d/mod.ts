@@ -28,7 +28,7 @@ export { World } from "./world.ts";
 export type { GranularBoxOptions, ParticleSet, WorldOptions } from "./world.ts";
 export type { ProgressOptions, RunOptions } from "../math/progress.ts";
 export { GranularSystem } from "./granular_system.ts";
-export type { ParticleTableLike, SaveGranularStateOptions } from "./checkpoint.ts";
+export type { ParticleTableLike, SaveStateOptions } from "./checkpoint.ts";
 export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking } from "./emit.ts";
 export type {

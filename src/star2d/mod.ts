@@ -51,7 +51,8 @@ export type {
   SegmentOptions,
   WallCommonOptions,
 } from "./walls.ts";
-export { distanceErrorMap, exactDistance, firstOrderDistance, radialDistance } from "./distance.ts";
+export { distanceErrorMap } from "./distance.ts";
+export { starDistance } from "./star_distance.ts";
 export type {
   DistanceErrorMap,
   DistanceErrorMapOptions,
