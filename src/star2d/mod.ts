@@ -31,7 +31,6 @@ export { StarShape } from "./shape.ts";
 export type { StarPresetName, StarPresetOptions, StarShapeOptions } from "./shape.ts";
 export { StarSystem } from "./system.ts";
 export type { StarGrainsOptions, StarSamplingOptions, StarSystemOptions } from "./system.ts";
-export type { StarSampling } from "./detect.ts";
 export { ClumpSystem, DiskSystem } from "./clump.ts";
 export type { ClumpGrainsOptions, DiskGrainsOptions } from "./clump.ts";
 export { approximateByDisks } from "./clump_template.ts";
