@@ -38,14 +38,10 @@ import {
 } from "./body_options.ts";
 export * from "./body_options.ts";
 import { emptyStepStats, lap, updateStepStats } from "./body_stats.ts";
-import {
-  checkStableSteps,
-  GrainGuard,
-  guardBeforeForces,
-  stableTimeStep,
-  unstableMessage,
-} from "./guard.ts";
+import { checkStableSteps, guardBeforeForces, stableTimeStep, unstableMessage } from "./guard.ts";
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
+import { GrainGuard } from "./guard_state.ts";
+import type { GrainSystemState } from "./body_state.ts";
 import { Walls } from "./walls.ts";
 import { GrainStore, type GrainStoreColumns } from "./grain_store.ts";
 import { GrainDetection } from "./grain_detection.ts";
@@ -75,7 +71,7 @@ import {
  * expect(s.lastStepStats.step).toBe(10);
  * ```
  */
-export abstract class GrainSystem2 {
+export abstract class GrainSystem2 implements GrainSystemState {
   /** Number of grains. */
   count = 0;
   #dt: number;

@@ -6,7 +6,7 @@
  * @module
  */
 import type { StarShape } from "./shape.ts";
-import type { ClumpTemplate } from "./clump.ts";
+import type { ClumpTemplate } from "./clump_template.ts";
 
 /** Magic of star2d checkpoints (the first 8 bytes of the file). */
 export const STAR2D_CHECKPOINT_MAGIC = "GRAINS2D";
