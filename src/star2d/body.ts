@@ -41,7 +41,6 @@ import { emptyStepStats, lap, updateStepStats } from "./body_stats.ts";
 import { checkStableSteps, guardBeforeForces, stableTimeStep, unstableMessage } from "./guard.ts";
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
 import { GrainGuard } from "./guard_state.ts";
-import type { GrainSystemState } from "./body_state.ts";
 import { Walls } from "./walls.ts";
 import { GrainStore, type GrainStoreColumns } from "./grain_store.ts";
 import { GrainDetection } from "./grain_detection.ts";
@@ -71,7 +70,7 @@ import {
  * expect(s.lastStepStats.step).toBe(10);
  * ```
  */
-export abstract class GrainSystem2 implements GrainSystemState {
+export abstract class GrainSystem2 {
   /** Number of grains. */
   count = 0;
   #dt: number;
