@@ -18,8 +18,9 @@
  * The root module is the headline API: each simulator's main classes and functions
  * ({@link World} and {@link GranularSystem}; {@link StarSystem}, {@link StarShape},
  * {@link ClumpSystem} and {@link DiskSystem}; the bar study {@link simulateBar},
- * {@link compareBar} and {@link convergenceStudy}), the contact laws (pure functions of
- * scalars: normal force and damping, restitution, rolling resistance, cohesion, mixing), the
+ * {@link compareBar} and {@link convergenceStudy}), the contact laws as one namespace,
+ * `laws` (pure functions of scalars: normal force and damping, restitution, rolling
+ * resistance, cohesion, mixing — `laws.hertzNormalForce`, `laws.linearDampingRatio`, …), the
  * contact records the simulators fill and seeded random numbers ({@link Rng}). Everything
  * else a simulator offers (option and result types, bodies, walls, scenes, experiments) is in
  * its entry, and figures, Arrow tables, notebook display and file formats have entries of
@@ -47,24 +48,7 @@ export { ClumpSystem, DiskSystem } from "./src/star2d/clump.ts";
 export { simulateBar } from "./src/ipc1d/simulate.ts";
 export { compareBar, convergenceStudy } from "./src/ipc1d/study.ts";
 export { Rng } from "./src/math/rng.ts";
-export {
-  cohesionForce,
-  contactDamping,
-  DampingLaw,
-  dampingRatio,
-  effectiveRadius,
-  hertzNormalForce,
-  hertzRestitution,
-  linearContactDuration,
-  linearDampingRatio,
-  linearNormalForce,
-  linearRestitution,
-  mixGeometric,
-  normalForce,
-  restitutionDamping,
-  type RestitutionOptions,
-  rollingTorque,
-} from "./src/contact/mod.ts";
+export * as laws from "./src/contact/laws.ts";
 export {
   CONTACT_KIND_NAMES,
   ContactKind,

@@ -31,7 +31,8 @@
  * (`--name value` works as well as `--name=value`)
  */
 
-import { gpuAvailable, requestGpu, StarShape, StarSystemGpu } from "../src/star2d/mod.ts";
+import { StarShape } from "../src/star2d/mod.ts";
+import { gpuAvailable, requestGpu, StarSystemGpu } from "../src/star2d/gpu/api.ts";
 import { gpuMemory } from "../src/star2d/gpu/memory.ts";
 import { Rng } from "../src/math/rng.ts";
 

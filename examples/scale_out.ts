@@ -12,9 +12,11 @@
  * @module
  */
 import { jitteredPacking, World } from "../src/sphere3d/mod.ts";
-import { canRun, exportLammps, loadLammpsFrame, readLammpsDump, runLammps } from "../src/io/mod.ts";
+import { lammps } from "../src/io/mod.ts";
 import { writeArrow } from "../src/arrow/mod.ts";
 import { bed3d, compose, lines } from "../src/plot/mod.ts";
+
+const { canRun, exportLammps, loadLammpsFrame, readLammpsDump, runLammps } = lammps;
 
 const smoke = Deno.args.includes("--smoke");
 const OUT = "out/scale_out";

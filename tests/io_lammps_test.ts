@@ -17,7 +17,7 @@ import {
   loadLammpsFrame,
   parseLammpsDump,
   readLammpsDump,
-} from "../src/io/mod.ts";
+} from "../src/io/lammps_api.ts";
 import { parseLammpsDumpBytes } from "../src/io/lammps_dump.ts";
 import { Rng } from "../src/math/rng.ts";
 

@@ -15,7 +15,8 @@ import {
 } from "../src/arrow/mod.ts";
 import { checkArrowFile } from "../src/arrow/ipc/file.ts";
 import { metadataMap, schemaMetadata } from "../src/arrow/schema.ts";
-import { canRun, lammpsDumpFrames, readLammpsDump, runLammps, writeVtk } from "../src/io/mod.ts";
+import { writeVtk } from "../src/io/mod.ts";
+import { canRun, lammpsDumpFrames, readLammpsDump, runLammps } from "../src/io/lammps_api.ts";
 import { lammpsFrameTable } from "../src/io/lammps_dump_frames.ts";
 import { runWithProgress, tableView, ViewRecorder, writeViewer } from "../src/notebook/mod.ts";
 import { Progress } from "../src/math/progress.ts";

@@ -12,9 +12,12 @@ import { entries, PUBLIC_API_FIXTURE, publicApi, ROOT, summary } from "../script
  * The ceiling of unique public names (588 before issue #27). Its target was 300: the redesign
  * left 313, the composable Plot marks (`grains`, `forceChains`, `walls`, `plotFigure` and
  * their types) staying public as a user feature; the resistive-force-theory API of issue #28
- * (the model, tables, fit, ground, calibration and their Arrow form) added 25.
+ * (the model, tables, fit, ground, calibration and their Arrow form) added 25, to 338. Merging
+ * concepts (the contact laws, the star2d GPU backend and the LAMMPS bridge as one namespace
+ * each, statics of the RFT classes for its constants, one `starDistance`, one
+ * `SaveStateOptions`, single-use unions inline in their fields) brought it to 277.
  */
-const MAX_UNIQUE = 340;
+const MAX_UNIQUE = 299;
 
 const committed: Record<string, string[]> = JSON.parse(
   Deno.readTextFileSync(`${ROOT}${PUBLIC_API_FIXTURE}`),

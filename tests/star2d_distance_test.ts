@@ -1,13 +1,12 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
+import { distanceErrorMap, starDistance, StarShape } from "../src/star2d/mod.ts";
 import {
-  distanceErrorMap,
   exactDistance,
   firstOrderDistance,
+  firstOrderNormal,
   radialDistance,
-  StarShape,
-} from "../src/star2d/mod.ts";
-import { firstOrderNormal } from "../src/star2d/distance.ts";
+} from "../src/star2d/distance.ts";
 
 describe("star2d distances", () => {
   it("are exact on a circle", () => {
@@ -79,5 +78,41 @@ describe("star2d implicit function", () => {
       expect(g[0]).toBeCloseTo(fx, 6);
       expect(g[1]).toBeCloseTo(fy, 6);
     }
+  });
+});
+
+describe("starDistance", () => {
+  it("is each method, in the shape's frame or posed", () => {
+    const cross = StarShape.preset("cross", { rMax: 1 });
+    const pose = { x: 0.4, y: -0.2, angle: 0.7 };
+    for (const p of [[0.9, 0.05], [0.2, 0.6], [1.4, -0.3]]) {
+      expect(starDistance(cross, p)).toBe(firstOrderDistance(cross, p));
+      expect(starDistance(cross, p, { method: "radial" })).toBe(radialDistance(cross, p));
+      expect(starDistance(cross, p, { method: "exact" })).toBe(exactDistance(cross, p));
+      expect(starDistance(cross, p, { method: "radial", lookup: true, pose }))
+        .toBe(radialDistance(cross, p, { lookup: true, pose }));
+      expect(starDistance(cross, p, { method: "exact", pose })).toBe(
+        exactDistance(cross, p, { pose }),
+      );
+    }
+    // a circle of radius 1 centred at (3, 0): every method gives ‖p − c‖ − 1
+    const circle = StarShape.preset("circle", { rMax: 1 });
+    for (const method of ["radial", "firstOrder", "exact"] as const) {
+      expect(starDistance(circle, [5, 0], { method, pose: { x: 3 } })).toBeCloseTo(1, 9);
+    }
+  });
+
+  it("rejects an unknown method, lookup with exact, and unknown keys", () => {
+    const c = StarShape.preset("circle", { rMax: 1 });
+    expect(() => starDistance(c, [1, 0], { method: "taubin" as never })).toThrow(
+      /starDistance: options.method is "taubin", must be one of radial, firstOrder, exact/,
+    );
+    expect(() => starDistance(c, [1, 0], { method: "exact", lookup: true })).toThrow(
+      /starDistance: options.lookup is true; the exact distance has no lookup tables/,
+    );
+    expect(() => starDistance(c, [1, 0], { mode: "exact" } as never)).toThrow(
+      /unknown option "mode"/,
+    );
+    expect(() => starDistance(c, [Number.NaN, 0])).toThrow(/point .* must be two finite numbers/);
   });
 });

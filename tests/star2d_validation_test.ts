@@ -11,13 +11,12 @@ import {
   ClumpSystem,
   DiskSystem,
   distanceErrorMap,
-  exactDistance,
   packingScene,
-  radialDistance,
   StarShape,
   StarSystem,
   Walls,
 } from "../src/star2d/mod.ts";
+import { exactDistance, radialDistance } from "../src/star2d/distance.ts";
 import { clumpTemplate } from "../src/star2d/clump_template.ts";
 import { firstOrderNormal } from "../src/star2d/distance.ts";
 import { ShapeSprite } from "../src/star2d/sprite.ts";

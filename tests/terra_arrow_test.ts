@@ -8,7 +8,8 @@ import { expect } from "expect";
 import * as A from "apache-arrow";
 import { readArrow, rftTableFromArrow, rftTableToArrow, writeArrow } from "../src/arrow/mod.ts";
 import { tableFromBytes, tableToArrowFile } from "../src/arrow/io.ts";
-import { RftTable, rftTableFromFourier } from "../src/sphere3d/mod.ts";
+import { RftTable } from "../src/sphere3d/mod.ts";
+import { rftTableFromFourier } from "../src/sphere3d/rft/mod.ts";
 
 const H = Math.PI / 2;
 

@@ -8,14 +8,8 @@
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  RFT_GENERIC,
-  rftAlphaX,
-  rftAlphaZ,
-  RftFourier,
-  rftTableFromFourier,
-  World,
-} from "../src/sphere3d/mod.ts";
+import { RftFourier, World } from "../src/sphere3d/mod.ts";
+import { RFT_GENERIC, rftAlphaX, rftAlphaZ, rftTableFromFourier } from "../src/sphere3d/rft/mod.ts";
 import { cutSurface } from "../src/sphere3d/rft/elements.ts";
 
 const H = Math.PI / 2;

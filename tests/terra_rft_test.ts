@@ -6,16 +6,8 @@
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  fitRft,
-  RFT_GENERIC,
-  rftAlphaX,
-  rftAlphaZ,
-  rftElementForce,
-  RftFourier,
-  RftTable,
-  rftTableFromFourier,
-} from "../src/sphere3d/mod.ts";
+import { fitRft, rftElementForce, RftFourier, RftTable } from "../src/sphere3d/mod.ts";
+import { RFT_GENERIC, rftAlphaX, rftAlphaZ, rftTableFromFourier } from "../src/sphere3d/rft/mod.ts";
 
 const H = Math.PI / 2;
 const G = RFT_GENERIC;

@@ -32,12 +32,6 @@ const BAR_COLUMNS: Record<string, [string, string]> = {
   iterations: ["1", "Newton iterations in the step"],
 };
 
-/** Something that looks like an ipc1d run: equal-length numeric columns, one named `time`. */
-export interface BarRunLike {
-  /** Times (s); every other numeric array of this length becomes a column. */
-  readonly time: ArrayLike<number>;
-}
-
 function isNumericArray(v: unknown): v is ArrayLike<number> {
   return (ArrayBuffer.isView(v) && !(v instanceof DataView)) ||
     (Array.isArray(v) && v.every((x) => typeof x === "number"));
@@ -48,7 +42,8 @@ function isNumericArray(v: unknown): v is ArrayLike<number> {
  * values as `time` becomes a Float64 column (`time`, `endPosition`, `contactForce`, `energy`, …);
  * scalar numeric and string properties (method, problem, parameters) go to the schema metadata.
  *
- * @typeParam R the run's type (any object with a numeric `time` array)
+ * @typeParam R the run's type: any object with a numeric `time` array (s), beside which every
+ *   other numeric array of its length becomes a column
  * @param run the result of `simulateBar` (or any object with equal-length numeric columns)
  * @param options simulator label and extra schema metadata
  * @returns an Arrow table
@@ -64,7 +59,7 @@ function isNumericArray(v: unknown): v is ArrayLike<number> {
  * expect(t.schema.metadata.get("grainlab.run.method")).toBe("ipc");
  * ```
  */
-export function barTable<R extends BarRunLike>(
+export function barTable<R extends { readonly time: ArrayLike<number> }>(
   run: R,
   options: { simulator?: string; extra?: Record<string, string | number> } = {},
 ): A.Table {

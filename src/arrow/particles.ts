@@ -8,7 +8,6 @@ import type * as A from "apache-arrow";
 import { buildTable, type ColumnSpec } from "./schema.ts";
 import {
   checkSystem,
-  type NumArray,
   type ParticleSystemLike,
   type SnapshotOptions,
   snapshotOptions,
@@ -26,13 +25,13 @@ export interface ParticlesTableOptions extends SnapshotOptions {
   copy?: boolean;
 }
 
-function strided(src: NumArray, n: number, stride: number, offset: number): Float64Array {
+function strided(src: ArrayLike<number>, n: number, stride: number, offset: number): Float64Array {
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = src[i * stride + offset];
   return out;
 }
 
-function maybeCopy<T extends NumArray>(v: T, n: number, copy: boolean): NumArray {
+function maybeCopy<T extends ArrayLike<number>>(v: T, n: number, copy: boolean): ArrayLike<number> {
   if (!copy) return v;
   return Float64Array.from({ length: n }, (_, i) => v[i]);
 }
@@ -198,11 +197,11 @@ export function particlesTable(
 }
 
 function maybeCopyTyped<T extends Uint16Array | Uint32Array>(
-  v: NumArray,
+  v: ArrayLike<number>,
   n: number,
   copy: boolean,
   Ctor: { new (n: number): T; from(a: ArrayLike<number>): T },
-): NumArray {
+): ArrayLike<number> {
   if (!copy && v instanceof Ctor) return v;
   const out = new Ctor(n);
   for (let i = 0; i < n; i++) out[i] = v[i];

@@ -61,9 +61,9 @@ const META = {
  * ```ts
  * import { rftTableFromArrow, rftTableToArrow } from "@grainlab/grainlab/arrow";
  * import { tableFromBytes, tableToArrowFile } from "./io.ts";
- * import { RftTable, rftTableFromFourier } from "@grainlab/grainlab/sphere3d";
+ * import { RftTable } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
- * const t = rftTableFromFourier({ zeta: 0.4, betaCount: 5, gammaCount: 3, grainDiameter: 0.003 });
+ * const t = RftTable.fromFourier({ zeta: 0.4, betaCount: 5, gammaCount: 3, grainDiameter: 0.003 });
  * const arrow = rftTableToArrow(t);
  * expect(arrow.numRows).toBe(15);
  * expect(arrow.schema.fields[2].metadata.get("unit")).toBe("N/m^3");
@@ -138,9 +138,9 @@ export function rftTableToArrow(table: RftTableData): A.Table {
  * @example
  * ```ts
  * import { rftTableFromArrow, rftTableToArrow } from "@grainlab/grainlab/arrow";
- * import { RftTable, rftTableFromFourier } from "@grainlab/grainlab/sphere3d";
+ * import { RftTable } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
- * const arrow = rftTableToArrow(rftTableFromFourier({ betaCount: 3, gammaCount: 3 }));
+ * const arrow = rftTableToArrow(RftTable.fromFourier({ betaCount: 3, gammaCount: 3 }));
  * const table = new RftTable(rftTableFromArrow(arrow));
  * expect(table.alphaZAt(0, Math.PI / 2)).toBeCloseTo(1e6, 6);
  * expect(() => rftTableFromArrow(arrow.select(["beta", "gamma", "alphaZ"])))

@@ -12,23 +12,15 @@ import { VERSION } from "../version.ts";
 /** Prefix reserved by the Arrow specification; never used for Grainlab metadata keys. */
 const RESERVED_PREFIX = "ARROW:";
 
-/** The numeric element types a Grainlab column can hold. */
-export type ColumnType =
-  | "float64"
-  | "float32"
-  | "int32"
-  | "uint8"
-  | "uint16"
-  | "uint32"
-  | "bool"
-  | "kind";
-
 /** One column before it becomes an Arrow vector: name, values, unit and description. */
 export interface ColumnSpec {
   /** Column name. */
   name: string;
-  /** Element type. `"kind"` is a dictionary-encoded string column (Int8 indices). */
-  type: ColumnType;
+  /**
+   * Element type: a numeric type, `"bool"`, or `"kind"`, a dictionary-encoded string column
+   * (Int8 indices).
+   */
+  type: "float64" | "float32" | "int32" | "uint8" | "uint16" | "uint32" | "bool" | "kind";
   /** Values; typed arrays of the matching type are used without copying. */
   values: ArrayLike<number> | ArrayLike<boolean>;
   /** Physical unit, e.g. "m", "m/s", "N"; "1" for dimensionless counts and flags. */

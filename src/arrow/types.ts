@@ -7,31 +7,28 @@
 
 import { options as checkOptions } from "../math/validate.ts";
 
-/** Numeric array: a typed array or a plain array of numbers. */
-export type NumArray = ArrayLike<number>;
-
 /** Force network of the last step (slot indices; `j` is −1 for boundary contacts). */
 export interface ContactsLike {
   /** Number of contacts. */
   readonly count: number;
   /** First particle slot. */
-  readonly i: NumArray;
+  readonly i: ArrayLike<number>;
   /** Second particle slot, −1 for a boundary. */
-  readonly j: NumArray;
+  readonly j: ArrayLike<number>;
   /** Kind code (`ContactKind`): 0 particle, 1 ground, 2 wall, 3 body, 4 mesh, 5 heightMap. */
-  readonly kind: NumArray;
+  readonly kind: ArrayLike<number>;
   /** Boundary index (plane, wall, body), −1 for particle contacts. */
-  readonly boundary?: NumArray;
+  readonly boundary?: ArrayLike<number>;
   /** Contact point, stride = dimension. */
-  readonly point: NumArray;
+  readonly point: ArrayLike<number>;
   /** Unit normal from j (or the boundary) towards i, stride = dimension. */
-  readonly normal: NumArray;
+  readonly normal: ArrayLike<number>;
   /** Overlap (m). */
-  readonly overlap: NumArray;
+  readonly overlap: ArrayLike<number>;
   /** Normal force magnitude (N). */
-  readonly normalForce: NumArray;
+  readonly normalForce: ArrayLike<number>;
   /** Tangential force on i, stride = dimension (N). */
-  readonly tangentialForce: NumArray;
+  readonly tangentialForce: ArrayLike<number>;
 }
 
 /** A particle system of sphere3d (stride 3) or star2d (stride 2). */
@@ -39,23 +36,23 @@ export interface ParticleSystemLike {
   /** Number of live particles. */
   readonly count: number;
   /** Centres, interleaved with stride 2 or 3 (m). */
-  readonly positions: NumArray;
+  readonly positions: ArrayLike<number>;
   /** Velocities, same stride (m/s). */
-  readonly velocities: NumArray;
+  readonly velocities: ArrayLike<number>;
   /** Radii (m); for star grains the bounding radius. */
-  readonly radii?: NumArray;
+  readonly radii?: ArrayLike<number>;
   /** Masses (kg). */
-  readonly masses?: NumArray;
+  readonly masses?: ArrayLike<number>;
   /** Material index per particle. */
-  readonly materialIds?: NumArray;
+  readonly materialIds?: ArrayLike<number>;
   /** 1 where the particle is fixed. */
-  readonly fixed?: NumArray;
+  readonly fixed?: ArrayLike<number>;
   /** Stable particle ids. */
-  readonly ids?: NumArray;
+  readonly ids?: ArrayLike<number>;
   /** Angular velocities: stride 3 in 3D, one scalar per particle in 2D (rad/s). */
-  readonly angularVelocities?: NumArray;
+  readonly angularVelocities?: ArrayLike<number>;
   /** Orientation angles (rad), 2D star grains only. */
-  readonly angles?: NumArray;
+  readonly angles?: ArrayLike<number>;
   /** Spatial dimension, when the system states it. */
   readonly dimension?: number;
   /** Resolved material fields. */

@@ -22,7 +22,8 @@
  * make attractive while the grains separate (LAMMPS without `limit_damping`). @default true
  * @example
  * ```ts
- * import { normalForce } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { normalForce } = laws;
  * import { expect } from "expect";
  * expect(normalForce(false, 1e5, 0, 0, 1e-3, 0)).toBe(100);
  * // Hertz: 1e5 · √(0.01 · 1e-4) · 1e-4 = 1e5 · 1e-3 · 1e-4 = 0.01 N
@@ -60,7 +61,8 @@ export function normalForce(
  * @param overlap δ (m), used by `restitutionHertz`
  * @example
  * ```ts
- * import { contactDamping, DampingLaw } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { contactDamping, DampingLaw } = laws;
  * import { expect } from "expect";
  * expect(contactDamping(DampingLaw.constant, 20, 0.5, 0.01, 1e-4)).toBe(20);
  * expect(contactDamping(DampingLaw.massScaled, 100, 0.5, 0.01, 1e-4)).toBe(50);
@@ -207,7 +209,8 @@ export function tangentialHistory1(
  * @param r the particle's radius (m)
  * @example
  * ```ts
- * import { rollingTorque } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { rollingTorque } = laws;
  * import { expect } from "expect";
  * expect(rollingTorque(0.1, 10, 0.02)).toBeCloseTo(0.02, 15); // 0.1 · 10 N · 0.02 m
  * ```
@@ -248,7 +251,8 @@ export function rollingScale(angularDecel: number, dt: number, omegaRel: number)
  * @returns the attractive force magnitude (N), ≥ 0
  * @example
  * ```ts
- * import { cohesionForce } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { cohesionForce } = laws;
  * import { expect } from "expect";
  * expect(cohesionForce(100, 0.001, 0.0005)).toBe(0.05);
  * expect(cohesionForce(100, 0.001, 0.002)).toBe(0);
@@ -265,7 +269,8 @@ export function cohesionForce(kc: number, dmax: number, gap: number): number {
  *
  * @example
  * ```ts
- * import { mixGeometric } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { mixGeometric } = laws;
  * import { expect } from "expect";
  * expect(mixGeometric(0.5, 0.5)).toBe(0.5);
  * expect(mixGeometric(0.25, 1)).toBeCloseTo(0.5, 15);

@@ -23,7 +23,8 @@ export { contactDamping, normalForce } from "./law3d_gen.ts";
  * @returns the repulsive normal force (N), never negative
  * @example
  * ```ts
- * import { linearNormalForce } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { linearNormalForce } = laws;
  * import { expect } from "expect";
  * expect(linearNormalForce(1e5, 0, 1e-3, 0)).toBe(100);
  * expect(linearNormalForce(1e5, 1e6, 1e-3, 1)).toBe(0); // clamped, never pulls
@@ -43,7 +44,8 @@ export function linearNormalForce(kn: number, cn: number, overlap: number, vn: n
  * @param vn relative normal velocity (m/s), positive when separating
  * @example
  * ```ts
- * import { hertzNormalForce } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { hertzNormalForce } = laws;
  * import { expect } from "expect";
  * const f = hertzNormalForce(1e5, 0, 0.01, 1e-4, 0);
  * expect(f).toBeCloseTo(0.01, 12); // 1e5 · √0.01 · (1e-4)^1.5 = 1e5 · 0.1 · 1e-6 N
@@ -68,7 +70,8 @@ export function hertzNormalForce(
  *
  * @example
  * ```ts
- * import { DampingLaw } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { DampingLaw } = laws;
  * import { expect } from "expect";
  * expect(DampingLaw.constant).toBe(0);
  * expect(DampingLaw.massScaled).toBe(1);
@@ -90,7 +93,8 @@ export const DampingLaw = {
  *
  * @example
  * ```ts
- * import { effectiveRadius } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { effectiveRadius } = laws;
  * import { expect } from "expect";
  * expect(effectiveRadius(0.02, 0.02)).toBe(0.01);
  * ```
@@ -104,7 +108,8 @@ export function effectiveRadius(r1: number, r2: number): number {
  *
  * @example
  * ```ts
- * import { dampingRatio } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { dampingRatio } = laws;
  * import { expect } from "expect";
  * expect(dampingRatio(1e5, 0, 1)).toBeCloseTo(0, 15);
  * ```
@@ -135,7 +140,8 @@ export interface RestitutionOptions {
  * @param zeta damping ratio ζ = cn / (2√(kn·m_eff)), ≥ 0
  * @example
  * ```ts
- * import { linearRestitution } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { linearRestitution } = laws;
  * import { expect } from "expect";
  * expect(linearRestitution(0)).toBe(1);
  * expect(linearRestitution(0.1)).toBeCloseTo(0.7292, 4);
@@ -167,7 +173,8 @@ export function linearRestitution(zeta: number, options: RestitutionOptions = {}
  * @param e coefficient of restitution in (0, 1]
  * @example
  * ```ts
- * import { linearDampingRatio, linearRestitution } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { linearDampingRatio, linearRestitution } = laws;
  * import { expect } from "expect";
  * expect(linearDampingRatio(1)).toBe(0);
  * const z = linearDampingRatio(0.5, { clamped: true });
@@ -204,7 +211,8 @@ export function linearDampingRatio(e: number, options: RestitutionOptions = {}):
  * @param zeta the damping ratio of the law, ≥ 0
  * @example
  * ```ts
- * import { hertzRestitution, linearDampingRatio } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { hertzRestitution, linearDampingRatio } = laws;
  * import { expect } from "expect";
  * expect(hertzRestitution(linearDampingRatio(0.3))).toBeCloseTo(0.3, 4);
  * expect(hertzRestitution(linearDampingRatio(0.3), { clamped: true })).toBeCloseTo(0.397, 3);
@@ -264,7 +272,8 @@ export function hertzRestitution(zeta: number, options: RestitutionOptions = {})
  * @param clamped the contact force is clamped at zero
  * @example
  * ```ts
- * import { linearDampingRatio, restitutionDamping } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { linearDampingRatio, restitutionDamping } = laws;
  * import { expect } from "expect";
  * const c = restitutionDamping(0.5, 1e5, false, false);
  * expect(c).toBeCloseTo(2 * linearDampingRatio(0.5) * Math.sqrt(1e5), 12);
@@ -299,7 +308,8 @@ export function restitutionDamping(
  *
  * @example
  * ```ts
- * import { linearContactDuration } from "@grainlab/grainlab";
+ * import { laws } from "@grainlab/grainlab";
+ * const { linearContactDuration } = laws;
  * import { expect } from "expect";
  * expect(linearContactDuration(1, 0, 1)).toBeCloseTo(Math.PI, 15);
  * ```

@@ -70,7 +70,6 @@ export type {
 } from "./force_distribution.ts";
 export { restitutionVsSpeed } from "./restitution.ts";
 export type {
-  ImpactModel,
   ImpactSeries,
   RestitutionVsSpeedOptions,
   RestitutionVsSpeedResult,
@@ -83,14 +82,5 @@ export type {
   SurfaceProfile,
 } from "./common.ts";
 export type { BeverlooFit, ExponentialTail, PowerLawFit } from "./fit.ts";
-export {
-  calibrateRft,
-  type RftCalibration,
-  type RftCalibrationOptions,
-  type RftCoefficients,
-  type RftFit,
-  type RftSource,
-  type RftStressModel,
-  type RftTable,
-  type RftTableSpec,
-} from "./rft_calibration.ts";
+export { calibrateRft } from "./rft_calibration.ts";
+export type { RftCalibration, RftCalibrationOptions } from "./rft_calibration.ts";

@@ -23,8 +23,8 @@ import { experimentOptions, type ExperimentScale, logspace, numberList } from ".
 /** `2·∫₀¹ (1 − x^{5/2})^{−1/2} dx = 2·Γ(7/5)·√π / Γ(9/10)`: the elastic Hertz time in δ_max/v. */
 export const HERTZ_TIME_FACTOR = 2.943275184324706;
 
-/** The normal laws compared. */
-export type ImpactModel = "hertz-elastic" | "hertz-viscous" | "hertz-restitution" | "linear";
+/** The normal laws compared (the values of {@link ImpactSeries}' `model`). */
+type ImpactModel = "hertz-elastic" | "hertz-viscous" | "hertz-restitution" | "linear";
 
 /** The models, in the order of the result's `series`. */
 export const IMPACT_MODELS: readonly ImpactModel[] = [
@@ -79,7 +79,7 @@ const PRESETS: Record<ExperimentScale, Partial<RestitutionVsSpeedOptions>> = {
 /** The impacts of one law over the speeds. */
 export interface ImpactSeries {
   /** The law. */
-  model: ImpactModel;
+  model: "hertz-elastic" | "hertz-viscous" | "hertz-restitution" | "linear";
   /** Measured coefficient of restitution (rebound / impact speed). */
   restitution: Float64Array;
   /** Measured contact time (s): steps with a contact × time step. */

@@ -144,9 +144,9 @@ function addBedSystem(world: World, m: GrainModel, [lx, ly]: [number, number]): 
  * ```ts
  * import { resolveGrains } from "./common.ts";
  * import { checkTableMatchesBed } from "./rft_bed.ts";
- * import { rftTableFromFourier } from "../sphere3d/mod.ts";
+ * import { RftTable } from "../sphere3d/mod.ts";
  * import { expect } from "expect";
- * const t = rftTableFromFourier({ zeta: 0.3, material: "beads", grainDiameter: 0.01 });
+ * const t = RftTable.fromFourier({ zeta: 0.3, material: "beads", grainDiameter: 0.01 });
  * checkTableMatchesBed("demo", t, resolveGrains("demo", { diameter: 0.01 }));
  * expect(() => checkTableMatchesBed("demo", t, resolveGrains("demo", { diameter: 0.02 })))
  *   .toThrow(/grainDiameter/);

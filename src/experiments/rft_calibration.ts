@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { World } from "../sphere3d/mod.ts";
 import {
   fitRft,
   RFT_GENERIC,
@@ -25,18 +26,9 @@ import {
   RftTable,
   rftTableFromFourier,
   type RftTableSpec,
-  World,
-} from "../sphere3d/mod.ts";
+} from "../sphere3d/rft/mod.ts";
 import { positive } from "../math/validate.ts";
 
-export type {
-  RftCoefficients,
-  RftFit,
-  RftSource,
-  RftStressModel,
-  RftTable,
-  RftTableSpec,
-} from "../sphere3d/mod.ts";
 import {
   experimentOptions,
   type ExperimentScale,

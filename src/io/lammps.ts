@@ -93,7 +93,8 @@ const EXPORT_KEYS: readonly string[] = [
  * `exact: true`) a scene LAMMPS cannot reproduce exactly
  * @example
  * ```ts
- * import { exportLammps } from "@grainlab/grainlab/io";
+ * import { lammps } from "@grainlab/grainlab/io";
+ * const { exportLammps } = lammps;
  * import { World } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const world = new World({ timeStep: 1e-4 });

@@ -77,7 +77,8 @@ const EXPECT_KEYS: readonly string[] = [
  * @param name the file name for error messages
  * @example
  * ```ts
- * import { parseLammpsDump } from "@grainlab/grainlab/io";
+ * import { lammps } from "@grainlab/grainlab/io";
+ * const { parseLammpsDump } = lammps;
  * import { expect } from "expect";
  * const text = [
  *   "ITEM: TIMESTEP", "0", "ITEM: NUMBER OF ATOMS", "2", "ITEM: BOX BOUNDS ff ff ff",
@@ -174,7 +175,8 @@ const MAX_LINE = 1 << 20;
  * @param options the expected export, same-atoms check, chunk size
  * @example
  * ```ts
- * import { lammpsDumpFrames } from "@grainlab/grainlab/io";
+ * import { lammps } from "@grainlab/grainlab/io";
+ * const { lammpsDumpFrames } = lammps;
  * import { expect } from "expect";
  * const path = `${await Deno.makeTempDir()}/dump.txt`;
  * const frame = (t: number) => `ITEM: TIMESTEP\n${t}\nITEM: NUMBER OF ATOMS\n1\n` +
@@ -272,7 +274,8 @@ export interface LammpsDump {
  * @param options expectation and checks
  * @example
  * ```ts
- * import { readLammpsDump } from "@grainlab/grainlab/io";
+ * import { lammps } from "@grainlab/grainlab/io";
+ * const { readLammpsDump } = lammps;
  * import { expect } from "expect";
  * const path = `${await Deno.makeTempDir()}/dump.txt`;
  * await Deno.writeTextFile(path, [

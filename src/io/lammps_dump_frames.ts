@@ -19,7 +19,8 @@ import type { LammpsDumpExpectation, LammpsFrame } from "./lammps_dump_parse.ts"
  * @param expectation the export it came from (types, material, time step), optional
  * @example
  * ```ts
- * import { parseLammpsDump } from "@grainlab/grainlab/io";
+ * import { lammps } from "@grainlab/grainlab/io";
+ * const { parseLammpsDump } = lammps;
  * import { lammpsFrameTable } from "./lammps_dump_frames.ts";
  * import { expect } from "expect";
  * const [f] = parseLammpsDump("ITEM: TIMESTEP\n7\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS " +
@@ -130,7 +131,8 @@ const LOAD_KEYS: readonly string[] = ["idOffset", "radiusTolerance"];
  * @param frame a frame of {@link parseLammpsDump} / {@link readLammpsDump}
  * @example
  * ```ts
- * import { loadLammpsFrame, parseLammpsDump } from "@grainlab/grainlab/io";
+ * import { lammps } from "@grainlab/grainlab/io";
+ * const { loadLammpsFrame, parseLammpsDump } = lammps;
  * import { World } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const g = new World().addGranularParticles({ positions: [[0, 0, 1]], radii: 0.02 });

@@ -63,7 +63,8 @@ export function lammpsCommand(options: RunLammpsOptions = {}): string[] {
  * @param options ranks and executables
  * @example
  * ```ts
- * import { exportLammps, runLammps } from "@grainlab/grainlab/io";
+ * import { lammps } from "@grainlab/grainlab/io";
+ * const { exportLammps, runLammps } = lammps;
  * import { World } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const world = new World();
@@ -127,7 +128,8 @@ export async function runLammps(
  *
  * @example
  * ```ts
- * import { canRun } from "@grainlab/grainlab/io";
+ * import { lammps } from "@grainlab/grainlab/io";
+ * const { canRun } = lammps;
  * import { expect } from "expect";
  * expect(canRun("a-command-that-does-not-exist")).toBe(false);
  * ```

@@ -1,9 +1,9 @@
 /**
  * `io` — persistence and interchange: VTK files for ParaView (grains and contacts as `.vtp`,
  * time series as `.pvd`). (World XML scenes: `world.exportToXml` / `World.fromXml` in
- * sphere3d.) The scale-out path to LAMMPS: `exportLammps` (data file + input script),
- * `runLammps` (`mpirun -np N lmp`), `readLammpsDump` (frames as Arrow tables) and
- * `loadLammpsFrame`.
+ * sphere3d.) The scale-out path to LAMMPS is the namespace `lammps`: `lammps.exportLammps`
+ * (data file + input script), `lammps.runLammps` (`mpirun -np N lmp`),
+ * `lammps.readLammpsDump` (frames as Arrow tables) and `lammps.loadLammpsFrame`.
  *
  * Not re-exported from the package root, so that importing the simulators never loads it.
  * The sphere3d types its signatures take (`World`, `GranularSystem`, `Material`) are exported
@@ -31,14 +31,7 @@
  */
 export { writeVtk, writeVtkContacts } from "./vtk.ts";
 export { VtkSeriesWriter } from "./vtk_series.ts";
-export type { VtkContactSource, VtkOptions, VtkParticleSource, VtkPeriodicCell } from "./vtk.ts";
+export type { VtkContactSource, VtkOptions, VtkParticleSource } from "./vtk.ts";
 export type { VtkSeriesOptions } from "./vtk_series.ts";
-export { exportLammps } from "./lammps.ts";
-export { canRun, runLammps } from "./lammps_run.ts";
-export { lammpsDumpFrames, parseLammpsDump, readLammpsDump } from "./lammps_dump.ts";
-export { loadLammpsFrame } from "./lammps_dump_frames.ts";
-export type { ExportLammpsOptions, LammpsAtomType, LammpsExport } from "./lammps.ts";
-export type { LammpsRun, RunLammpsOptions } from "./lammps_run.ts";
-export type { LammpsDump, LammpsDumpOptions, LammpsDumpStreamOptions } from "./lammps_dump.ts";
-export type { LammpsDumpExpectation, LammpsFrame } from "./lammps_dump_parse.ts";
-export type { LoadLammpsFrameOptions } from "./lammps_dump_frames.ts";
+// The LAMMPS bridge (export, run, read back) as one namespace.
+export * as lammps from "./lammps_api.ts";

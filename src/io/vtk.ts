@@ -72,20 +72,6 @@ export interface VtkParticleSource {
   readonly shapes?: ArrayLike<number>;
 }
 
-/** The periodic cell of a system, as sphere3d's `periodicBoundary` reports it. */
-export interface VtkPeriodicCell {
-  /** Minimum corner (m). */
-  readonly min: ArrayLike<number>;
-  /** Maximum corner (m). */
-  readonly max: ArrayLike<number>;
-  /** Wrapped along x. */
-  readonly x: boolean;
-  /** Wrapped along y. */
-  readonly y: boolean;
-  /** Wrapped along z. */
-  readonly z: boolean;
-}
-
 /**
  * What {@link writeVtkContacts} reads: a system (its `contacts` and `positions`, and its
  * `periodicBoundary` when it has one), or `{ contacts, positions }`.
@@ -95,8 +81,17 @@ export interface VtkContactSource {
   readonly contacts: ContactRecord;
   /** Centres (m) the record's `i` and `j` index, with the record's dimension as stride. */
   readonly positions: ArrayLike<number>;
-  /** The periodic cell, for the nearest image of `j`. @default null */
-  readonly periodicBoundary?: VtkPeriodicCell | null;
+  /**
+   * The periodic cell, for the nearest image of `j`, as sphere3d's `periodicBoundary` reports
+   * it: corners `min`, `max` (m) and whether each axis wraps. @default null
+   */
+  readonly periodicBoundary?: {
+    readonly min: ArrayLike<number>;
+    readonly max: ArrayLike<number>;
+    readonly x: boolean;
+    readonly y: boolean;
+    readonly z: boolean;
+  } | null;
 }
 
 /**

@@ -9,6 +9,22 @@
 import { ByteReader, ByteWriter, decodeContainer, type DecodeOptions } from "./container.ts";
 import { finite } from "./validate.ts";
 
+/**
+ * Options of saving a simulator's state (`GranularSystem.saveGranularState` and
+ * `granularStateBytes` in sphere3d, `saveState` and `stateBytes` of the star2d systems).
+ */
+export interface SaveStateOptions {
+  /**
+   * Write the persistent tangential contact histories (springs), needed to continue a
+   * frictional run exactly; without them the file is smaller and the springs restart at zero.
+   * @default true
+   */
+  includeContactHistories?: boolean;
+}
+
+/** Keys of {@link SaveStateOptions}. */
+export const SAVE_STATE_KEYS: readonly string[] = ["includeContactHistories"];
+
 /** A typed array a binary section can hold (what `ByteWriter.array` takes). */
 export type SectionArray = Parameters<ByteWriter["array"]>[0];
 

@@ -30,7 +30,7 @@ import { registerDisplay } from "./display.ts";
 
 export { inNotebook } from "./kernel.ts";
 export type { MediaBundle } from "./kernel.ts";
-export type { ContactsLike, NumArray, ParticleSystemLike } from "../arrow/types.ts";
+export type { ContactsLike, ParticleSystemLike } from "../arrow/types.ts";
 export { show, tableView } from "./display.ts";
 export type { TableViewOptions } from "./display.ts";
 export { runWithProgress } from "./progress.ts";

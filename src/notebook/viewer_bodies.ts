@@ -11,7 +11,10 @@ import { BodyKind, quatMatrix, ShapeKind } from "../sphere3d/bodies/body_set.ts"
 import type { HeightMap } from "../sphere3d/bodies/heightmap.ts";
 import { CIRCLE, SHAPE_TABLE } from "../sphere3d/bodies/shape_table.ts";
 import { bodiesOf } from "../sphere3d/world.ts";
-import type { View3DOptions, ViewBodyStyle } from "./viewer_types.ts";
+import type { View3DOptions } from "./viewer_types.ts";
+
+/** The style object of the `bodies` option. */
+type ViewBodyStyle = Exclude<View3DOptions["bodies"], boolean | undefined>;
 
 /** One contact shape of a body: kind, parameters, pose in the body frame, triangles or heights. */
 export interface BodyShape {

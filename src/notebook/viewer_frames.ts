@@ -10,7 +10,6 @@ import { options as checkOptions, sizeGuard } from "../math/validate.ts";
 import { type BodyPoses, type BodyShapes, hasBodies, readBodies } from "./viewer_bodies.ts";
 import type {
   BoundariesLike,
-  BoxLike,
   FrameLike,
   TableLike,
   ViewSystem,
@@ -413,7 +412,7 @@ export function boundariesOf(systems: readonly BoundariesLike[]): Boundaries {
     if (typeof s.groundPlane === "number") {
       b.ground = b.ground === null ? s.groundPlane : Math.min(b.ground, s.groundPlane);
     }
-    const box = (v: BoxLike) => ({
+    const box = (v: { readonly min: ArrayLike<number>; readonly max: ArrayLike<number> }) => ({
       min: Array.from(v.min).slice(0, 3),
       max: Array.from(v.max).slice(0, 3),
     });

@@ -8,14 +8,6 @@
 import type { ParticleSystemLike } from "../arrow/types.ts";
 import type { Camera } from "./raster.ts";
 
-/** Box corners as the simulators report them. */
-export interface BoxLike {
-  /** Lower corner (m). */
-  readonly min: ArrayLike<number>;
-  /** Upper corner (m). */
-  readonly max: ArrayLike<number>;
-}
-
 /**
  * Boundaries to draw. A sphere3d `GranularSystem` is one (its `groundPlane`, `containerBox` and
  * `periodicBoundary`), so `boundaries: bed` shows a bed's boundaries around recorded frames.
@@ -23,12 +15,21 @@ export interface BoxLike {
 export interface BoundariesLike {
   /** Ground plane height (m), or null. */
   readonly groundPlane?: number | null;
-  /** Open-top container box, or null. */
-  readonly containerBox?: BoxLike | null;
-  /** Periodic cell, or null; `x`, `y`, `z` say which axes wrap (default: those with extent). */
-  readonly periodicBoundary?:
-    | (BoxLike & { readonly x?: boolean; readonly y?: boolean; readonly z?: boolean })
+  /** Open-top container box (lower and upper corners, m), or null. */
+  readonly containerBox?:
+    | { readonly min: ArrayLike<number>; readonly max: ArrayLike<number> }
     | null;
+  /**
+   * Periodic cell (lower and upper corners, m), or null; `x`, `y`, `z` say which axes wrap
+   * (default: those with extent).
+   */
+  readonly periodicBoundary?: {
+    readonly min: ArrayLike<number>;
+    readonly max: ArrayLike<number>;
+    readonly x?: boolean;
+    readonly y?: boolean;
+    readonly z?: boolean;
+  } | null;
 }
 
 /** A sphere3d system as the viewer reads it: particles plus, optionally, boundaries. */
@@ -81,17 +82,6 @@ export interface ViewMesh {
   opacity?: number;
 }
 
-/** How the rigid bodies of a world are drawn (the `bodies` option of {@link View3DOptions}). */
-export interface ViewBodyStyle {
-  /** Opacity in (0, 1] (below 1 the grains show through). @default 0.8 */
-  opacity?: number;
-  /**
-   * Colour `#rrggbb` per body type.
-   * @default { dynamic: "#e08a2c", static: "#8a8f98", kinematic: "#c8489a" }
-   */
-  colors?: { dynamic?: string; static?: string; kinematic?: string };
-}
-
 /** Colour scale settings of one column. */
 export interface ViewScale {
   /** "linear" or "log" (categorical columns ignore it). @default "linear" */
@@ -130,10 +120,16 @@ export interface View3DOptions {
   meshes?: readonly ViewMesh[];
   /**
    * Draw the rigid bodies of a world (boxes, spheres, capsules, cylinders, meshes, height maps,
-   * posed in every recorded frame), coloured by body type; false leaves them out.
+   * posed in every recorded frame), coloured by body type; false leaves them out. An object
+   * sets the style: `opacity` in (0, 1] (below 1 the grains show through; default 0.8) and
+   * `colors`, a colour `#rrggbb` per body type (default `{ dynamic: "#e08a2c", static:
+   * "#8a8f98", kinematic: "#c8489a" }`).
    * @default true
    */
-  bodies?: boolean | ViewBodyStyle;
+  bodies?: boolean | {
+    opacity?: number;
+    colors?: { dynamic?: string; static?: string; kinematic?: string };
+  };
   /** Title above the view. */
   title?: string;
   /** Width of the view (px). @default 720 */

@@ -29,7 +29,7 @@ export type { ComposeOptions, Panel } from "./figure.ts";
 export type { PngOptions } from "./png.ts";
 export type { ColorScale, ColorScaleOptions } from "./color.ts";
 export type { ParticleSource } from "./source.ts";
-export type { ContactsLike, NumArray, ParticleSystemLike } from "../arrow/types.ts";
+export type { ContactsLike, ParticleSystemLike } from "../arrow/types.ts";
 export { bed3d, particles2d } from "./particles.ts";
 export type { Bed3dOptions, ParticleFigureOptions, Particles2dOptions } from "./particles.ts";
 export { forceNetwork } from "./network.ts";

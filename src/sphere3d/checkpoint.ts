@@ -34,7 +34,7 @@ export { type ParticleTableLike, stateFromTable } from "./checkpoint_table.ts";
 export {
   type GranularState,
   SAVE_KEYS,
-  type SaveGranularStateOptions,
+  type SaveStateOptions,
   SPHERE3D_CHECKPOINT_MAGIC,
   SPHERE3D_CHECKPOINT_VERSION,
 } from "./checkpoint_format.ts";

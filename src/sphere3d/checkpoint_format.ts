@@ -13,18 +13,7 @@ export const SPHERE3D_CHECKPOINT_MAGIC = "GRAINS3D";
 /** The sphere3d checkpoint format version this code writes and the newest it reads. */
 export const SPHERE3D_CHECKPOINT_VERSION = 1;
 
-/** Options of `GranularSystem.saveGranularState`. */
-export interface SaveGranularStateOptions {
-  /**
-   * Write the persistent tangential contact histories (springs), needed to continue a
-   * frictional run exactly; without them the file is smaller and the springs restart at zero.
-   * @default true
-   */
-  includeContactHistories?: boolean;
-}
-
-/** Keys of {@link SaveGranularStateOptions}. */
-export const SAVE_KEYS: readonly string[] = ["includeContactHistories"];
+export { SAVE_STATE_KEYS as SAVE_KEYS, type SaveStateOptions } from "../math/checkpoint_io.ts";
 
 /** The decoded (or captured) state of a granular system: what a checkpoint holds. */
 export interface GranularState {

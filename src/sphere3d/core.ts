@@ -39,7 +39,6 @@ import { runStage, STAGES } from "./step_stages.ts";
 import {
   checkDampedStep,
   checkOverlaps,
-  DivergenceGuard,
   measureGuard,
   reportNonFinite,
   reportTooFast,
@@ -49,7 +48,8 @@ import { nonNegative } from "../math/validate.ts";
 import type { EmitCommon } from "./options.ts";
 import { bodyContactForces } from "./bodies/contact.ts";
 import { PoolSleep } from "./bodies/sleep.ts";
-import type { BodyLink, EmitSettings, ResumeState } from "./core_types.ts";
+import type { BodyLink, CoreState, EmitSettings, ResumeState } from "./core_types.ts";
+import { DivergenceGuard } from "./guard_state.ts";
 import { lap, resetStats } from "./core_records.ts";
 import { resumeFromCheckpoint } from "./core_resume.ts";
 import { detachPairHistories, historyColumns, sortSlots } from "./core_slots.ts";
@@ -70,7 +70,7 @@ export { SORT_MIN } from "./core_slots.ts";
  * The state and the step of a granular system. Internal: {@link GranularSystem} owns one and
  * exposes the validated public API.
  */
-export class GranularCore {
+export class GranularCore implements CoreState {
   /**
    * Neighbour-list skin (m): candidate pairs are found on the cell grid within
    * `r_i + r_j + skin` and reused until some particle has moved more than `skin / 2`, when the

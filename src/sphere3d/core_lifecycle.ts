@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { GranularCore } from "./core.ts";
-import type { EmitSettings } from "./core_types.ts";
+import type { CoreState, EmitSettings } from "./core_types.ts";
 import { detachPairHistories } from "./core_slots.ts";
 import { bool, corners, integerIn, positive, vec3 } from "../math/validate.ts";
 import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
@@ -17,7 +16,7 @@ import { type EmitCommon, MAX_MATERIAL_ID } from "./options.ts";
  * @internal
  */
 export function appendParticle(
-  core: GranularCore,
+  core: CoreState,
   x: number,
   y: number,
   z: number,
@@ -63,7 +62,7 @@ export function appendParticle(
  * Update the radius summaries after appending a particle of radius `r`.
  * @internal
  */
-export function radiiChanged(core: GranularCore, r: number, first: boolean): void {
+export function radiiChanged(core: CoreState, r: number, first: boolean): void {
   if (first) {
     core.uniformRadius = r;
     core.maxRadius = r;
@@ -79,7 +78,7 @@ export function radiiChanged(core: GranularCore, r: number, first: boolean): voi
  * Recompute the radius summaries from the columns (after a removal or a load).
  * @internal
  */
-export function recomputeRadii(core: GranularCore): void {
+export function recomputeRadii(core: CoreState): void {
   const ps = core.ps;
   core.maxRadius = 0;
   core.minRadius = ps.count > 0 ? Infinity : 0;
@@ -96,7 +95,7 @@ export function recomputeRadii(core: GranularCore): void {
  * Remove slot `i`: the last particle moves into it, its histories follow.
  * @internal
  */
-export function removeSlot(core: GranularCore, i: number): void {
+export function removeSlot(core: CoreState, i: number): void {
   if (core.pairHist.live || core.planes.live) detachPairHistories(core, true);
   const ps = core.ps, last = ps.count - 1;
   core.slotOfId[ps.id[i]] = -1;
@@ -116,7 +115,7 @@ export function removeSlot(core: GranularCore, i: number): void {
  * Remove every particle for which `pred(slot)` holds; returns how many.
  * @internal
  */
-export function removeWhere(core: GranularCore, pred: (i: number) => boolean): number {
+export function removeWhere(core: CoreState, pred: (i: number) => boolean): number {
   let removed = 0;
   for (let i = core.ps.count - 1; i >= 0; i--) {
     if (pred(i)) {
@@ -136,7 +135,7 @@ export function removeWhere(core: GranularCore, pred: (i: number) => boolean): n
  * Extend the friction tables to material id `id` (new ids get the global material).
  * @internal
  */
-export function ensureFrictionTable(core: GranularCore, id: number): void {
+export function ensureFrictionTable(core: CoreState, id: number): void {
   if (id < core.tableSize) return;
   const t = core.tables, m = core.material;
   let n = t.friction.length;
@@ -161,7 +160,7 @@ export function ensureFrictionTable(core: GranularCore, id: number): void {
  * @internal
  */
 export function emitParticles(
-  core: GranularCore,
+  core: CoreState,
   centres: Float64Array,
   radii: number | Float64Array,
   c: EmitSettings,

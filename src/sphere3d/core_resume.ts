@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { GranularCore } from "./core.ts";
+import type { CoreState } from "./core_types.ts";
 
 /**
  * First step after loading a checkpoint: reuse its caches (the forces of the saved state, the
@@ -13,7 +13,7 @@ import type { GranularCore } from "./core.ts";
  * otherwise leave everything stale (the step recomputes). Consumes `core.resume` (not null).
  * @internal
  */
-export function resumeFromCheckpoint(core: GranularCore, gravity: ArrayLike<number>): void {
+export function resumeFromCheckpoint(core: CoreState, gravity: ArrayLike<number>): void {
   const r = core.resume!;
   core.resume = null;
   const g = r.gravity, c = r.container, k = core.container, p = r.periodic, q = core.periodic;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { GranularCore } from "./core.ts";
+import type { CoreState } from "./core_types.ts";
 import { boundaryPartner, type HistoryColumns } from "./history.ts";
 import { flushPairHistories } from "./pair_history.ts";
 import { flushPlaneHistories, livePlaneSprings } from "./plane_history.ts";
@@ -21,7 +21,7 @@ export const SORT_MIN = 1024;
  * decision depends on the state alone, so a loaded checkpoint repeats it exactly.
  * @internal
  */
-export function sortSlots(core: GranularCore): boolean {
+export function sortSlots(core: CoreState): boolean {
   const ps = core.ps, n = ps.count, cellOf = core.grid.cellOf;
   if (n < SORT_MIN) return false;
   let out = 0;
@@ -50,7 +50,7 @@ export function sortSlots(core: GranularCore): boolean {
  * loaded table lists them in. Changes nothing.
  * @internal
  */
-export function historyColumns(core: GranularCore): HistoryColumns {
+export function historyColumns(core: CoreState): HistoryColumns {
   const ps = core.ps, ph = core.pairHist, hist = core.hist, n = ps.count, id = ps.id;
   const pl = core.planes;
   const np = ph.live ? core.pairs.count : 0, nc = livePlaneSprings(pl);
@@ -111,7 +111,7 @@ export function historyColumns(core: GranularCore): HistoryColumns {
  * the next rebuild.
  * @internal
  */
-export function detachPairHistories(core: GranularCore, keep: boolean): void {
+export function detachPairHistories(core: CoreState, keep: boolean): void {
   if (keep) {
     flushPairHistories(core.pairHist, core.pairs, core.hist, core.ps.id, core.stamp >>> 0);
     flushPlaneHistories(core.planes, core.hist, (core.stamp - 1) >>> 0);

@@ -17,7 +17,7 @@ import {
   type GranularState,
   type ParticleTableLike,
   SAVE_KEYS,
-  type SaveGranularStateOptions,
+  type SaveStateOptions,
   stateFromTable,
 } from "./checkpoint.ts";
 import { notRegular, writeFileAtomicSync } from "../math/container.ts";
@@ -32,7 +32,7 @@ import { bool, options as checkOptions } from "../math/validate.ts";
 export function saveGranularState(
   c: GranularCore,
   path: string,
-  options: SaveGranularStateOptions,
+  options: SaveStateOptions,
 ): void {
   const w = "saveGranularState";
   if (typeof path !== "string" || path.length === 0) {
@@ -57,9 +57,9 @@ export function saveGranularState(
 /** `GranularSystem.granularStateBytes`: check the options and encode the state. @internal */
 export function granularStateBytes(
   c: GranularCore,
-  options: SaveGranularStateOptions,
+  options: SaveStateOptions,
 ): Uint8Array {
-  const o = checkOptions<SaveGranularStateOptions>(
+  const o = checkOptions<SaveStateOptions>(
     "saveGranularState",
     "options",
     options,

@@ -14,11 +14,7 @@
 
 import { GranularThreads, MAX_THREADS } from "./threads/pool.ts";
 import { GranularCore } from "./core.ts";
-import {
-  applyGranularState,
-  type ParticleTableLike,
-  type SaveGranularStateOptions,
-} from "./checkpoint.ts";
+import { applyGranularState, type ParticleTableLike, type SaveStateOptions } from "./checkpoint.ts";
 import { readFileForDecode } from "../math/container.ts";
 import type { ContactRecord } from "../contact/record.ts";
 import { type ProfileTotals, resetProfileTotals, type StepProfile } from "../contact/stats.ts";
@@ -35,7 +31,6 @@ import { checkDampedStep } from "./guard.ts";
 import type { PoolSleepOptions } from "./bodies/sleep.ts";
 import { integerIn, positive, requiredBool, vec3 } from "../math/validate.ts";
 import type {
-  BodyType,
   EmitBoxOptions,
   EmitBoxRandomOptions,
   Energies,
@@ -293,7 +288,7 @@ export class GranularSystem {
    * expect(copy.groundPlane).toBeNull(); // boundaries are not stored
    * ```
    */
-  saveGranularState(path: string, options: SaveGranularStateOptions = {}): void {
+  saveGranularState(path: string, options: SaveStateOptions = {}): void {
     state.saveGranularState(this.#c, path, options);
   }
 
@@ -311,7 +306,7 @@ export class GranularSystem {
    * expect(g.getPosition(0)).toEqual([0, 0, 0]);
    * ```
    */
-  granularStateBytes(options: SaveGranularStateOptions = {}): Uint8Array {
+  granularStateBytes(options: SaveStateOptions = {}): Uint8Array {
     return state.granularStateBytes(this.#c, options);
   }
 
@@ -761,7 +756,7 @@ export class GranularSystem {
   }
 
   /** `"static"` for fixed particles, `"dynamic"` otherwise. */
-  getBodyType(index: number): BodyType {
+  getBodyType(index: number): "static" | "dynamic" {
     this.#c.index("getBodyType", index);
     return this.#c.ps.fixed[index] ? "static" : "dynamic";
   }

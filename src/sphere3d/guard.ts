@@ -36,33 +36,12 @@
  * @module
  */
 import type { ParticleStore } from "./particles.ts";
-import type { GranularCore } from "./core.ts";
+import type { CoreState } from "./core_types.ts";
+import type { DivergenceGuard } from "./guard_state.ts";
 import { contactBuffers } from "../contact/record.ts";
 import { contactDamping, DampingLaw, restitutionDamping } from "../contact/normal.ts";
 import { firstNonFinite } from "./integrate.ts";
 import { FP } from "./force_params.ts";
-
-/** State of the guard, owned by one system. */
-export class DivergenceGuard {
-  /** The reference energy must be re-measured (the user changed the state). */
-  stale = true;
-  /** The stable-step warning was given. */
-  warned = false;
-  /** Energy bound on the speed at the reference time (m/s). */
-  /** Speed scale of the grains driven by rigid bodies (m/s), refreshed every step. */
-  bodySpeed = 0;
-  refSpeed = 0;
-  /** Simulated time of the reference (s). */
-  refTime = 0;
-  /** Largest acceleration from gravity and external forces (m/s²). */
-  accel = 0;
-  /** Smallest dynamic mass (kg). */
-  minMass = 0;
-  /** The substep the damping was last checked for (s); NaN: not checked yet. */
-  checkedStep = NaN;
-  /** Substep, stiffness, damping, mass and clamp of the last collision-rebound check. */
-  readonly reboundKey: Float64Array = new Float64Array(5).fill(NaN);
-}
 
 /**
  * Measure the reference of the speed check: the speed a grain of the smallest mass would have
@@ -183,7 +162,7 @@ export function collisionRebound(
  * integrated stably at substep `h` (see the module doc); nothing happens without damping,
  * without free grains, or when `h` was already checked and nothing changed since.
  */
-export function checkDampedStep(core: GranularCore, h: number): void {
+export function checkDampedStep(core: CoreState, h: number): void {
   const g = core.guard;
   if (!g.stale && g.checkedStep === h) return;
   g.checkedStep = h;
@@ -237,7 +216,7 @@ export function checkDampedStep(core: GranularCore, h: number): void {
  * the stiffness, damping, mass or step changed.
  */
 function warnRebound(
-  core: GranularCore,
+  core: CoreState,
   h: number,
   k: number,
   c: number,
@@ -309,7 +288,7 @@ function overlapEnergy(d: number, kn: number, hertz: boolean, rEff: number): num
 }
 
 /** Re-measure the divergence guard's reference, and warn once about an unstable step. */
-export function measureGuard(core: GranularCore, h: number): void {
+export function measureGuard(core: CoreState, h: number): void {
   const ps = core.ps, m = core.material, g = core.guard;
   const hertz = m.normalContactModel === "hertz";
   const el = contactElasticEnergy(core, m.normalStiffness, hertz, 0.5 * core.minRadius);
@@ -330,7 +309,7 @@ export function measureGuard(core: GranularCore, h: number): void {
  * Overlap (m) of pair k of the neighbour list at the current positions, with the arithmetic of
  * the pair loop (`forces.ts`): after a step, the positions its last force evaluation saw.
  */
-function pairOverlap(core: GranularCore, k: number): number {
+function pairOverlap(core: CoreState, k: number): number {
   const pos = core.ps.pos, rad = core.ps.radius, p = core.params;
   const a = core.pairs.a[k], b = core.pairs.b[k], oa = 3 * a, ob = 3 * b;
   let dx = pos[oa] - pos[ob], dy = pos[oa + 1] - pos[ob + 1], dz = pos[oa + 2] - pos[ob + 2];
@@ -347,7 +326,7 @@ function pairOverlap(core: GranularCore, k: number): number {
  * of the record — the order of the record when it holds the pairs too.
  */
 function contactElasticEnergy(
-  core: GranularCore,
+  core: CoreState,
   kn: number,
   hertz: boolean,
   rEff: number,
@@ -367,7 +346,7 @@ function contactElasticEnergy(
 }
 
 /** Throw naming the first contact whose overlap exceeds the smaller radius, if any. */
-export function checkOverlaps(core: GranularCore): void {
+export function checkOverlaps(core: CoreState): void {
   const r = core.ps.radius, n = core.pairs.count, pa = core.pairs.a, pb = core.pairs.b;
   // the particle pairs from the list (in the record's order when it holds them), then the rest
   for (let k = 0; k < n; k++) {
@@ -394,7 +373,7 @@ export function checkOverlaps(core: GranularCore): void {
 }
 
 /** Throw naming the fastest particle: it moves faster than the scene's energy allows. */
-export function reportTooFast(core: GranularCore): never {
+export function reportTooFast(core: CoreState): never {
   const ps = core.ps, v = ps.vel;
   let best = 0, i = 0;
   for (let k = 0, o = 0; k < ps.count; k++, o += 3) {
@@ -411,7 +390,7 @@ export function reportTooFast(core: GranularCore): never {
 }
 
 /** Throw the divergence error for particle `i`: what happened, when, and the likely cure. */
-function diverged(core: GranularCore, i: number, what: string): never {
+function diverged(core: CoreState, i: number, what: string): never {
   const m = core.material, h = core.params[FP.dt];
   const bound = stableSubstep(
     m.normalStiffness,
@@ -428,7 +407,7 @@ function diverged(core: GranularCore, i: number, what: string): never {
 }
 
 /** Throw naming the first particle with a non-finite state. */
-export function reportNonFinite(core: GranularCore): never {
+export function reportNonFinite(core: CoreState): never {
   const ps = core.ps, i = firstNonFinite(ps), x = ps.pos, v = ps.vel, o = 3 * i;
   throw new RangeError(
     i < 0

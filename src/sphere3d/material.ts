@@ -13,26 +13,6 @@ import {
   positive,
 } from "../math/validate.ts";
 
-/** The normal elastic force law. */
-export type NormalContactModel = "linear" | "hertz";
-
-/**
- * Lever arm of the tangential force about a grain's centre (and of its spin in the contact's
- * relative velocity): `"overlap-centre"` — the distance to the middle of the overlap,
- * r − δ/2 (the specification's law); `"radius"` — the full radius r, as LAMMPS's granular pair
- * styles and walls use. The two differ by O(δ/r) (2.5–9.6 % in the rebound spin of oblique
- * impacts with δ/r of a few percent).
- */
-export type ContactLever = "overlap-centre" | "radius";
-
-/**
- * How `normalDamping` and `tangentialDamping` are read: `"absolute"` — dashpot coefficients
- * in N·s/m, the same for every contact; `"mass-scaled"` — rates γ in 1/s, each contact
- * damping with γ·m_eff (m_eff = m₁m₂/(m₁+m₂); the free grain's mass against a wall or a fixed
- * grain), as LAMMPS's `gamma_n`/`gamma_t` do.
- */
-export type DampingMode = "absolute" | "mass-scaled";
-
 /**
  * Material shared by all particles of a system. Every field is optional in the options;
  * {@link resolveMaterial} fills the defaults.
@@ -62,18 +42,34 @@ export interface Material {
   cohesionStiffness: number;
   /** Largest surface gap with cohesion (m); 0 disables cohesion. @default 0 */
   cohesionMaxDistance: number;
-  /** Normal force law. @default "linear" */
-  normalContactModel: NormalContactModel;
+  /**
+   * Normal elastic force law: `"linear"` (k·δ) or `"hertz"` (k·√R·δ^1.5).
+   * @default "linear"
+   */
+  normalContactModel: "linear" | "hertz";
   /** Substeps per world step, a positive integer. @default 1 */
   substeps: number;
   /** Linear speed clamp (m/s); 0 disables it. @default 0 */
   maxSpeed: number;
   /** Angular speed clamp (rad/s); 0 disables it. @default 0 */
   maxAngularSpeed: number;
-  /** Lever arm of the tangential force: r − δ/2 or the full radius (LAMMPS). @default "overlap-centre" */
-  contactLever: ContactLever;
-  /** Units of normalDamping and tangentialDamping: N·s/m or 1/s × m_eff (LAMMPS). @default "absolute" */
-  dampingMode: DampingMode;
+  /**
+   * Lever arm of the tangential force about a grain's centre (and of its spin in the contact's
+   * relative velocity): `"overlap-centre"` — the distance to the middle of the overlap,
+   * r − δ/2 (the specification's law); `"radius"` — the full radius r, as LAMMPS's granular
+   * pair styles and walls use. The two differ by O(δ/r) (2.5–9.6 % in the rebound spin of
+   * oblique impacts with δ/r of a few percent).
+   * @default "overlap-centre"
+   */
+  contactLever: "overlap-centre" | "radius";
+  /**
+   * How `normalDamping` and `tangentialDamping` are read: `"absolute"` — dashpot coefficients
+   * in N·s/m, the same for every contact; `"mass-scaled"` — rates γ in 1/s, each contact
+   * damping with γ·m_eff (m_eff = m₁m₂/(m₁+m₂); the free grain's mass against a wall or a
+   * fixed grain), as LAMMPS's `gamma_n`/`gamma_t` do.
+   * @default "absolute"
+   */
+  dampingMode: "absolute" | "mass-scaled";
   /**
    * Coefficient of restitution in (0, 1] giving the normal damping per contact from its
    * effective mass (as LIGGGHTS does); null uses `normalDamping`. A head-on collision then

@@ -28,11 +28,10 @@ export { World } from "./world.ts";
 export type { GranularBoxOptions, ParticleSet, WorldOptions } from "./world.ts";
 export type { ProgressOptions, RunOptions } from "../math/progress.ts";
 export { GranularSystem } from "./granular_system.ts";
-export type { ParticleTableLike, SaveGranularStateOptions } from "./checkpoint.ts";
+export type { ParticleTableLike, SaveStateOptions } from "./checkpoint.ts";
 export type { HistoryColumns } from "./history.ts";
 export { jitteredPacking } from "./emit.ts";
 export type {
-  BodyType,
   EmitBoxOptions,
   EmitBoxRandomOptions,
   EmitCommon,
@@ -41,13 +40,7 @@ export type {
   PeriodicAxes,
   Vec3,
 } from "./options.ts";
-export type {
-  ContactLever,
-  DampingMode,
-  Material,
-  NormalContactModel,
-  ParticleMaterial,
-} from "./material.ts";
+export type { Material, ParticleMaterial } from "./material.ts";
 export type { StepStats } from "./stats.ts";
 export type { ProfileTotals, StepProfile, StepStatsCore } from "../contact/stats.ts";
 export type { ContactRecord } from "../contact/record.ts";
@@ -67,4 +60,13 @@ export type {
   SphereOptions,
 } from "./bodies/options.ts";
 export type { PoolSleepOptions } from "./bodies/sleep.ts";
-export * from "./rft/mod.ts";
+// Resistive-force theory (World.addRftGround): the Fourier model (with its generic
+// coefficients, RftFourier.GENERIC), tables (RftTable.fromFourier), the fit and the ground.
+export { rftElementForce, RftFourier } from "./rft/model.ts";
+export type { RftCoefficients, RftElement, RftStressModel } from "./rft/model.ts";
+export { RftTable } from "./rft/table.ts";
+export type { RftFourierTableOptions, RftSource, RftTableSpec } from "./rft/table.ts";
+export { fitRft } from "./rft/fit.ts";
+export type { RftFit, RftSamples } from "./rft/fit.ts";
+export { RftGround } from "./rft/ground.ts";
+export type { RftGroundOptions } from "./rft/ground.ts";

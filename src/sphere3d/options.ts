@@ -69,9 +69,6 @@ export interface PeriodicAxes {
   z?: boolean;
 }
 
-/** Body type of a particle: fixed particles are static. */
-export type BodyType = "static" | "dynamic";
-
 /** Energies of a system (J). */
 export interface Energies {
   /** Translational kinetic energy Σ ½mv². */

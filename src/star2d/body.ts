@@ -38,14 +38,9 @@ import {
 } from "./body_options.ts";
 export * from "./body_options.ts";
 import { emptyStepStats, lap, updateStepStats } from "./body_stats.ts";
-import {
-  checkStableSteps,
-  GrainGuard,
-  guardBeforeForces,
-  stableTimeStep,
-  unstableMessage,
-} from "./guard.ts";
+import { checkStableSteps, guardBeforeForces, stableTimeStep, unstableMessage } from "./guard.ts";
 import { contactForces2, integrateGrains2 } from "./body_forces.ts";
+import { GrainGuard } from "./guard_state.ts";
 import { Walls } from "./walls.ts";
 import { GrainStore, type GrainStoreColumns } from "./grain_store.ts";
 import { GrainDetection } from "./grain_detection.ts";

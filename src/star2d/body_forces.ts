@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { GrainSystem2 } from "./body.ts";
+import type { GrainSystemState } from "./body_state.ts";
 import { linearNormalForce } from "../contact/normal.ts";
 import { tangentialHistory1 } from "../contact/tangential.ts";
 import { contactBuffers, ContactKind } from "../contact/record.ts";
@@ -14,7 +14,7 @@ import { contactBuffers, ContactKind } from "../contact/record.ts";
  * history. The normal n points from j (or the wall) towards i; the tangent is t = (n_y, −n_x).
  * @internal
  */
-export function contactForces2(sys: GrainSystem2): void {
+export function contactForces2(sys: GrainSystemState): void {
   const n = sys.count, h = sys.detectionState.history;
   sys.store.force.fill(0, 0, 2 * n);
   sys.store.torque.fill(0, 0, n);
@@ -82,7 +82,7 @@ export const enum Law {
 }
 
 /** The contact-law scalars of `sys` into `p` (see {@link Law}). @internal */
-export function lawScalars(sys: GrainSystem2, p: Float64Array): Float64Array {
+export function lawScalars(sys: GrainSystemState, p: Float64Array): Float64Array {
   p[Law.kn] = sys.kn, p[Law.cn] = sys.cn, p[Law.kt] = sys.kt, p[Law.ct] = sys.ct;
   p[Law.dt] = sys.timeStep, p[Law.mu] = sys.friction;
   return p;
@@ -92,7 +92,7 @@ export function lawScalars(sys: GrainSystem2, p: Float64Array): Float64Array {
  * Add the forces of contacts k0 ≤ k < count of `sys.contacts` to the grains (forces and
  * history begun by the caller), in contact order. @internal
  */
-export function contactRange2(sys: GrainSystem2, k0: number): void {
+export function contactRange2(sys: GrainSystemState, k0: number): void {
   const c = sys.contacts, h = sys.detectionState.history, b = contactBuffers(c);
   const F = sys.store.force, T = sys.store.torque;
   const pos = sys.store.pos, vel = sys.store.vel, om = sys.store.omega, ids = sys.store.ids;
@@ -167,7 +167,7 @@ export function contactRange2(sys: GrainSystem2, k0: number): void {
  * Semi-implicit Euler of `sys`: velocities from forces (plus gravity, rotational damping),
  * then positions. @internal
  */
-export function integrateGrains2(sys: GrainSystem2): void {
+export function integrateGrains2(sys: GrainSystemState): void {
   const n = sys.count, dt = sys.timeStep, gx = sys.gravityX, gy = sys.gravityY;
   const pos = sys.store.pos, vel = sys.store.vel, ang = sys.store.ang, om = sys.store.omega;
   const m = sys.store.mass, I = sys.store.inertia, F = sys.store.force, T = sys.store.torque;

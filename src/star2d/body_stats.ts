@@ -9,7 +9,7 @@
 
 import { contactBuffers, ContactKind } from "../contact/record.ts";
 import type { StepProfile } from "../contact/stats.ts";
-import type { GrainSystem2 } from "./body.ts";
+import type { GrainSystemState } from "./body_state.ts";
 import type { StepStats } from "./body_options.ts";
 import { guardAfterStep, positionWeight } from "./guard.ts";
 
@@ -36,7 +36,7 @@ export function emptyStepStats(): StepStats {
  * grain) or the divergence guard finds a grain too fast or too deep (`guard.ts`).
  * @internal
  */
-export function updateStepStats(sys: GrainSystem2): void {
+export function updateStepStats(sys: GrainSystemState): void {
   const s = sys.lastStepStats, c = sys.contacts, b = contactBuffers(c);
   let wallC = 0, maxOv = 0;
   const kind = b.kind, ov = b.overlap;
@@ -77,7 +77,7 @@ export function updateStepStats(sys: GrainSystem2): void {
 }
 
 /** Throw naming the first grain whose state is not finite. */
-function reportNonFinite(sys: GrainSystem2, step: number): never {
+function reportNonFinite(sys: GrainSystemState, step: number): never {
   const pos = sys.store.pos, vel = sys.store.vel, ang = sys.store.ang, om = sys.store.omega;
   let i = 0;
   for (; i < sys.count; i++) {

@@ -1,5 +1,5 @@
 /**
- * Checkpoints of the 2D grain systems (`saveState` / `loadState` of {@link GrainSystem2}):
+ * Checkpoints of the 2D grain systems (`saveState` / `loadState` of `GrainSystem2`):
  * grains, parameters, shapes or clump templates, walls, contact histories and the clock, in the
  * sectioned container of `src/math/container.ts` (magic `GRAINS2D`, format version 1; layout
  * in `docs/checkpoint.md`).
@@ -22,9 +22,10 @@
  */
 import { encodeContainer, type Section } from "../math/container.ts";
 import { binarySection, jsonSection, type SectionArray } from "../math/checkpoint_io.ts";
-import type { GrainSystem2 } from "./body.ts";
-import type { StarSystem } from "./system.ts";
-import type { ClumpSystem } from "./clump.ts";
+import type { GrainSystemState } from "./body_state.ts";
+import type { StarDetector } from "./detect.ts";
+import type { StarShape } from "./shape.ts";
+import type { ClumpTemplate } from "./clump_template.ts";
 import { VERSION } from "../version.ts";
 import { resetProfile } from "../contact/stats.ts";
 
@@ -44,7 +45,27 @@ import {
   STAR2D_CHECKPOINT_VERSION,
 } from "./checkpoint_format.ts";
 
-function parametersOf(sys: GrainSystem2): Record<string, unknown> {
+/** What a checkpoint writes and restores of a `StarSystem` beyond the shared state. */
+interface StarSystemParts {
+  /** The distance: first-order or radial. */
+  distance: "first-order" | "radial";
+  /** Symmetric or one-sided detection. */
+  detection: "symmetric" | "one-sided";
+  /** The deepest node per contact or all nodes. */
+  contactPoints: "deepest" | "all-nodes";
+  /** The node tests (their settings follow the three above). */
+  readonly detector: StarDetector;
+  /** Registered shapes, indexed by the `shapes` column. */
+  readonly starShapes: StarShape[];
+}
+
+/** What a checkpoint writes and restores of a `ClumpSystem` beyond the shared state. */
+interface ClumpSystemParts {
+  /** Registered templates, indexed by the `shapes` column. */
+  readonly templates: ClumpTemplate[];
+}
+
+function parametersOf(sys: GrainSystemState): Record<string, unknown> {
   const p: Record<string, unknown> = {
     timeStep: sys.timeStep,
     gravity: [sys.gravityX, sys.gravityY],
@@ -56,7 +77,7 @@ function parametersOf(sys: GrainSystem2): Record<string, unknown> {
     rotationalDamping: sys.rotationalDamping,
   };
   if (sys.systemKind === "StarSystem") {
-    const s = sys as StarSystem;
+    const s = sys as GrainSystemState & StarSystemParts;
     p.distance = s.distance;
     p.detection = s.detection;
     p.contactPoints = s.contactPoints;
@@ -65,7 +86,7 @@ function parametersOf(sys: GrainSystem2): Record<string, unknown> {
 }
 
 /** The state of `sys` (views into its columns; encode it before the system steps on). */
-export function captureGrainState(sys: GrainSystem2, histories: boolean): GrainState {
+export function captureGrainState(sys: GrainSystemState, histories: boolean): GrainState {
   const n = sys.count, w = sys.walls, nw = w.count;
   const kind = sys.systemKind;
   return {
@@ -86,8 +107,12 @@ export function captureGrainState(sys: GrainSystem2, histories: boolean): GrainS
     rmax: sys.radii,
     ids: sys.ids,
     shape: sys.shapes,
-    shapes: kind === "StarSystem" ? [...(sys as StarSystem).starShapes] : [],
-    templates: kind === "ClumpSystem" ? [...(sys as ClumpSystem).templates] : [],
+    shapes: kind === "StarSystem"
+      ? [...(sys as GrainSystemState & StarSystemParts).starShapes]
+      : [],
+    templates: kind === "ClumpSystem"
+      ? [...(sys as GrainSystemState & ClumpSystemParts).templates]
+      : [],
     walls: {
       count: nw,
       kind: w.kind.subarray(0, nw),
@@ -182,7 +207,7 @@ export function encodeGrainState(s: GrainState, littleEndian = true): Uint8Array
  * clock) with `s`. Statistics other than the step count and time are reset, and the contacts
  * of the last step cleared. Throws (changing nothing) when `s` holds another kind of system.
  */
-export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string): void {
+export function applyGrainState(sys: GrainSystemState, s: GrainState, where: string): void {
   if (s.kind !== sys.systemKind) {
     throw new RangeError(
       `${where}: the file holds a ${s.kind}, not a ${sys.systemKind}; load it with ` +
@@ -205,7 +230,7 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
     rotationalDamping: p.rotationalDamping,
   });
   if (s.kind === "StarSystem") {
-    const st = sys as StarSystem;
+    const st = sys as GrainSystemState & StarSystemParts;
     Object.assign(st, {
       distance: p.distance,
       detection: p.detection,
@@ -219,7 +244,7 @@ export function applyGrainState(sys: GrainSystem2, s: GrainState, where: string)
     st.starShapes.splice(0, st.starShapes.length, ...s.shapes);
   }
   if (s.kind === "ClumpSystem") {
-    const cs = sys as ClumpSystem;
+    const cs = sys as GrainSystemState & ClumpSystemParts;
     cs.templates.splice(0, cs.templates.length, ...s.templates);
   }
   sys.store.pos.set(s.pos);

@@ -18,7 +18,7 @@ import {
 import { finite, integerIn, nonNegative, positive, sizeGuard } from "../math/validate.ts";
 import { StarShape } from "./shape.ts";
 import { checkStableSteps } from "./guard.ts";
-import type { ClumpTemplate } from "./clump.ts";
+import type { ClumpTemplate } from "./clump_template.ts";
 import {
   type GrainState,
   type ShapeRecord,

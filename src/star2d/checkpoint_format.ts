@@ -6,24 +6,14 @@
  * @module
  */
 import type { StarShape } from "./shape.ts";
-import type { ClumpTemplate } from "./clump.ts";
+import type { ClumpTemplate } from "./clump_template.ts";
 
 /** Magic of star2d checkpoints (the first 8 bytes of the file). */
 export const STAR2D_CHECKPOINT_MAGIC = "GRAINS2D";
 /** The star2d checkpoint format version this code writes and the newest it reads. */
 export const STAR2D_CHECKPOINT_VERSION = 1;
 
-/** Options of `saveState`. */
-export interface SaveStateOptions {
-  /**
-   * Write the tangential contact histories (springs), needed to continue a frictional run
-   * exactly. @default true
-   */
-  includeContactHistories?: boolean;
-}
-
-/** Keys of {@link SaveStateOptions}. */
-export const SAVE_STATE_KEYS: readonly string[] = ["includeContactHistories"];
+export { SAVE_STATE_KEYS, type SaveStateOptions } from "../math/checkpoint_io.ts";
 
 /** Shape data of a stored star shape (the JSON part; the r table is binary). */
 export interface ShapeRecord {

@@ -69,11 +69,21 @@ export interface StarPose {
   angle?: number;
 }
 
-/** Options of the distance functions. */
+/** Options of {@linkcode starDistance} (and of the distance functions it dispatches to). */
 export interface DistanceOptions {
+  /**
+   * Which distance: `"radial"` — f(p) = ‖p − c‖ − r(α(p)); `"firstOrder"` — the paper's
+   * first-order (Taubin) estimate f/‖∇f‖, what the simulation uses; `"exact"` — the Euclidean
+   * distance to the boundary, found numerically (the ground truth, slow).
+   * @default "firstOrder"
+   */
+  method?: "radial" | "firstOrder" | "exact";
   /** Pose of the shape. @default identity */
   pose?: StarPose;
-  /** Use the lookup tables (as the simulation does) instead of the Fourier sum. @default false */
+  /**
+   * Use the lookup tables (as the simulation does) instead of the Fourier sum; radial and
+   * first-order distances only. @default false
+   */
   lookup?: boolean;
 }
 
@@ -109,7 +119,8 @@ function checkPoint(name: string, p: ArrayLike<number>): void {
  *
  * @example
  * ```ts
- * import { radialDistance, StarShape } from "@grainlab/grainlab/star2d";
+ * import { radialDistance } from "./distance.ts";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
  * import { expect } from "expect";
  * const circle = StarShape.preset("circle", { rMax: 1 });
  * expect(radialDistance(circle, [2, 0])).toBeCloseTo(1, 12);
@@ -174,12 +185,8 @@ export function implicitGradient(
  *
  * @example
  * ```ts
- * import {
- *   exactDistance,
- *   firstOrderDistance,
- *   radialDistance,
- *   StarShape,
- * } from "@grainlab/grainlab/star2d";
+ * import { exactDistance, firstOrderDistance, radialDistance } from "./distance.ts";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
  * import { expect } from "expect";
  * const cross = StarShape.preset("cross", { rMax: 1 });
  * const d = firstOrderDistance(cross, [0.9, 0.05]); // 0.0919
@@ -264,7 +271,8 @@ function dist2At(shape: StarShape, x: number, y: number, a: number): number {
  *
  * @example
  * ```ts
- * import { exactDistance, StarShape } from "@grainlab/grainlab/star2d";
+ * import { exactDistance } from "./distance.ts";
+ * import { StarShape } from "@grainlab/grainlab/star2d";
  * import { expect } from "expect";
  * const circle = StarShape.preset("circle", { rMax: 1 });
  * expect(exactDistance(circle, [0, 0.25])).toBeCloseTo(-0.75, 9);

@@ -21,38 +21,13 @@
  *
  * @module
  */
-import type { GrainSystem2 } from "./body.ts";
+import type { GrainSystemState } from "./body_state.ts";
+import type { GrainGuard } from "./guard_state.ts";
 import { contactBuffers, ContactKind, type ContactRecord } from "../contact/record.ts";
 
 const DRUM = 2, SEGMENT = 1;
 /** Weights of the position fingerprint (irrational, so that moves rarely cancel). */
 const FY = Math.SQRT2, FA = Math.sqrt(3);
-
-/** State of the guard, owned by one system. @internal */
-export class GrainGuard {
-  /** The reference must be measured again (the state changed outside the step). */
-  stale = true;
-  /** A live view of a state column was handed out since the last step. */
-  viewsOut = false;
-  /** Kinetic energy at the end of the last step (J/m), as the statistics computed it. */
-  endKe = NaN;
-  /** Fingerprint of the positions and angles at the end of the last step. */
-  endFp = NaN;
-  /** Speed bought with all the energy of the reference (m/s). */
-  refSpeed = 0;
-  /** Simulated time since the reference (s). */
-  elapsed = 0;
-  /** Gravity (m/s²). */
-  accel = 0;
-  /** Smallest mass (kg). */
-  minMass = Infinity;
-  /** Smallest bounding radius (m). */
-  minRadius = Infinity;
-  /** Fastest wall surface (m/s), refreshed every step. */
-  wallSpeed = 0;
-  /** Fingerprint of gravity, contact law and walls (a wall moved into grains adds energy). */
-  scenePrint = NaN;
-}
 
 /**
  * The stable time step (s) of a contact between two grains of mass `mass`, inertia `inertia`
@@ -139,7 +114,7 @@ export function unstableMessage(
  * the reference again when the state changed outside the step, and check the walls' speed.
  * @internal
  */
-export function guardBeforeForces(sys: GrainSystem2): void {
+export function guardBeforeForces(sys: GrainSystemState): void {
   const g = sys.guard;
   if (g.viewsOut && !g.stale) {
     // the user held a view of the columns: did the state change since the last step?
@@ -160,7 +135,7 @@ export function guardBeforeForces(sys: GrainSystem2): void {
  * spinning does not move (a segment's initial ends, pivot and thickness; a plane's or a
  * drum's own).
  */
-function scenePrint(sys: GrainSystem2): number {
+function scenePrint(sys: GrainSystemState): number {
   const w = sys.walls, geo = w.geom, base = w.base;
   let h = w.count + sys.gravityX + FY * sys.gravityY + FA * sys.kn + Math.E * sys.kt +
     Math.PI * sys.friction;
@@ -179,7 +154,7 @@ function scenePrint(sys: GrainSystem2): number {
 const scratch = { ke: 0, fp: 0 };
 
 /** Kinetic energy and position fingerprint with the arithmetic of the end-of-step statistics. */
-function fingerprint(sys: GrainSystem2): { ke: number; fp: number } {
+function fingerprint(sys: GrainSystemState): { ke: number; fp: number } {
   const pos = sys.store.pos,
     vel = sys.store.vel,
     om = sys.store.omega,
@@ -206,7 +181,7 @@ export function positionWeight(x: number, y: number, a: number): number {
  * The reference of the speed check from the current state and the contacts detected at it
  * (`contacts`, by default the step's own).
  */
-function measureReference(sys: GrainSystem2, contacts: ContactRecord = sys.contacts): void {
+function measureReference(sys: GrainSystemState, contacts: ContactRecord = sys.contacts): void {
   const g = sys.guard, n = sys.count;
   const pos = sys.store.pos,
     vel = sys.store.vel,
@@ -248,7 +223,7 @@ function measureReference(sys: GrainSystem2, contacts: ContactRecord = sys.conta
  * moves more than the smallest grain's bounding radius in a step.
  */
 function checkWalls(
-  sys: GrainSystem2,
+  sys: GrainSystemState,
   where = `${sys.systemKind}.step`,
   step = sys.lastStepStats.step + 1,
 ): void {
@@ -295,7 +270,7 @@ export function speedLimit(g: GrainGuard): number {
  * deepest overlap; `ke` and `fp` the end-of-step fingerprint. @internal
  */
 export function guardAfterStep(
-  sys: GrainSystem2,
+  sys: GrainSystemState,
   v2max: number,
   maxOv: number,
   ke: number,
@@ -312,7 +287,7 @@ export function guardAfterStep(
 
 /** Throw naming the first contact of `c` deeper than its grains' size, if any. */
 function checkOverlaps(
-  sys: GrainSystem2,
+  sys: GrainSystemState,
   c: ContactRecord = sys.contacts,
   where?: string,
   step?: number,
@@ -347,7 +322,7 @@ function checkOverlaps(
 
 /** Throw naming the fastest grain (its velocity as the columns hold it). */
 function reportTooFast(
-  sys: GrainSystem2,
+  sys: GrainSystemState,
   lim: number,
   where?: string,
   step?: number,
@@ -371,7 +346,7 @@ function reportTooFast(
 
 /** Throw the divergence error for grain `i`: what happened, when, and the likely cure. */
 function diverged(
-  sys: GrainSystem2,
+  sys: GrainSystemState,
   i: number,
   what: string,
   where = `${sys.systemKind}.step`,
@@ -408,7 +383,7 @@ function diverged(
 /** How the guard reaches a GPU system. @internal */
 export interface GpuGuardAccess {
   /** The CPU system that holds the parameters, walls, columns and the guard. */
-  host: GrainSystem2;
+  host: GrainSystemState;
   /** Read the GPU's state back into the host's columns. */
   readState(): Promise<void>;
   /** The contacts at the host's positions (detected on the host, without stepping). */

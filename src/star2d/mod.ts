@@ -5,8 +5,8 @@
  * detection, the first-order (Taubin) overlap estimate, walls and rotating drums, the disk and
  * sphere-clump baselines, and the paper's four scenes. SI units throughout.
  *
- * The GPU backend ({@link StarSystemGpu}, {@link requestGpu}, {@link gpuAvailable}; WebGPU)
- * is unstable: it may change without notice.
+ * The GPU backend (WebGPU) is the namespace `gpu` (`gpu.StarSystemGpu`, `gpu.requestGpu`,
+ * `gpu.gpuAvailable`, …); it is unstable: it may change without notice.
  *
  * @example
  * ```ts
@@ -31,7 +31,6 @@ export { StarShape } from "./shape.ts";
 export type { StarPresetName, StarPresetOptions, StarShapeOptions } from "./shape.ts";
 export { StarSystem } from "./system.ts";
 export type { StarGrainsOptions, StarSamplingOptions, StarSystemOptions } from "./system.ts";
-export type { StarSampling } from "./detect.ts";
 export { ClumpSystem, DiskSystem } from "./clump.ts";
 export type { ClumpGrainsOptions, DiskGrainsOptions } from "./clump.ts";
 export { approximateByDisks } from "./clump_template.ts";
@@ -51,7 +50,8 @@ export type {
   SegmentOptions,
   WallCommonOptions,
 } from "./walls.ts";
-export { distanceErrorMap, exactDistance, firstOrderDistance, radialDistance } from "./distance.ts";
+export { distanceErrorMap } from "./distance.ts";
+export { starDistance } from "./star_distance.ts";
 export type {
   DistanceErrorMap,
   DistanceErrorMapOptions,
@@ -60,9 +60,5 @@ export type {
 } from "./distance.ts";
 export { archesScene, columnCollapseScene, drumScene, packingScene } from "./scenes.ts";
 export type { SceneOptions, StarScene } from "./scenes.ts";
-// The GPU backend (WebGPU) — unstable: may change without notice.
-export { gpuAvailable, requestGpu, WebGpuUnavailableError } from "./gpu/device.ts";
-export type { GpuContext, RequestGpuOptions } from "./gpu/device.ts";
-export { StarSystemGpu } from "./gpu/system_gpu.ts";
-export type { GpuReadOptions, GpuStepStats, StarSystemGpuOptions } from "./gpu/options.ts";
-export type { StarSprite } from "./gpu/sprite.ts";
+// The GPU backend (WebGPU) as one namespace — unstable: may change without notice.
+export * as gpu from "./gpu/api.ts";

@@ -19,7 +19,7 @@ import {
 import { STAR_OPTION_KEYS } from "./options.ts";
 import { StarContacts } from "./contacts.ts";
 import { options as checkOptions, positive } from "../math/validate.ts";
-import { type ContactSink, StarDetector, type StarSampling } from "./detect.ts";
+import { type ContactSink, StarDetector } from "./detect.ts";
 import { StarShape } from "./shape.ts";
 import { DEFAULT_CPU_SPRITE_RESOLUTION, ShapeSprite } from "./sprite.ts";
 import type { ThreadHooks, ThreadModel } from "./threads/pool.ts";
@@ -55,7 +55,7 @@ export interface StarSamplingOptions {
    * stays exact. Circles (`StarShape.round`) take the exact test either way: it needs no
    * atan2 for them. @default "lut"
    */
-  sampling?: StarSampling;
+  sampling?: "lut" | "sprite";
   /**
    * Sprite cells per side (16…4096), or 0 for no sprite: every node in the lens then takes
    * the full table test (`"lut"` only). @default 256
@@ -113,7 +113,7 @@ export class StarSystem extends GrainSystem2 {
   /** The contact-point rule in use. */
   readonly contactPoints: "deepest" | "all-nodes";
   /** How node tests read a shape (see {@linkcode StarSamplingOptions}). */
-  readonly sampling: StarSampling;
+  readonly sampling: "lut" | "sprite";
   /** Sprite cells per side, 0 for none. */
   readonly spriteResolution: number;
   /** @internal */ readonly detector: StarDetector = new StarDetector();

@@ -13,7 +13,7 @@ import {
   type LammpsFrame,
   readLammpsDump,
   runLammps,
-} from "../../src/io/mod.ts";
+} from "../../src/io/lammps_api.ts";
 
 const R = 0.02, RHO = 1600, KN = 1e5, KT = (2 / 7) * KN;
 const MASS = RHO * (4 / 3) * Math.PI * R ** 3;

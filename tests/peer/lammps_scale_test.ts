@@ -9,7 +9,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { jitteredPacking, World } from "../../src/sphere3d/mod.ts";
-import { exportLammps, readLammpsDump, runLammps } from "../../src/io/mod.ts";
+import { exportLammps, readLammpsDump, runLammps } from "../../src/io/lammps_api.ts";
 
 const R = 0.02, RHO = 1600, MASS = RHO * (4 / 3) * Math.PI * R ** 3;
 const BOX = { min: [-0.6, -0.4, 0], max: [0.6, 0.4, 1] };

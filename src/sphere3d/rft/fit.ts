@@ -153,9 +153,9 @@ function points(data: RftTable | RftSamples): RftSamples {
  *
  * @example
  * ```ts
- * import { fitRft, rftTableFromFourier } from "@grainlab/grainlab/sphere3d";
+ * import { fitRft, RftTable } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
- * const fit = fitRft(rftTableFromFourier({ zeta: 0.5, betaCount: 9, gammaCount: 9 }));
+ * const fit = fitRft(RftTable.fromFourier({ zeta: 0.5, betaCount: 9, gammaCount: 9 }));
  * expect(fit.zeta).toBeCloseTo(0.5, 10);
  * expect(fit.coefficients.B01).toBeCloseTo(0.5 * 0.358e6, 3);
  * expect(fit.r2.all).toBeCloseTo(1, 12);

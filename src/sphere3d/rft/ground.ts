@@ -70,10 +70,10 @@ export function rftGroundStep(
  *
  * @example
  * ```ts
- * import { rftTableFromFourier, World } from "@grainlab/grainlab/sphere3d";
+ * import { RftTable, World } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const world = await World.create({ gravity: [0, 0, 0] });
- * const ground = world.addRftGround(rftTableFromFourier(), { surfaceHeight: 0 });
+ * const ground = world.addRftGround(RftTable.fromFourier(), { surfaceHeight: 0 });
  * // a 10 cm × 10 cm plate, its underside 2 cm deep, pushed down slowly
  * const plate = world.addBox({
  *   halfExtents: [0.05, 0.05, 0.005], position: [0, 0, -0.015],

@@ -85,7 +85,7 @@ export const RFT_COEFFICIENT_NAMES: readonly (keyof RftCoefficients)[] = Object.
  *
  * @example
  * ```ts
- * import { RFT_GENERIC, rftAlphaZ } from "@grainlab/grainlab/sphere3d";
+ * import { RFT_GENERIC, rftAlphaZ } from "./model.ts";
  * import { expect } from "expect";
  * expect(RFT_GENERIC.A00).toBe(2.06e5);
  * // horizontal plate moving straight down: 1 N/cm³ = 10⁶ N/m³
@@ -109,7 +109,7 @@ export const RFT_GENERIC: Readonly<RftCoefficients> = Object.freeze({
  *
  * @example
  * ```ts
- * import { rftAlphaZ } from "@grainlab/grainlab/sphere3d";
+ * import { rftAlphaZ } from "./model.ts";
  * import { expect } from "expect";
  * // pulled straight up, a horizontal plate is held down: A00 + A10 − (B11 + B01 + B−11)
  * expect(rftAlphaZ(0, -Math.PI / 2)).toBeCloseTo(-0.25e6, 6);
@@ -132,7 +132,7 @@ export function rftAlphaZ(
  *
  * @example
  * ```ts
- * import { rftAlphaX } from "@grainlab/grainlab/sphere3d";
+ * import { rftAlphaX } from "./model.ts";
  * import { expect } from "expect";
  * // a vertical plate pushed horizontally: −C11 + C01 − C−11
  * expect(rftAlphaX(Math.PI / 2, 0)).toBeCloseTo(0.37e6, 6);
@@ -171,12 +171,38 @@ export interface RftStressModel {
  * ```
  */
 export class RftFourier implements RftStressModel {
+  /**
+   * Li et al.'s "generic" coefficients (N/m³), the default of the constructor and of
+   * `RftTable.fromFourier`: normalised so that a horizontal plate pushed straight down has
+   * α_z(0, π/2) = 1 N/cm³ (see `RFT_GENERIC` in `model.ts` for their source).
+   *
+   * @example
+   * ```ts
+   * import { RftFourier } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * expect(RftFourier.GENERIC.A00).toBe(2.06e5);
+   * expect(new RftFourier().alphaZAt(0, Math.PI / 2)).toBeCloseTo(1e6, 6); // 1 N/cm³
+   * ```
+   */
+  static readonly GENERIC: Readonly<RftCoefficients> = RFT_GENERIC;
+  /**
+   * The nine coefficient names in the order of {@link RftCoefficients} (z terms, then x terms).
+   *
+   * @example
+   * ```ts
+   * import { RftFourier } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * expect(RftFourier.COEFFICIENT_NAMES.length).toBe(9);
+   * expect(RftFourier.COEFFICIENT_NAMES[0]).toBe("A00");
+   * ```
+   */
+  static readonly COEFFICIENT_NAMES: readonly (keyof RftCoefficients)[] = RFT_COEFFICIENT_NAMES;
   /** The coefficients (N/m³), before scaling. */
   readonly coefficients: Readonly<RftCoefficients>;
   /** Scale factor ζ (dimensionless). */
   readonly zeta: number;
 
-  /** Validate and keep the coefficients (default {@link RFT_GENERIC}) and ζ (default 1). */
+  /** Validate and keep the coefficients (default {@link RftFourier.GENERIC}) and ζ (default 1). */
   constructor(options: { coefficients?: Readonly<RftCoefficients>; zeta?: number } = {}) {
     const where = "RftFourier";
     if (options === null || typeof options !== "object") {
@@ -198,12 +224,32 @@ export class RftFourier implements RftStressModel {
     this.zeta = z;
   }
 
-  /** α_z(β, γ) (N/m³). */
+  /**
+   * α_z(β, γ) of the Fourier form (N/m³): the coefficients' terms times ζ.
+   *
+   * @example
+   * ```ts
+   * import { RftFourier } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * // pulled straight up, a horizontal plate is held down: A00 + A10 − (B11 + B01 + B−11)
+   * expect(new RftFourier().alphaZAt(0, -Math.PI / 2)).toBeCloseTo(-0.25e6, 6);
+   * ```
+   */
   alphaZAt(beta: number, gamma: number): number {
     return rftAlphaZ(beta, gamma, this.coefficients, this.zeta);
   }
 
-  /** α_x(β, γ) (N/m³). */
+  /**
+   * α_x(β, γ) of the Fourier form (N/m³), times ζ; positive against the horizontal motion.
+   *
+   * @example
+   * ```ts
+   * import { RftFourier } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * // a vertical plate pushed horizontally: −C11 + C01 − C−11
+   * expect(new RftFourier().alphaXAt(Math.PI / 2, 0)).toBeCloseTo(0.37e6, 6);
+   * ```
+   */
   alphaXAt(beta: number, gamma: number): number {
     return rftAlphaX(beta, gamma, this.coefficients, this.zeta);
   }

@@ -96,6 +96,25 @@ export class RftTable implements RftStressModel {
   readonly #uniformB: boolean;
   readonly #uniformG: boolean;
 
+  /**
+   * A table sampled from the Fourier form on a uniform grid over [−π/2, π/2]² (default: Li et
+   * al.'s generic medium, ζ = 1, 19 × 19 points, 10° apart).
+   *
+   * @param options the coefficients, ζ, the grid and the medium's description
+   * @example
+   * ```ts
+   * import { RftTable } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const t = RftTable.fromFourier({ zeta: 2, betaCount: 7, gammaCount: 5 });
+   * expect(t.source).toBe("generic");
+   * expect(t.alphaZAt(0, Math.PI / 2)).toBeCloseTo(2e6, 6); // ζ · 1 N/cm³
+   * expect(() => RftTable.fromFourier({ betaCount: 1 })).toThrow(/betaCount \(1\)/);
+   * ```
+   */
+  static fromFourier(options: RftFourierTableOptions = {}): RftTable {
+    return rftTableFromFourier(options);
+  }
+
   /** Validate `spec` (every failure names the field) and copy it. */
   constructor(spec: RftTableSpec) {
     const where = "RftTable";
@@ -290,9 +309,9 @@ function optional(
   return v;
 }
 
-/** Options of {@link rftTableFromFourier}. */
+/** Options of {@link RftTable.fromFourier}. */
 export interface RftFourierTableOptions {
-  /** The Fourier coefficients (N/m³). @default RFT_GENERIC */
+  /** The Fourier coefficients (N/m³). @default RftFourier.GENERIC */
   coefficients?: Readonly<RftCoefficients>;
   /** Scale factor ζ. @default 1 */
   zeta?: number;
@@ -320,7 +339,7 @@ export interface RftFourierTableOptions {
  *
  * @example
  * ```ts
- * import { rftTableFromFourier } from "@grainlab/grainlab/sphere3d";
+ * import { rftTableFromFourier } from "./table.ts";
  * import { expect } from "expect";
  * const t = rftTableFromFourier({ zeta: 2, betaCount: 7, gammaCount: 5 });
  * expect(t.source).toBe("generic");
@@ -329,7 +348,7 @@ export interface RftFourierTableOptions {
  * ```
  */
 export function rftTableFromFourier(options: RftFourierTableOptions = {}): RftTable {
-  const where = "rftTableFromFourier";
+  const where = "RftTable.fromFourier";
   if (options === null || typeof options !== "object") {
     throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
   }

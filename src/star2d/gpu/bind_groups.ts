@@ -7,30 +7,12 @@
  * @module
  */
 
-import type { GpuCore } from "./core.ts";
+import type { GpuCoreState } from "./core_state.ts";
 import { WALL_BLOCK_BYTES } from "./layout.ts";
 import { buildPipelines, GpuScan } from "./pipelines.ts";
 
-/** Bind groups of the step's kernels; `[parity]` where a kernel reads the current state. */
-export interface BindGroups {
-  /** Poses and bucket counts, per parity. */
-  prepare: GPUBindGroup[];
-  /** Scatter into buckets. */
-  scatter: GPUBindGroup;
-  /** Per-bucket sort. */
-  sort: GPUBindGroup;
-  /** Neighbour lists. */
-  neighbors: GPUBindGroup;
-  /** Forces, per parity and step of the batch (the last: the contact record's walls). */
-  forces: GPUBindGroup[][];
-  /** Gather and integrate, per parity. */
-  gather: GPUBindGroup[];
-  /** Statistics reduction, per parity. */
-  reduce: GPUBindGroup[];
-}
-
 /** Compile the pipelines when not yet done, and build the bind groups when there are grains. */
-export async function ready(core: GpuCore): Promise<void> {
+export async function ready(core: GpuCoreState): Promise<void> {
   if (!core.pipes) {
     core.pipes = await buildPipelines(core.device, {
       sprite: core.config.sampling === "sprite",
@@ -42,7 +24,7 @@ export async function ready(core: GpuCore): Promise<void> {
 }
 
 /** Build the bucket-count scan and the bind groups of the step for the current buffers. */
-function bindGroups(core: GpuCore): void {
+function bindGroups(core: GpuCoreState): void {
   const dev = core.device, p = core.pipes!, b = core.buf!, shapes = core.shapes!;
   b.scan?.destroy();
   b.scan = new GpuScan(dev, p, b.counts, b.grid, b.buckets + 1);

@@ -8,48 +8,18 @@
  * @module
  */
 
-import type { GpuCore } from "./core.ts";
+import type { Buffers, GpuCoreState } from "./core_state.ts";
 import { encodeParams, GRAIN_BYTES, writeGrain } from "./layout.ts";
 import { capacityFor, layoutFor } from "./memory.ts";
 import type { GpuScan } from "./pipelines.ts";
 import { NAME } from "./options.ts";
-
-/** The per-grain buffers, for `cap` grains and `buckets` grid buckets (see memory.ts). */
-export interface Buffers {
-  /** Grains with room. */
-  cap: number;
-  /** Grid buckets (a power of two, at least 2·cap). */
-  buckets: number;
-  /** Grain states; `parity` selects the current one. */
-  state: [GPUBuffer, GPUBuffer];
-  /** History tables: counts, then partners; `parity` selects the current one. */
-  histIds: [GPUBuffer, GPUBuffer];
-  /** History tables: (key, ξ) per slot; `parity` selects the current one. */
-  histVals: [GPUBuffer, GPUBuffer];
-  /** Poses of the step (trig, polar centre, cell). */
-  poses: GPUBuffer;
-  /** Grains per bucket. */
-  counts: GPUBuffer;
-  /** Bucket offsets and the sorted grains. */
-  grid: GPUBuffer;
-  /** Neighbour lists. */
-  nbr: GPUBuffer;
-  /** Force shares of the owned neighbours and the own force (vec2 each). */
-  xferF: GPUBuffer;
-  /** Torque shares and own torque (f32 bits), then the statistics of the last step. */
-  xferT: GPUBuffer;
-  /** Per-workgroup statistics. */
-  partials: GPUBuffer;
-  /** The scan of the bucket counts (built with the bind groups). */
-  scan: GpuScan;
-}
 
 /**
  * Grow the buffers to hold `n` grains (a multiple of 256, at least doubling), keeping the
  * current state and histories of the grains on the GPU; throws a RangeError naming the knob to
  * turn when a buffer would exceed the adapter's binding limit.
  */
-export function ensureCapacity(core: GpuCore, n: number): void {
+export function ensureCapacity(core: GpuCoreState, n: number): void {
   const old = core.buf;
   if (old && n <= old.cap) return;
   const K = core.config.contactSlots, L = core.config.neighborSlots;
@@ -125,7 +95,7 @@ export function ensureCapacity(core: GpuCore, n: number): void {
 }
 
 /** Destroy the buffers `b` (by default the current ones, which are then gone). */
-export function freeBuffers(core: GpuCore, b: Buffers | null = core.buf): void {
+export function freeBuffers(core: GpuCoreState, b: Buffers | null = core.buf): void {
   if (!b) return;
   for (const x of [...b.state, ...b.histIds, ...b.histVals]) x.destroy();
   for (const x of [b.poses, b.counts, b.grid, b.nbr, b.xferF, b.xferT, b.partials]) x.destroy();
@@ -134,7 +104,7 @@ export function freeBuffers(core: GpuCore, b: Buffers | null = core.buf): void {
 }
 
 /** Write grains [from, to) of the host into the current state buffer. */
-export function uploadGrains(core: GpuCore, from: number, to: number): void {
+export function uploadGrains(core: GpuCoreState, from: number, to: number): void {
   if (to <= from) return;
   const host = core.host, buf = core.buf!;
   const bytes = new ArrayBuffer(GRAIN_BYTES * (to - from));
@@ -158,7 +128,7 @@ export function uploadGrains(core: GpuCore, from: number, to: number): void {
 }
 
 /** Write the uniform parameters of the next run (counts, offsets, the host's contact law). */
-export function writeParams(core: GpuCore): void {
+export function writeParams(core: GpuCoreState): void {
   const host = core.host, buf = core.buf;
   const cap = buf?.cap ?? 0;
   const q = core.q || 1;

@@ -13,12 +13,12 @@ import type { GpuContext } from "./device.ts";
 import type { StarSprite } from "./sprite.ts";
 import type { Pipelines } from "./pipelines.ts";
 import { WALL_BLOCK_BYTES } from "./layout.ts";
-import type { BindGroups } from "./bind_groups.ts";
-import { type Buffers, freeBuffers } from "./buffers.ts";
+import type { BindGroups, Buffers, GpuCoreState } from "./core_state.ts";
+import { freeBuffers } from "./buffers.ts";
 import type { GpuConfig, GpuStepStats } from "./options.ts";
 
 /** The state of a GPU system (see the module's doc); its fields are shared by the GPU modules. */
-export class GpuCore {
+export class GpuCore implements GpuCoreState {
   /** The device. */
   readonly device: GPUDevice;
   /** The adapter's one-line name. */

@@ -18,7 +18,8 @@ import { bool, options as checkOptions } from "../../math/validate.ts";
  * @experimental
  * @example
  * ```ts
- * import { WebGpuUnavailableError } from "@grainlab/grainlab/star2d";
+ * import { gpu } from "@grainlab/grainlab/star2d";
+ * const { WebGpuUnavailableError } = gpu;
  * import { expect } from "expect";
  * const e = new WebGpuUnavailableError("no adapter");
  * expect(e.name).toBe("WebGpuUnavailableError");
@@ -105,7 +106,8 @@ export function adapterName(adapter: GPUAdapter): string {
  * @experimental
  * @example
  * ```ts
- * import { gpuAvailable, requestGpu } from "@grainlab/grainlab/star2d";
+ * import { gpu } from "@grainlab/grainlab/star2d";
+ * const { gpuAvailable, requestGpu } = gpu;
  * import { expect } from "expect";
  * if (await gpuAvailable()) {
  *   const gpu = await requestGpu();
@@ -179,7 +181,8 @@ let probe: Promise<boolean> | null = null;
  * @experimental
  * @example
  * ```ts
- * import { gpuAvailable } from "@grainlab/grainlab/star2d";
+ * import { gpu } from "@grainlab/grainlab/star2d";
+ * const { gpuAvailable } = gpu;
  * import { expect } from "expect";
  * expect(typeof (await gpuAvailable())).toBe("boolean");
  * ```

@@ -73,7 +73,8 @@ export type { GpuReadOptions, GpuStepStats, StarSystemGpuOptions } from "./optio
  * @experimental
  * @example
  * ```ts
- * import { gpuAvailable, StarShape, StarSystemGpu } from "@grainlab/grainlab/star2d";
+ * import { gpu, StarShape } from "@grainlab/grainlab/star2d";
+ * const { gpuAvailable, StarSystemGpu } = gpu;
  * import { expect } from "expect";
  * if (await gpuAvailable()) {
  *   const sys = await StarSystemGpu.create({ spriteResolution: 256 });
@@ -155,7 +156,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const sys = await StarSystemGpu.create({ friction: 0.3, sampling: "lut" });
@@ -177,7 +179,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, packingScene, StarSystem, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu, packingScene, StarSystem } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const scene = packingScene({ count: 40 });
@@ -355,7 +358,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, StarShape, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu, StarShape } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const sys = await StarSystemGpu.create({ sampling: "lut" });
@@ -376,7 +380,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, StarShape, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu, StarShape } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const sys = await StarSystemGpu.create({ spriteResolution: 64 });
@@ -403,7 +408,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, StarShape, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu, StarShape } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const sys = await StarSystemGpu.create({ sampling: "lut", gravity: [0, 0] });
@@ -428,7 +434,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const sys = await StarSystemGpu.create();
@@ -452,7 +459,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, StarShape, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu, StarShape } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const sys = await StarSystemGpu.create({ sampling: "lut", batchSize: 8 });
@@ -503,7 +511,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, StarShape, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu, StarShape } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const sys = await StarSystemGpu.create({ sampling: "lut", gravity: [0, 0] });
@@ -554,7 +563,8 @@ export class StarSystemGpu {
    *
    * @example
    * ```ts
-   * import { gpuAvailable, StarShape, StarSystemGpu } from "@grainlab/grainlab/star2d";
+   * import { gpu, StarShape } from "@grainlab/grainlab/star2d";
+   * const { gpuAvailable, StarSystemGpu } = gpu;
    * import { expect } from "expect";
    * if (await gpuAvailable()) {
    *   const sys = await StarSystemGpu.create({ sampling: "lut" });

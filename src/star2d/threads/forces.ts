@@ -6,23 +6,10 @@
  *
  * @module
  */
-import { type ContactBuffers, ContactKind } from "../../contact/record.ts";
+import { ContactKind } from "../../contact/record.ts";
 import { PAIR_OUT, pairContact2 } from "../body_forces.ts";
 import { findPrevious, type PreviousSprings } from "../contacts.ts";
 import { Info, LAW_TOL, ROW, type StarShared } from "./kernel.ts";
-
-/**
- * The columns of a star2d contact record the threads write (the record's own, made shared; see
- * `StarThreads`): the shared ones and the history key, spring and signed tangential force.
- */
-export type SharedContacts = Omit<ContactBuffers, "capacity"> & {
-  /** History keys. */
-  key: Float64Array;
-  /** Springs ξ. */
-  xi: Float64Array;
-  /** Signed tangential forces. */
-  ft: Float64Array;
-};
 
 /** Thread `t`'s equal run lo ≤ k < hi of the step's pair contacts into `run`. */
 function contactRun(info: Int32Array, t: number, run: Int32Array): void {

@@ -18,7 +18,20 @@ import type {
   StarSampling,
 } from "../detect.ts";
 import type { ClumpDetector, ClumpDisks } from "../clump_detect.ts";
-import type { SharedContacts } from "./forces.ts";
+import type { ContactBuffers } from "../../contact/record.ts";
+
+/**
+ * The columns of a star2d contact record the threads write (the record's own, made shared; see
+ * `StarThreads`): the shared ones and the history key, spring and signed tangential force.
+ */
+export type SharedContacts = Omit<ContactBuffers, "capacity"> & {
+  /** History keys. */
+  key: Float64Array;
+  /** Springs ξ. */
+  xi: Float64Array;
+  /** Signed tangential forces. */
+  ft: Float64Array;
+};
 
 /** Kinds of detection the threads run. */
 export const enum Kind {

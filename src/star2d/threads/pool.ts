@@ -31,7 +31,7 @@ import {
   type PreviousSprings,
   type StarContacts,
 } from "../contacts.ts";
-import type { GrainSystem2 } from "../body.ts";
+import type { GrainSystemState } from "../body_state.ts";
 import type { GrainStore } from "../grain_store.ts";
 import type { GrainDetection } from "../grain_detection.ts";
 import { CONTACT_COLUMNS, contactBuffers } from "../../contact/record.ts";
@@ -49,15 +49,10 @@ import {
   prepareStars,
   ROW,
   RowSink,
+  type SharedContacts,
   type StarShared,
 } from "./kernel.ts";
-import {
-  forceRange,
-  mergeRows,
-  scatterForces,
-  type SharedContacts,
-  sharedSprings,
-} from "./forces.ts";
+import { forceRange, mergeRows, scatterForces, sharedSprings } from "./forces.ts";
 import type { ContactSink } from "../detect.ts";
 
 /** What the worker threads read besides the columns: shapes, sprites and settings, or templates. */
@@ -326,7 +321,7 @@ export class StarThreads extends WorkerPool {
    * same bytes as `contactForces2`. Returns false when `detect` did not run (the caller runs
    * `contactForces2`).
    */
-  forces(sys: ThreadedGrains & GrainSystem2): boolean {
+  forces(sys: ThreadedGrains & GrainSystemState): boolean {
     if (!this.#begun) return false;
     this.#begun = false;
     const n = sys.count, buf = this.#buf!;
