@@ -8,7 +8,7 @@
  * negative at s = 0 to positive at 0.7, sinkage and torque growing with slip), the load
  * balance (mean vertical ground force = W), errors naming the option, a table of other grains
  * refused. What the issue targets and is NOT met: drawbar pull and sinkage within 20 % between
- * RFT and DEM. The RFT wheel sinks 1.5–1.8 times deeper than the DEM wheel (the plate
+ * RFT and DEM. The RFT wheel sinks 1.6–2.0 times deeper than the DEM wheel (the plate
  * calibration's α is too soft for a wheel sunk one grain deep, see docs/terradynamics.md); the
  * test asserts the agreement that does hold (drawbar pull within 0.15 W, sinkage within a
  * factor 2.5) and prints the per-slip differences.
