@@ -18,6 +18,7 @@
  * | {@link forceDistribution}, {@link starForceDistribution} | P(f/⟨f⟩) ∝ e^{−β·f/⟨f⟩} above the mean, β ≈ 1–2 |
  * | {@link restitutionVsSpeed} | Hertz: contact time ∝ v^{−1/5}; the linear law's e and time do not depend on v |
  * | {@link calibrateRft} | RFT: a plate's resistance is α(β, γ)·A·depth; α gives ζ and the Fourier fit |
+ * | {@link singleWheelTest} | Wong–Reece: a driven wheel's drawbar pull rises with slip and levels off; sinkage and torque grow |
  *
  * The fits each result carries ({@link BeverlooFit}, {@link PowerLawFit},
  * {@link ExponentialTail}) are typed here; the fitting helpers themselves
@@ -84,3 +85,5 @@ export type {
 export type { BeverlooFit, ExponentialTail, PowerLawFit } from "./fit.ts";
 export { calibrateRft } from "./rft_calibration.ts";
 export type { RftCalibration, RftCalibrationOptions } from "./rft_calibration.ts";
+export { singleWheelTest } from "./single_wheel.ts";
+export type { SingleWheelOptions, SingleWheelResult } from "./single_wheel.ts";

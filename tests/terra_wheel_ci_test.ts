@@ -1,0 +1,82 @@
+/**
+ * The single-wheel test on the DEM at ci size (issue #28 item 4), at the two ends of the slip
+ * sweep only (the whole ci sweep takes about 2.5 minutes here; its curves are in
+ * docs/terradynamics.md): 1,650 grains of d = 1 cm, a smooth wheel of R = 5 cm, 3 cm wide,
+ * under W = 3 N, 10 cm of travel at 0.05 m/s; then the same two runs on the RFT ground of the
+ * ci calibration from the same grains (`calibrateRft` ci). About a minute and a half.
+ *
+ * Wong–Reece: free rolling (s = 0) meets the compaction resistance (negative drawbar pull);
+ * at s = 0.7 the wheel pulls, digs in and needs more torque. The pull's bed-to-bed scatter at
+ * this size is about 0.2 N (two seeds: −0.40 and −0.25 N at s = 0, 0.23 and 0.19 N at 0.7), so
+ * only the rise across the sweep is asserted, not its shape in between.
+ */
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { calibrateRft, type SingleWheelResult, singleWheelTest } from "../src/experiments/mod.ts";
+
+const W = 3;
+let dem: SingleWheelResult;
+
+describe("singleWheelTest on the DEM (ci, s = 0 and 0.7)", () => {
+  it("pulls, sinks and needs torque as it slips; the bed carries the load", async () => {
+    const r = await singleWheelTest({ scale: "ci", slips: [0, 0.7], load: W });
+    dem = r;
+    console.log(
+      `  DEM ci (${r.grains} grains): ` +
+        Array.from(
+          r.slips,
+          (s, i) =>
+            `s ${s}: DP ${r.drawbarPull[i].toFixed(3)} ± ${r.drawbarPullStd[i].toFixed(3)} N, ` +
+            `T ${(r.torque[i] * 1e3).toFixed(1)} mN·m, z ${(r.sinkage[i] * 1e3).toFixed(2)} ` +
+            `mm, Fz ${r.verticalForce[i].toFixed(3)} N`,
+        ).join("; ") +
+        `; ${(r.wallSeconds / r.simulatedSeconds).toFixed(1)} s per simulated second`,
+    );
+    expect(r.grains).toBeGreaterThan(1500);
+    expect(r.drawbarPull[0]).toBeLessThan(0);
+    expect(r.drawbarPull[1]).toBeGreaterThan(0);
+    expect(r.drawbarPull[1] - r.drawbarPull[0]).toBeGreaterThan(0.1 * W);
+    expect(r.sinkage[1] - r.sinkage[0]).toBeGreaterThan(2e-3);
+    expect(r.torque[1]).toBeGreaterThan(2 * r.torque[0]);
+    for (let i = 0; i < 2; i++) {
+      expect(Math.abs(r.verticalForce[i] - W)).toBeLessThan(0.03 * W);
+      // sunk into the bed, by less than the wheel's radius
+      expect(r.sinkage[i]).toBeGreaterThan(0.003);
+      expect(r.sinkage[i]).toBeLessThan(r.radius);
+    }
+  });
+
+  it("on the ci-calibrated RFT ground: the same signs; the 20 % target is not met", async () => {
+    const cal = await calibrateRft({ scale: "ci" });
+    const r = await singleWheelTest({ scale: "ci", slips: [0, 0.7], load: W, ground: cal.table });
+    const lines = Array.from(r.slips, (s, i) => {
+      const dDp = r.drawbarPull[i] - dem.drawbarPull[i];
+      return `s ${s}: RFT DP ${r.drawbarPull[i].toFixed(3)} N (RFT − DEM ${dDp.toFixed(3)} N, ` +
+        `${((dDp / W) * 100).toFixed(0)} % of W), z ${(r.sinkage[i] * 1e3).toFixed(2)} mm ` +
+        `(RFT/DEM ${(r.sinkage[i] / dem.sinkage[i]).toFixed(2)}), T ${
+          (r.torque[i] * 1e3).toFixed(1)
+        } mN·m`;
+    });
+    console.log(`  RFT ci (ζ ${cal.zeta.toFixed(3)}): ${lines.join("; ")}`);
+    for (let i = 0; i < 2; i++) {
+      expect(Math.abs(r.verticalForce[i] - W)).toBeLessThan(0.02 * W);
+    }
+    // the same signs as the DEM: held back when rolling freely, pulling at s = 0.7, deeper and
+    // more torque with slip
+    expect(r.drawbarPull[0]).toBeLessThan(0);
+    expect(r.drawbarPull[1]).toBeGreaterThan(0);
+    expect(r.sinkage[1]).toBeGreaterThan(r.sinkage[0]);
+    expect(r.torque[1]).toBeGreaterThan(r.torque[0]);
+    // Measured (see docs/terradynamics.md): free rolling agrees (DP within 2 % of W), but the
+    // RFT wheel sinks 1.3–1.7 times deeper (the calibration's depth slope misses the bed's
+    // shallow stiffness) and at s = 0.7 pulls 0.76 N (25 % of W) harder (the fit extrapolated
+    // to the near-horizontal motion of a slipping wheel's bottom). These bounds hold that
+    // measured level of agreement, not the issue's 20 %.
+    expect(Math.abs(r.drawbarPull[0] - dem.drawbarPull[0])).toBeLessThan(0.1 * W);
+    expect(Math.abs(r.drawbarPull[1] - dem.drawbarPull[1])).toBeLessThan(0.4 * W);
+    for (let i = 0; i < 2; i++) {
+      expect(r.sinkage[i] / dem.sinkage[i]).toBeGreaterThan(0.5);
+      expect(r.sinkage[i] / dem.sinkage[i]).toBeLessThan(2.5);
+    }
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * The single-wheel test (issue #28 items 3(c) and 4) at smoke size: a smooth rigid wheel (R =
+ * 5 cm, 3 cm wide, W = 3 N) driven at slips 0, 0.3, 0.7 over 6 cm, on the DEM bed (917 grains
+ * of d = 1 cm: coarse, the sinkage is about one d) and on the RFT ground calibrated from the
+ * same grains (`calibrateRft` smoke: ζ × Li et al.'s generic medium). About 35 s.
+ *
+ * What holds and is asserted: the Wong–Reece shape on both grounds (drawbar pull rising from
+ * negative at s = 0 to positive at 0.7, sinkage and torque growing with slip), the load
+ * balance (mean vertical ground force = W), errors naming the option, a table of other grains
+ * refused. What the issue targets and is NOT met: drawbar pull and sinkage within 20 % between
+ * RFT and DEM. The RFT wheel sinks 1.6–2.0 times deeper than the DEM wheel (the plate
+ * calibration's α is too soft for a wheel sunk one grain deep, see docs/terradynamics.md); the
+ * test asserts the agreement that does hold (drawbar pull within 0.15 W, sinkage within a
+ * factor 2.5) and prints the per-slip differences.
+ */
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { calibrateRft, type SingleWheelResult, singleWheelTest } from "../src/experiments/mod.ts";
+import { RftTable } from "../src/sphere3d/mod.ts";
+
+const W = 3;
+
+function show(r: SingleWheelResult): string {
+  return Array.from(
+    r.slips,
+    (s, i) =>
+      `s ${s}: DP ${r.drawbarPull[i].toFixed(3)} ± ${r.drawbarPullStd[i].toFixed(3)} N, ` +
+      `T ${(r.torque[i] * 1e3).toFixed(1)} mN·m, z ${(r.sinkage[i] * 1e3).toFixed(2)} mm, ` +
+      `Fz ${r.verticalForce[i].toFixed(3)} N`,
+  ).join("; ");
+}
+
+/** The Wong–Reece shape and the load balance, on either ground. */
+function checkShape(r: SingleWheelResult, balance: number): void {
+  const n = r.slips.length;
+  expect(r.slips.length).toBe(3);
+  // free rolling meets the compaction resistance; at high slip the wheel pulls
+  expect(r.drawbarPull[0]).toBeLessThan(0);
+  expect(r.drawbarPull[n - 1]).toBeGreaterThan(0);
+  expect(r.drawbarPull[n - 1] - r.drawbarPull[0]).toBeGreaterThan(0.1 * W);
+  // the wheel digs in and needs more torque as it slips
+  expect(r.sinkage[n - 1] - r.sinkage[0]).toBeGreaterThan(1e-3);
+  expect(r.torque[n - 1]).toBeGreaterThan(1.5 * r.torque[0]);
+  expect(r.torque[0]).toBeGreaterThan(0);
+  for (let i = 0; i < n; i++) {
+    expect(Math.abs(r.verticalForce[i] - W)).toBeLessThan(balance * W);
+    expect(r.measuredSlip[i]).toBeCloseTo(r.slips[i], 3);
+    expect(r.sinkage[i]).toBeGreaterThan(0);
+  }
+}
+
+describe("singleWheelTest (smoke)", () => {
+  let table: Awaited<ReturnType<typeof calibrateRft>>["table"];
+  let rft: SingleWheelResult;
+  let dem: SingleWheelResult;
+
+  it("on the RFT ground calibrated from the grains: the Wong–Reece shape, W carried", async () => {
+    table = (await calibrateRft({ scale: "smoke" })).table;
+    rft = await singleWheelTest({ scale: "smoke", ground: table, load: W });
+    console.log(`  RFT: ${show(rft)}`);
+    expect(rft.ground).toBe("rft");
+    expect(rft.grains).toBe(0);
+    checkShape(rft, 0.02);
+    // RFT is smooth in slip: every step of the sweep raises pull, torque and sinkage
+    for (let i = 1; i < 3; i++) {
+      expect(rft.drawbarPull[i]).toBeGreaterThan(rft.drawbarPull[i - 1]);
+      expect(rft.torque[i]).toBeGreaterThan(rft.torque[i - 1]);
+      expect(rft.sinkage[i]).toBeGreaterThan(rft.sinkage[i - 1]);
+    }
+  });
+
+  it("on the DEM bed: the same shape, W carried within 5 %", async () => {
+    dem = await singleWheelTest({ scale: "smoke", load: W });
+    console.log(`  DEM (${dem.grains} grains): ${show(dem)}`);
+    expect(dem.ground).toBe("dem");
+    expect(dem.grains).toBeGreaterThan(500);
+    checkShape(dem, 0.05);
+    expect(dem.runs[0].time.length).toBe(60); // one block per mm of travel
+  });
+
+  it("RFT against the DEM it came from (the 20 % target is not met; see the header)", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const dDp = rft.drawbarPull[i] - dem.drawbarPull[i];
+      const zRatio = rft.sinkage[i] / dem.sinkage[i];
+      lines.push(
+        `s ${rft.slips[i]}: DP RFT − DEM ${dDp.toFixed(3)} N (${(dDp / W * 100).toFixed(1)} % ` +
+          `of W), sinkage RFT/DEM ${zRatio.toFixed(2)}`,
+      );
+      expect(Math.abs(dDp)).toBeLessThan(0.15 * W);
+      expect(zRatio).toBeGreaterThan(1 / 2.5);
+      expect(zRatio).toBeLessThan(2.5);
+    }
+    const cost = (dem.wallSeconds / dem.simulatedSeconds) /
+      (rft.wallSeconds / rft.simulatedSeconds);
+    console.log(`  ${lines.join("; ")}; cost DEM/RFT per simulated second ${cost.toFixed(0)}×`);
+  });
+
+  it("names bad options and refuses a table of other grains", async () => {
+    const t = RftTable.fromFourier({ zeta: 0.3, material: "beads", grainDiameter: 0.01 });
+    await expect(singleWheelTest({ scale: "smoke", ground: t, slips: [1.2] })).rejects.toThrow(
+      /slips\[0\] \(1\.2\) must be in \[0, 0\.95\]/,
+    );
+    await expect(singleWheelTest({ scale: "smoke", ground: t, load: -1 })).rejects.toThrow(
+      /load \(-1\) must be > 0/,
+    );
+    await expect(singleWheelTest({ scale: "smoke", ground: t, runIn: 0.95 })).rejects.toThrow(
+      /runIn \(0\.95\) must be in \[0, 0\.9\]/,
+    );
+    await expect(
+      singleWheelTest({ scale: "smoke", ground: "rft" as unknown as "dem" }),
+    ).rejects.toThrow(/ground \(rft\) must be "dem" or an RftTable/);
+    await expect(singleWheelTest({ scale: "smoke", bed: [3, 5] })).rejects.toThrow(
+      /bed\[0\] \(3 d\) must leave a grain each side/,
+    );
+    await expect(
+      singleWheelTest({ scale: "smoke", slipz: [0] } as unknown as { scale: "smoke" }),
+    ).rejects.toThrow(/did you mean "slips"/);
+    // calibrated on grains of 2 cm, run on grains of 1 cm
+    const other = RftTable.fromFourier({ zeta: 0.3, material: "coarse", grainDiameter: 0.02 });
+    await expect(singleWheelTest({ scale: "smoke", ground: other })).rejects.toThrow(
+      /RFT table's grainDiameter \(0\.02/,
+    );
+  });
+});
