@@ -18,6 +18,7 @@
  * | {@link forceDistribution}, {@link starForceDistribution} | P(f/⟨f⟩) ∝ e^{−β·f/⟨f⟩} above the mean, β ≈ 1–2 |
  * | {@link restitutionVsSpeed} | Hertz: contact time ∝ v^{−1/5}; the linear law's e and time do not depend on v |
  * | {@link calibrateRft} | RFT: a plate's resistance is α(β, γ)·A·depth; α gives ζ and the Fourier fit |
+ * | {@link rftValidation} | RFT against the DEM it came from: a C-leg and a tilted plate, force curves side by side |
  *
  * The fits each result carries ({@link BeverlooFit}, {@link PowerLawFit},
  * {@link ExponentialTail}) are typed here; the fitting helpers themselves
@@ -94,3 +95,9 @@ export {
   type RftTable,
   type RftTableSpec,
 } from "./rft_calibration.ts";
+export {
+  type RftForceCurve,
+  type RftValidation,
+  rftValidation,
+  type RftValidationOptions,
+} from "./rft_validation.ts";
