@@ -81,7 +81,7 @@ export interface RftValidationOptions extends GrainOptions {
   gamma?: number;
   /** Plate: side of the square plate (d); it is 0.4 d thick. @default 3 (smoke); 4 (ci); 6 (full) */
   plateSize?: number;
-  /** Plate: travel of the centre past full immersion (d). @default 3 (smoke); 5 (ci); 7 (full) */
+  /** Plate: travel of the centre past full immersion (d). @default 2 (smoke); 4 (ci); 6 (full) */
   travel?: number;
 }
 
@@ -156,7 +156,7 @@ const PRESETS: Record<ExperimentScale, Partial<RftValidationOptions>> = {
     legWidth: 2,
     hipHeight: 2.5,
     plateSize: 3,
-    travel: 3,
+    travel: 2,
     softness: 1e-3,
     rollingFriction: 0.05,
   },
@@ -167,7 +167,7 @@ const PRESETS: Record<ExperimentScale, Partial<RftValidationOptions>> = {
     legWidth: 2.5,
     hipHeight: 3.5,
     plateSize: 4,
-    travel: 5,
+    travel: 4,
     softness: 1e-3,
     rollingFriction: 0.05,
   },
@@ -178,7 +178,7 @@ const PRESETS: Record<ExperimentScale, Partial<RftValidationOptions>> = {
     legWidth: 2.5,
     hipHeight: 3.5,
     plateSize: 6,
-    travel: 7,
+    travel: 6,
     softness: 5e-4,
     rollingFriction: 0.05,
   },
@@ -230,59 +230,73 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   const leg = intruder === "cLeg" ? legOptions(w, o) : null;
   const plate = intruder === "plate" ? plateOptions(w, o) : null;
 
-  const table = o.table ?? (await calibrateRft({ scale, ...grainOptions(o) })).table;
-  const bed = settleRftBed(m, dims);
-  const { surface } = bed;
-  let scene: IntruderScene, travelSpeed: number;
+  // the intruder's geometry, checked against the bed before any work; placed on the surface
+  let place: (surface: number) => IntruderScene;
   if (leg !== null) {
-    const R = leg.radius * d;
+    const R = leg.radius * d, hip = leg.hip * d;
     const mesh = cLegMesh({
       radius: R,
       thickness: leg.thickness * d,
       width: leg.width * d,
       segments: 32,
     });
-    if (leg.width * d > bed.size[1] - 2 * d) {
-      throw new RangeError(`${w}: legWidth (${leg.width}) must leave 1 d to each side wall`);
+    if (leg.width * d > (dims[1] - 2) * d) {
+      throw new RangeError(
+        `${w}: legWidth (${leg.width}) must leave 1 d to each side wall (bed width ${dims[1]} d)`,
+      );
     }
-    const hip = leg.hip * d;
     const range = submergedRange(mesh.vertices, hip);
     if (range === null) {
       throw new RangeError(
         `${w}: hipHeight (${leg.hip}) must be below the leg's reach (2·legRadius + thickness/2)`,
       );
     }
-    const omega = speed / (2 * R), margin = win / (2 * R);
-    const theta0 = range[0] - margin, theta1 = range[1] + margin;
-    scene = cLegScene(mesh, surface + hip, surface, omega, theta0, (theta1 - theta0) / omega);
-    travelSpeed = speed;
+    const deepest = 2 * leg.radius + 0.5 * leg.thickness - leg.hip;
+    if (deepest + 1.5 > dims[2]) {
+      throw new RangeError(
+        `${w}: the leg reaches ${deepest.toFixed(1)} d deep; it must stay 1.5 d above the ` +
+          `floor (bed depth ${dims[2]} d): raise hipHeight (${leg.hip})`,
+      );
+    }
     const reach = Math.max(2 * R, R + 0.5 * leg.thickness * d);
-    if (reach + d > bed.size[0] / 2) {
+    if (reach + d > (dims[0] * d) / 2) {
       throw new RangeError(
         `${w}: the bed (${dims[0]} d long) is too short for the leg's sweep (±${
           (reach / d).toFixed(1)
         } d from the hip)`,
       );
     }
+    const omega = speed / (2 * R), margin = win / (2 * R);
+    const theta0 = range[0] - margin, theta1 = range[1] + margin;
+    place = (surface) =>
+      cLegScene(mesh, surface + hip, surface, omega, theta0, (theta1 - theta0) / omega);
   } else {
     const p = plate!;
-    scene = plateScene(p.size * d, 0.4 * d, p.beta, p.gamma, speed, surface, 0.5 * d, p.travel * d);
-    const dx = scene.duration * speed * Math.cos(p.gamma);
-    if (dx / 2 + 0.5 * p.size * d + d > bed.size[0] / 2) {
+    place = (surface) =>
+      plateScene(p.size * d, 0.4 * d, p.beta, p.gamma, speed, surface, 0.5 * d, p.travel * d);
+    // the lowest point ends travel + 2·reach below the surface; keep 1.5 d of grains under it
+    const reach = 0.5 * p.size * Math.abs(Math.sin(p.beta)) + 0.2 * Math.cos(p.beta);
+    const below = p.travel + 2 * reach + 1.5;
+    if (below > dims[2]) {
+      throw new RangeError(
+        `${w}: travel (${p.travel}) takes the plate's lowest point to ${
+          (below - 1.5).toFixed(1)
+        } d deep; it must stay 1.5 d above the floor (bed depth ${dims[2]} d)`,
+      );
+    }
+    const dx = place(0).duration * speed * Math.cos(p.gamma);
+    if (dx / 2 + 0.5 * p.size * d + d > (dims[0] * d) / 2) {
       throw new RangeError(
         `${w}: the bed (${dims[0]} d long) is too short for γ = ${p.gamma.toFixed(3)} rad: ` +
           `the plate travels ${(dx / d).toFixed(1)} d`,
       );
     }
-    if (p.travel * d > surface - 1.5 * d) {
-      throw new RangeError(
-        `${w}: travel (${p.travel}) must stay 1.5 d above the floor (bed depth ${
-          (surface / d).toFixed(1)
-        } d)`,
-      );
-    }
-    travelSpeed = speed;
   }
+
+  const table = o.table ?? (await calibrateRft({ scale, ...grainOptions(o) })).table;
+  const bed = settleRftBed(m, dims);
+  const { surface } = bed;
+  const scene = place(surface), travelSpeed = speed;
   const W = Math.max(1, Math.round(win / (travelSpeed * m.dt)));
   const windows = Math.floor(Math.round(scene.duration / m.dt) / W);
   if (windows < 3) {
