@@ -95,9 +95,4 @@ export {
   type RftTable,
   type RftTableSpec,
 } from "./rft_calibration.ts";
-export {
-  type RftForceCurve,
-  type RftValidation,
-  rftValidation,
-  type RftValidationOptions,
-} from "./rft_validation.ts";
+export { type RftValidation, rftValidation, type RftValidationOptions } from "./rft_validation.ts";

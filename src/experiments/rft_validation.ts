@@ -85,16 +85,6 @@ export interface RftValidationOptions extends GrainOptions {
   travel?: number;
 }
 
-/** A force curve: world-frame force and torque on the intruder (N, N·m). */
-export interface RftForceCurve {
-  /** Horizontal force (N, +x). */
-  fx: Float64Array;
-  /** Vertical force (N, up). */
-  fz: Float64Array;
-  /** Torque about y (N·m): about the hip for the leg, about the centre for the plate. */
-  ty: Float64Array;
-}
-
 /** The result of {@link rftValidation}. */
 export interface RftValidation {
   /** The run size. */
@@ -111,10 +101,13 @@ export interface RftValidation {
   position: Float64Array;
   /** Depth of the intruder's lowest point below the surface in each window (m; < 0 above). */
   lowest: Float64Array;
-  /** The DEM bed's force curve. */
-  dem: RftForceCurve;
-  /** The RFT ground's force curve. */
-  rft: RftForceCurve;
+  /**
+   * The DEM bed's force on the intruder per window, world frame: `fx` (N, +x), `fz` (N, up),
+   * `ty` (N·m, about y: about the hip for the leg, about the centre for the plate).
+   */
+  dem: { fx: Float64Array; fz: Float64Array; ty: Float64Array };
+  /** The RFT ground's force per window, as `dem`. */
+  rft: { fx: Float64Array; fz: Float64Array; ty: Float64Array };
   /** Rms of RFT − DEM over the submerged windows, over the DEM peak |F| of that component. */
   rms: { x: number; z: number };
   /** The DEM curve's peak |F| over the submerged windows (N). */
@@ -362,7 +355,10 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   };
 }
 
-function curve(n: number): RftForceCurve {
+/** Force (N) and torque (N·m) columns per window. */
+type ForceCurve = { fx: Float64Array; fz: Float64Array; ty: Float64Array };
+
+function curve(n: number): ForceCurve {
   return { fx: new Float64Array(n), fz: new Float64Array(n), ty: new Float64Array(n) };
 }
 
