@@ -143,7 +143,10 @@ describe("rftValidation at ci size, on a table calibrated on the same grains", (
     // What holds: the calibration's scale ζ of Li et al.'s generic shape, measured in the
     // same run, gives the leg's lift within 15 % and its horizontal force within 30 % (12 %
     // and 23 % measured; the DEM's horizontal force fluctuates by about ±15 % of its peak
-    // from window to window, which RFT cannot follow).
+    // from window to window, which RFT cannot follow). These hold for the default bed (seed 1):
+    // on a bed settled with seed 2 the same comparison gives 0.28 (x) and 0.19 (z), and the two
+    // beds' DEM curves differ from each other by 0.17 (x) and 0.15 (z) of the peak, so at ci
+    // size the leg's 15 % target sits at the DEM's own noise floor.
     const table = rftTableFromFourier({
       zeta: cal.zeta,
       grainDiameter: cal.table.grainDiameter!,
