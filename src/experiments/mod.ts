@@ -19,6 +19,7 @@
  * | {@link restitutionVsSpeed} | Hertz: contact time ∝ v^{−1/5}; the linear law's e and time do not depend on v |
  * | {@link calibrateRft} | RFT: a plate's resistance is α(β, γ)·A·depth; α gives ζ and the Fourier fit |
  * | {@link singleWheelTest} | Wong–Reece: a driven wheel's drawbar pull rises with slip and levels off; sinkage and torque grow |
+ * | {@link rftValidation} | RFT against the DEM it came from: a C-leg and a tilted plate, force curves side by side |
  *
  * The fits each result carries ({@link BeverlooFit}, {@link PowerLawFit},
  * {@link ExponentialTail}) are typed here; the fitting helpers themselves
@@ -87,3 +88,4 @@ export { calibrateRft } from "./rft_calibration.ts";
 export type { RftCalibration, RftCalibrationOptions } from "./rft_calibration.ts";
 export { singleWheelTest } from "./single_wheel.ts";
 export type { SingleWheelOptions, SingleWheelResult } from "./single_wheel.ts";
+export { type RftValidation, rftValidation, type RftValidationOptions } from "./rft_validation.ts";
