@@ -18,6 +18,7 @@
  * | {@link forceDistribution}, {@link starForceDistribution} | P(f/⟨f⟩) ∝ e^{−β·f/⟨f⟩} above the mean, β ≈ 1–2 |
  * | {@link restitutionVsSpeed} | Hertz: contact time ∝ v^{−1/5}; the linear law's e and time do not depend on v |
  * | {@link calibrateRft} | RFT: a plate's resistance is α(β, γ)·A·depth; α gives ζ and the Fourier fit |
+ * | {@link robotOnGround} | a RHex-like robot walks alike on a DEM bed and on RFT calibrated from it |
  *
  * The fits each result carries ({@link BeverlooFit}, {@link PowerLawFit},
  * {@link ExponentialTail}) are typed here; the fitting helpers themselves
@@ -94,3 +95,5 @@ export {
   type RftTable,
   type RftTableSpec,
 } from "./rft_calibration.ts";
+export { robotOnGround } from "./rft_robot.ts";
+export type { RobotOnGroundOptions, RobotOnGroundResult } from "./rft_robot.ts";
