@@ -55,4 +55,6 @@ const json = {
 const path = `${OUT}rft_dem_calibration.json`;
 Deno.writeTextFileSync(`${path}.tmp`, JSON.stringify(json, null, 1) + "\n");
 Deno.renameSync(`${path}.tmp`, path);
+// The repository's formatter owns the layout (deno fmt --check runs in the tests).
+new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", path] }).outputSync();
 console.error(`gen_rft_fixture: done in ${wall.toFixed(0)} s, ζ = ${c.zeta.toFixed(3)}`);

@@ -9,7 +9,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { calibrateRft, robotOnGround } from "../src/experiments/mod.ts";
-import type { RftTable, RobotOnGroundResult } from "../src/experiments/mod.ts";
+import type { RobotOnGroundResult } from "../src/experiments/mod.ts";
 import { RftTable, World } from "../src/sphere3d/mod.ts";
 import { parseUrdf } from "../src/sphere3d/bodies/urdf.ts";
 
