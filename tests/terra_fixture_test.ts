@@ -35,7 +35,8 @@ describe("the cached DEM calibration of RFT", () => {
       expect(table.alphaZ[12 * 13 + j]).toBe(table.alphaZ[j]);
     }
     expect(s.beta.length).toBe(156);
-    // the quasi-static check: half the speed changes α_z(0, π/2) by less than 5 %
+    // the quasi-static check (the grid's first pair, β = γ = −π/2: an edge-on plate pulled
+    // straight up): half the speed changes α_z by less than 5 %
     expect(cached.quasiStatic.difference).toBeLessThan(0.05);
   });
 
