@@ -127,7 +127,9 @@ for (const s of stages) {
     stderr: "piped",
     env: { NO_COLOR: "1" },
   }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
+  const text = stdout + stderr;
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
   if (s.tests) {
     const m = text.match(
@@ -138,7 +140,7 @@ for (const s of stages) {
       passed += p;
       failed += f;
       if (f > 0 || !out.success) failures.push(s.name);
-      console.log(tail(text, out.success ? 3 : 80));
+      console.log(out.success ? tail(text, 3) : failureReport(stdout, stderr));
       console.log(`--- ${s.name}: ${p} passed, ${f} failed (${secs} s)`);
       if (!out.success && f === 0) failed++;
       continue;
@@ -167,6 +169,21 @@ for (const s of stages) {
 if (failures.length > 0) console.log(`\nfailed stages: ${failures.join(", ")}`);
 console.log(`${passed} passed, ${failed} failed`);
 Deno.exit(failed > 0 ? 1 : 0);
+
+/**
+ * What a failed test stage printed that says what failed: the runner's ERRORS and FAILURES
+ * sections from stdout (at most 300 lines; workers' stderr noise would push them out of a plain
+ * tail), then the last lines of stderr.
+ */
+function failureReport(stdout: string, stderr: string): string {
+  const k = stdout.lastIndexOf(" ERRORS ");
+  const body = k >= 0 ? stdout.slice(stdout.lastIndexOf("\n", k) + 1) : tail(stdout, 80);
+  const lines = body.split("\n");
+  const shown = lines.length > 300
+    ? [...lines.slice(0, 250), `… ${lines.length - 300} lines …`, ...lines.slice(-50)]
+    : lines;
+  return `${shown.join("\n")}\n${tail(stderr, 20)}`;
+}
 
 function canRun(cmd: string, args: string[]): boolean {
   try {
