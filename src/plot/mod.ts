@@ -59,3 +59,5 @@ export type {
 } from "./series.ts";
 export { animate, Animation } from "./animation.ts";
 export type { AnimateOptions } from "./animation.ts";
+export { rftMaps } from "./rft.ts";
+export type { RftMapModel, RftMapsOptions } from "./rft.ts";
