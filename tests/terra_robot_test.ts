@@ -170,6 +170,16 @@ describe("robotOnGround: bad input", () => {
       .toThrow(/grainDiameter \(0.01.*bed's \(0.015\)/);
   });
 
+  it("on RFT, leaves the preset's DEM bed unchecked: it has no bed", async () => {
+    // smoke grains of d = 1 cm: the smoke bed (14 d wide) would be too narrow for the legs
+    const r = await robotOnGround({ scale: "smoke", ground: table, diameter: 0.01 });
+    expect(r.grains).toBe(0);
+    expect(r.meanSpeed).toBeGreaterThan(0);
+    await expect(robotOnGround({ scale: "smoke", diameter: 0.01 })).rejects.toThrow(
+      /bed\[1\] \(14 d = 0.14 m\) must be at least 0.18 m/,
+    );
+  });
+
   it("stops with an error when the DEM bed is too short for the walk", async () => {
     // 0.36 m of d = 1.5 cm grains leave the robot 0.045 m of walk; it walks ~0.1 m per cycle
     await expect(robotOnGround({ scale: "smoke", bed: [24, 14, 4] })).rejects.toThrow(

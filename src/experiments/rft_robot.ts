@@ -51,7 +51,8 @@ export interface RobotOnGroundOptions extends GrainOptions {
   /** Hip PD gains [kp (N·m/rad), kd (N·m·s/rad)]. @default [2, 0.02] */
   gains?: readonly [number, number];
   /**
-   * DEM bed: length along the walk, width, depth (d); the robot needs about 0.32 m of length
+   * DEM bed: length along the walk, width, depth (d); not used on an RFT ground (checked
+   * there only when given). The robot needs about 0.32 m of length
    * plus its walk (about 0.11 m per cycle) and a width of at least 0.18 m. @default [40, 14, 4]
    * (smoke, with d = 1.5 cm grains); [80, 20, 5] (ci); [120, 22, 7] (full)
    */
@@ -170,7 +171,10 @@ export async function robotOnGround(
     throw new TypeError(`${w}: gains (${String(gains)}) must be [kp, kd]`);
   }
   const kp = positive(w, "gains[0]", gains[0]), kd = positive(w, "gains[1]", gains[1]);
-  const dims = bedSize(w, o.bed, m.d);
+  // the bed is checked where there is one, or where it was given
+  const dims: [number, number, number] = ground === "dem" || options?.bed !== undefined
+    ? bedSize(w, o.bed, m.d)
+    : [0, 0, 0];
   const rftDt = positive(w, "rftTimeStep", o.rftTimeStep ?? 1e-3);
   const implicitDrag = bool(w, "implicitDrag", o.implicitDrag, false);
   if (ground !== "dem") checkTableMatchesBed(w, ground, m);
