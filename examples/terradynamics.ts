@@ -1,0 +1,131 @@
+/**
+ * Terradynamics (notebook 11 as a script): resistive-force theory calibrated from Grainlab's
+ * own DEM, checked against the DEM on a tilted plate, a C-shaped leg, a driven wheel and a
+ * walking six-legged robot. Writes PNG figures to `out/terradynamics/` and prints the numbers.
+ *
+ * The RFT table is the cached 13 × 13 calibration of beads of d = 1 cm
+ * (`tests/fixtures/rft_dem.arrow`, made by `scripts/gen_rft_fixture.ts`, about 18 minutes);
+ * `--calibrate` calibrates afresh at the run's size instead (`calibrateRft`: smoke 3 plates,
+ * ci 7). `--smoke` runs the DEM scenes at smoke size, and the robot on RFT only.
+ *
+ * Run: `deno run -A examples/terradynamics.ts [--smoke] [--calibrate]`.
+ *
+ * @module
+ */
+import { readArrow, rftTableFromArrow } from "../src/arrow/mod.ts";
+import {
+  calibrateRft,
+  rftValidation,
+  robotOnGround,
+  type RobotOnGroundResult,
+  singleWheelTest,
+} from "../src/experiments/mod.ts";
+import { compose, lines, rftMaps, type Series } from "../src/plot/mod.ts";
+import { RftFourier, RftTable } from "../src/sphere3d/mod.ts";
+
+const smoke = Deno.args.includes("--smoke");
+const scale = smoke ? "smoke" : "ci";
+const OUT = "out/terradynamics";
+await Deno.mkdir(OUT, { recursive: true });
+const t0 = performance.now();
+
+// 1. The table: cached, or calibrated now on the same grains (d = 1 cm, friction 0.5).
+let table: RftTable, zeta: number, source: string;
+if (Deno.args.includes("--calibrate")) {
+  const cal = await calibrateRft({ scale });
+  table = cal.table, zeta = cal.zeta;
+  source = `calibrateRft ${scale}: ${cal.samples.beta.length} plates, ${cal.grains} grains`;
+} else {
+  const dir = new URL("../tests/fixtures/", import.meta.url).pathname;
+  table = new RftTable(rftTableFromArrow(await readArrow(`${dir}rft_dem.arrow`)));
+  zeta = JSON.parse(await Deno.readTextFile(`${dir}rft_dem_calibration.json`)).zeta;
+  source = `cached ${table.beta.length} × ${table.gamma.length} calibration`;
+}
+console.log(`RFT table: ${source}; ζ = ${zeta.toFixed(3)} × Li et al.'s generic medium`);
+await rftMaps([
+  { label: "calibrated table", model: table },
+  { label: `${zeta.toFixed(3)} × generic`, model: new RftFourier({ zeta }) },
+], { title: "RFT coefficients of the DEM beads (N/cm³)", subtitle: source })
+  .save(`${OUT}/alpha_maps.png`);
+
+// 2. A plate between the grid points and a C-leg: force curves, DEM against RFT.
+const panels = [];
+for (const intruder of ["plate", "cLeg"] as const) {
+  const v = await rftValidation({ scale, intruder, table });
+  const k = intruder === "plate" ? 100 : 180 / Math.PI;
+  const x = Array.from(v.position, (p) => p * k);
+  const xLabel = intruder === "plate" ? "plate depth (cm)" : "leg angle (°)";
+  for (const c of ["fz", "fx"] as const) {
+    panels.push(lines([
+      { label: "DEM", x, y: v.dem[c], points: true, color: "#333" },
+      { label: "RFT", x, y: v.rft[c], color: "#e15759" },
+    ], {
+      xLabel,
+      yLabel: `${intruder} ${c === "fz" ? "F_z" : "F_x"} (N)`,
+      width: 420,
+      height: 260,
+    }));
+  }
+  console.log(
+    `${intruder}: rms RFT − DEM ${v.rms.x.toFixed(3)} (x), ${v.rms.z.toFixed(3)} (z) of the ` +
+      `DEM peak (target 0.15); ${v.grains} grains; cost DEM/RFT ${v.costRatio.toFixed(0)}×`,
+  );
+}
+await compose(panels, { columns: 2, title: "RFT against the DEM it came from" })
+  .save(`${OUT}/validation.png`);
+
+// 3. The single-wheel test: the DEM at a few slips, RFT over the sweep.
+const dem = await singleWheelTest({ scale, slips: smoke ? [0, 0.7] : [0, 0.3, 0.7] });
+const rft = await singleWheelTest({ scale, ground: table });
+const wheelPanel = (k: "drawbarPull" | "sinkage", unit: number, yLabel: string) =>
+  lines([
+    { label: "DEM", x: dem.slips, y: dem[k].map((v) => v * unit), points: true, color: "#333" },
+    { label: "RFT", x: rft.slips, y: rft[k].map((v) => v * unit), color: "#e15759" },
+  ], { xLabel: "slip", yLabel, width: 420, height: 260 });
+await compose([
+  wheelPanel("drawbarPull", 1, "drawbar pull (N)"),
+  wheelPanel("sinkage", 1e3, "sinkage (mm)"),
+], { title: `Single wheel, W = ${dem.load} N: DEM against RFT` }).save(`${OUT}/wheel.png`);
+for (const r of [dem, rft]) {
+  const perSecond = r.wallSeconds / r.simulatedSeconds;
+  console.log(
+    `wheel on ${r.ground}: ` +
+      Array.from(
+        r.slips,
+        (s, i) =>
+          `s ${s}: DP ${r.drawbarPull[i].toFixed(2)} N, z ${(r.sinkage[i] * 1e3).toFixed(1)} mm`,
+      )
+        .join("; ") +
+      `; ${perSecond.toFixed(2)} s per simulated s`,
+  );
+}
+
+// 4. The robot: the same gait on RFT (and, at ci size, on the DEM bed).
+const walks: RobotOnGroundResult[] = [];
+if (!smoke) walks.push(await robotOnGround({ scale }));
+// the smoke robot walks on grains of 1.5 cm; on RFT it takes the table's grains
+walks.push(await robotOnGround({ scale, ground: table, diameter: 0.01 }));
+const robotSeries = (k: "x" | "height", unit: number): Series[] =>
+  walks.map((r) => ({
+    label: r.ground.toUpperCase(),
+    x: r.time,
+    y: r[k].map((v) => v * unit),
+    color: r.ground === "dem" ? "#333" : "#e15759",
+  }));
+await compose([
+  lines(robotSeries("x", 100), { xLabel: "time (s)", yLabel: "travel (cm)", width: 420 }),
+  lines(robotSeries("height", 1e3), {
+    xLabel: "time (s)",
+    yLabel: "torso height (mm)",
+    width: 420,
+  }),
+], { title: "RHex-like robot, same gait" }).save(`${OUT}/robot.png`);
+for (const r of walks) {
+  console.log(
+    `robot on ${r.ground}: ${r.meanSpeed.toFixed(3)} m/s, torso ${
+      (r.meanHeight * 1e3).toFixed(1)
+    } ` +
+      `mm above the surface; walk ${r.wallTime.toFixed(1)} s`,
+  );
+}
+console.log(`Figures in ${OUT}/ (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
