@@ -7,18 +7,23 @@
  */
 
 import * as Plot from "@observablehq/plot";
-import type { RftStressModel } from "../sphere3d/rft/model.ts";
 import { colorScale } from "./color.ts";
 import { compose, type Figure, type Panel } from "./figure.ts";
 import { plotFigure } from "./marks/plot_figure.ts";
 import { plotOptions } from "./options.ts";
 
-/** One model of {@link rftMaps}: a label and anything with `alphaZAt` / `alphaXAt` (N/m³). */
+/**
+ * One model of {@link rftMaps}: a label and anything with `alphaZAt` / `alphaXAt` (N/m³), such
+ * as sphere3d's `RftTable` and `RftFourier`.
+ */
 export interface RftMapModel {
   /** Panel title. */
   label: string;
-  /** An `RftTable`, an `RftFourier` or any {@link RftStressModel}. */
-  model: RftStressModel;
+  /** The stress model: α_z(β, γ) and α_x(β, γ) in N/m³, angles in radians. */
+  model: {
+    alphaZAt(beta: number, gamma: number): number;
+    alphaXAt(beta: number, gamma: number): number;
+  };
 }
 
 /** Options of {@link rftMaps}. */
