@@ -6,7 +6,10 @@
  * element of a moving body below the surface adds its RFT force (`model.ts`) and the torque of
  * that force about the body's centre of mass; the sums join the grains' loads of the step
  * (`RigidBody.contactForce` includes them) and reach the engine with them. Static bodies and
- * height maps feel nothing. The per-step loop allocates nothing.
+ * height maps feel nothing. Shapes wholly above the surface are skipped by their bounding box,
+ * and within a shape, chunks of consecutive elements by a sphere around their centroids; the
+ * elements skipped would feel nothing, so the sums are those of every element. The per-step
+ * loop allocates nothing.
  *
  * The forces are evaluated at the poses and velocities at the start of the step, as the grains'
  * loads are. RFT is quasi-static: the stress does not grow with speed, so a light body pushed
@@ -47,6 +50,9 @@ export interface RftGroundOptions {
    */
   implicitDrag?: boolean;
 }
+
+/** Elements per culling chunk (see `RftGround.#chunk`). */
+const CHUNK = 32;
 
 /** Runs one ground step (set by {@link RftGround}'s static block). */
 let stepGround: (g: RftGround, m: BodyManager, dt: number, gravity: ArrayLike<number>) => BodyLoads;
@@ -101,6 +107,16 @@ export class RftGround {
   #start: Int32Array = new Int32Array(1);
   /** Shapes cut into elements so far. */
   #built = 0;
+  /**
+   * Chunks of up to {@link CHUNK} consecutive elements of one shape: the centre and radius of
+   * a sphere around their centroids (shape frame), four floats each. A chunk wholly above the
+   * surface is skipped; its elements would feel nothing.
+   */
+  #chunk: Float64Array = new Float64Array(0);
+  /** Chunk k holds the elements `#chunkRange[2k]` to one before `#chunkRange[2k + 1]`. */
+  #chunkRange: Int32Array = new Int32Array(0);
+  /** Shape s has the chunks `#chunkOf[s]` to one before `#chunkOf[s + 1]`. */
+  #chunkOf: Int32Array = new Int32Array(1);
   #force: Float64Array = new Float64Array(0);
   #torque: Float64Array = new Float64Array(0);
   #bodies = 0;
@@ -210,6 +226,37 @@ export class RftGround {
     this.#el = Float64Array.from(el);
     this.#start = Int32Array.from(start);
     this.#built = set.shapes;
+    this.#chunkElements();
+  }
+
+  /** Groups each shape's elements into chunks with a bounding sphere (after `#build`). */
+  #chunkElements(): void {
+    const el = this.#el, start = this.#start, shapes = this.#built;
+    let total = 0;
+    for (let s = 0; s < shapes; s++) total += Math.ceil((start[s + 1] - start[s]) / CHUNK);
+    const chunk = new Float64Array(4 * total), range = new Int32Array(2 * total);
+    const of = new Int32Array(shapes + 1);
+    let k = 0;
+    for (let s = 0; s < shapes; s++) {
+      of[s] = k;
+      for (let lo = start[s]; lo < start[s + 1]; lo += CHUNK, k++) {
+        const hi = Math.min(lo + CHUNK, start[s + 1]);
+        let cx = 0, cy = 0, cz = 0;
+        for (let e = lo; e < hi; e++) {
+          cx += el[STRIDE * e], cy += el[STRIDE * e + 1], cz += el[STRIDE * e + 2];
+        }
+        cx /= hi - lo, cy /= hi - lo, cz /= hi - lo;
+        let r = 0;
+        for (let e = lo; e < hi; e++) {
+          const o = STRIDE * e;
+          r = Math.max(r, Math.hypot(el[o] - cx, el[o + 1] - cy, el[o + 2] - cz));
+        }
+        chunk[4 * k] = cx, chunk[4 * k + 1] = cy, chunk[4 * k + 2] = cz, chunk[4 * k + 3] = r;
+        range[2 * k] = lo, range[2 * k + 1] = hi;
+      }
+    }
+    of[shapes] = k;
+    this.#chunk = chunk, this.#chunkRange = range, this.#chunkOf = of;
   }
 
   #step(m: BodyManager, dt: number, gravity: ArrayLike<number>): BodyLoads {
@@ -247,24 +294,31 @@ export class RftGround {
       const vx0 = set.vel[3 * b], vy0 = set.vel[3 * b + 1], vz0 = set.vel[3 * b + 2];
       const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
       let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0;
-      for (let e = this.#start[s]; e < this.#start[s + 1]; e++) {
-        const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
-        const z = pz + R[6] * ex + R[7] * ey + R[8] * ez;
-        const depth = top - z;
-        if (!(depth > 0)) continue;
-        const x = px + R[0] * ex + R[1] * ey + R[2] * ez;
-        const y = py + R[3] * ex + R[4] * ey + R[5] * ez;
-        const nlx = el[o + 3], nly = el[o + 4], nlz = el[o + 5];
-        const nx = R[0] * nlx + R[1] * nly + R[2] * nlz;
-        const ny = R[3] * nlx + R[4] * nly + R[5] * nlz;
-        const nz = R[6] * nlx + R[7] * nly + R[8] * nlz;
-        const rx = x - cx, ry = y - cy, rz = z - cz;
-        const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
-        const vz = vz0 + wx * ry - wy * rx;
-        if (!rftElementForceInto(model, el[o + 6], nx, ny, nz, vx, vy, vz, depth, f)) continue;
-        active++;
-        fx += f[0], fy += f[1], fz += f[2];
-        tx += ry * f[2] - rz * f[1], ty += rz * f[0] - rx * f[2], tz += rx * f[1] - ry * f[0];
+      const ch = this.#chunk, cr = this.#chunkRange;
+      for (let k = this.#chunkOf[s]; k < this.#chunkOf[s + 1]; k++) {
+        // the chunk's lowest point, with a margin far above rounding: wholly above, skip it
+        const zc = pz + R[6] * ch[4 * k] + R[7] * ch[4 * k + 1] + R[8] * ch[4 * k + 2];
+        const rc = ch[4 * k + 3];
+        if (zc - rc - 1e-9 * (rc + Math.abs(zc) + Math.abs(top)) > top) continue;
+        for (let e = cr[2 * k]; e < cr[2 * k + 1]; e++) {
+          const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
+          const z = pz + R[6] * ex + R[7] * ey + R[8] * ez;
+          const depth = top - z;
+          if (!(depth > 0)) continue;
+          const x = px + R[0] * ex + R[1] * ey + R[2] * ez;
+          const y = py + R[3] * ex + R[4] * ey + R[5] * ez;
+          const nlx = el[o + 3], nly = el[o + 4], nlz = el[o + 5];
+          const nx = R[0] * nlx + R[1] * nly + R[2] * nlz;
+          const ny = R[3] * nlx + R[4] * nly + R[5] * nlz;
+          const nz = R[6] * nlx + R[7] * nly + R[8] * nlz;
+          const rx = x - cx, ry = y - cy, rz = z - cz;
+          const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
+          const vz = vz0 + wx * ry - wy * rx;
+          if (!rftElementForceInto(model, el[o + 6], nx, ny, nz, vx, vy, vz, depth, f)) continue;
+          active++;
+          fx += f[0], fy += f[1], fz += f[2];
+          tx += ry * f[2] - rz * f[1], ty += rz * f[0] - rx * f[2], tz += rx * f[1] - ry * f[0];
+        }
       }
       F[3 * b] += fx, F[3 * b + 1] += fy, F[3 * b + 2] += fz;
       T[3 * b] += tx, T[3 * b + 1] += ty, T[3 * b + 2] += tz;
