@@ -54,7 +54,7 @@ export interface RobotOnGroundOptions extends GrainOptions {
    * DEM bed: length along the walk, width, depth (d); not used on an RFT ground (checked
    * there only when given). The robot needs about 0.32 m of length
    * plus its walk (about 0.11 m per cycle) and a width of at least 0.18 m. @default [40, 14, 4]
-   * (smoke, with d = 1.5 cm grains); [80, 20, 5] (ci); [120, 22, 7] (full)
+   * (smoke, with d = 1.5 cm grains); [80, 20, 5] (ci); [120, 26, 7] (full)
    */
   bed?: readonly [number, number, number];
   /** Time step of the RFT run (s); the DEM run steps at the grains' time step. @default 1e-3 */
@@ -112,7 +112,7 @@ const KEYS = [
 const PRESETS: Record<ExperimentScale, Partial<RobotOnGroundOptions>> = {
   smoke: { period: 0.4, cycles: 2, bed: [40, 14, 4], diameter: 0.015, rollingFriction: 0.05 },
   ci: { period: 0.5, cycles: 3, bed: [80, 20, 5], rollingFriction: 0.05 },
-  full: { period: 0.5, cycles: 5, bed: [120, 22, 7], rollingFriction: 0.05 },
+  full: { period: 0.5, cycles: 5, bed: [120, 26, 7], rollingFriction: 0.05 },
 };
 const TAU = 2 * Math.PI;
 /** Gait phases (cycles) of the legs in URDF joint order: two alternating tripods. */
