@@ -108,13 +108,11 @@ export class RftGround {
   /** Shapes cut into elements so far. */
   #built = 0;
   /**
-   * Chunks of up to {@link CHUNK} consecutive elements of one shape: the centre and radius of
-   * a sphere around their centroids (shape frame), four floats each. A chunk wholly above the
-   * surface is skipped; its elements would feel nothing.
+   * Chunks of {@link CHUNK} consecutive elements of one shape (its last chunk may hold fewer):
+   * the centre and radius of a sphere around their centroids (shape frame), four floats each. A
+   * chunk wholly above the surface is skipped; its elements would feel nothing.
    */
   #chunk: Float64Array = new Float64Array(0);
-  /** Chunk k holds the elements `#chunkRange[2k]` to one before `#chunkRange[2k + 1]`. */
-  #chunkRange: Int32Array = new Int32Array(0);
   /** Shape s has the chunks `#chunkOf[s]` to one before `#chunkOf[s + 1]`. */
   #chunkOf: Int32Array = new Int32Array(1);
   #force: Float64Array = new Float64Array(0);
@@ -234,7 +232,7 @@ export class RftGround {
     const el = this.#el, start = this.#start, shapes = this.#built;
     let total = 0;
     for (let s = 0; s < shapes; s++) total += Math.ceil((start[s + 1] - start[s]) / CHUNK);
-    const chunk = new Float64Array(4 * total), range = new Int32Array(2 * total);
+    const chunk = new Float64Array(4 * total);
     const of = new Int32Array(shapes + 1);
     let k = 0;
     for (let s = 0; s < shapes; s++) {
@@ -252,11 +250,10 @@ export class RftGround {
           r = Math.max(r, Math.hypot(el[o] - cx, el[o + 1] - cy, el[o + 2] - cz));
         }
         chunk[4 * k] = cx, chunk[4 * k + 1] = cy, chunk[4 * k + 2] = cz, chunk[4 * k + 3] = r;
-        range[2 * k] = lo, range[2 * k + 1] = hi;
       }
     }
     of[shapes] = k;
-    this.#chunk = chunk, this.#chunkRange = range, this.#chunkOf = of;
+    this.#chunk = chunk, this.#chunkOf = of;
   }
 
   #step(m: BodyManager, dt: number, gravity: ArrayLike<number>): BodyLoads {
@@ -294,13 +291,14 @@ export class RftGround {
       const vx0 = set.vel[3 * b], vy0 = set.vel[3 * b + 1], vz0 = set.vel[3 * b + 2];
       const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
       let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0;
-      const ch = this.#chunk, cr = this.#chunkRange;
-      for (let k = this.#chunkOf[s]; k < this.#chunkOf[s + 1]; k++) {
+      const ch = this.#chunk, first = this.#chunkOf[s], end = this.#start[s + 1];
+      for (let k = first; k < this.#chunkOf[s + 1]; k++) {
         // the chunk's lowest point, with a margin far above rounding: wholly above, skip it
         const zc = pz + R[6] * ch[4 * k] + R[7] * ch[4 * k + 1] + R[8] * ch[4 * k + 2];
         const rc = ch[4 * k + 3];
         if (zc - rc - 1e-9 * (rc + Math.abs(zc) + Math.abs(top)) > top) continue;
-        for (let e = cr[2 * k]; e < cr[2 * k + 1]; e++) {
+        const lo = this.#start[s] + CHUNK * (k - first), hi = Math.min(lo + CHUNK, end);
+        for (let e = lo; e < hi; e++) {
           const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
           const z = pz + R[6] * ex + R[7] * ey + R[8] * ez;
           const depth = top - z;
