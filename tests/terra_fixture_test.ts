@@ -9,17 +9,15 @@
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { readArrow, rftTableFromArrow } from "../src/arrow/mod.ts";
 import { calibrateRft } from "../src/experiments/mod.ts";
-import { RftTable } from "../src/sphere3d/mod.ts";
+import { cachedCalibration, cachedRftTable } from "./rft_fixture.ts";
 
-const DIR = new URL("./fixtures/", import.meta.url).pathname;
-const cached = JSON.parse(Deno.readTextFileSync(`${DIR}rft_dem_calibration.json`));
+const cached = cachedCalibration;
 const s = cached.samples;
 
 describe("the cached DEM calibration of RFT", () => {
   it("is a 13 × 13 measured grid of the ci grains", async () => {
-    const table = new RftTable(rftTableFromArrow(await readArrow(`${DIR}rft_dem.arrow`)));
+    const table = await cachedRftTable();
     expect([table.beta.length, table.gamma.length]).toEqual([13, 13]);
     expect(table.source).toBe("dem");
     expect(table.grainDiameter).toBe(0.01);

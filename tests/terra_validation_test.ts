@@ -9,7 +9,7 @@
 import { before, describe, it } from "node:test";
 import { expect } from "expect";
 import { rftValidation } from "../src/experiments/mod.ts";
-import { readArrow, rftTableFromArrow } from "../src/arrow/mod.ts";
+import { cachedRftTable } from "./rft_fixture.ts";
 import { RftTable } from "../src/sphere3d/mod.ts";
 
 const H = Math.PI / 2;
@@ -123,8 +123,7 @@ describe("rftValidation at ci size, on the cached 13 × 13 calibration of the sa
   // gen_rft_fixture.ts; tests/terra_fixture_test.ts checks it against a fresh calibration)
   let table: RftTable;
   before(async () => {
-    const dir = new URL("./fixtures/", import.meta.url).pathname;
-    table = new RftTable(rftTableFromArrow(await readArrow(`${dir}rft_dem.arrow`)));
+    table = await cachedRftTable();
   });
 
   it("a plate at (β, γ) = (35°, 65°), between the calibration's pairs: within 15 %", async () => {

@@ -13,7 +13,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { type SingleWheelResult, singleWheelTest } from "../src/experiments/mod.ts";
-import { readArrow, rftTableFromArrow } from "../src/arrow/mod.ts";
+import { cachedCalibration, cachedRftTable } from "./rft_fixture.ts";
 import { RftTable } from "../src/sphere3d/mod.ts";
 
 const W = 3;
@@ -51,9 +51,8 @@ describe("singleWheelTest on the DEM (ci, s = 0 and 0.7)", () => {
   it("on the calibrated RFT ground: the same signs; the 20 % target is not met", async () => {
     // the cached 13 × 13 calibration of the same grains (tests/fixtures/rft_dem.arrow), as
     // measured, and as ζ times Li et al.'s generic medium
-    const dir = new URL("./fixtures/", import.meta.url).pathname;
-    const measured = new RftTable(rftTableFromArrow(await readArrow(`${dir}rft_dem.arrow`)));
-    const zeta = JSON.parse(Deno.readTextFileSync(`${dir}rft_dem_calibration.json`)).zeta;
+    const measured = await cachedRftTable();
+    const zeta = cachedCalibration.zeta;
     const scaled = RftTable.fromFourier({ zeta, grainDiameter: 0.01, friction: 0.5 });
     const run = (ground: RftTable) =>
       singleWheelTest({ scale: "ci", slips: [0, 0.7], load: W, ground });
