@@ -48,6 +48,11 @@ describe("rftMaps", () => {
       /grid\.beta\[1\] \(2\)/,
     );
     expect(() => rftMaps(m, { grid: { beta: [1, 0], gamma: [0, 1] } })).toThrow(/ascending/);
+    expect(() => rftMaps(m, { grid: { beta: [0, NaN], gamma: [0, 1] } })).toThrow(
+      /grid\.beta\[1\] \(NaN\)/,
+    );
+    expect(() => rftMaps(Array(7).fill(m[0]))).toThrow(/models \(7\) must be an array of 1 to 6/);
+    expect(() => rftMaps(m, { values: "yes" } as never)).toThrow(TypeError);
     expect(() => rftMaps(m, { size: -1 })).toThrow(/size/);
     expect(() => rftMaps(m, { colour: "red" } as never)).toThrow(RangeError);
   });
