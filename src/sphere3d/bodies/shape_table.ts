@@ -132,9 +132,11 @@ export interface ShapeEntry {
   /**
    * The surface as triangles in the shape frame, wound counter-clockwise seen from outside
    * (the viewer's page draws these), with `flat` for faceted shading; null for a height map
-   * (the page builds it from the heights).
+   * (the page builds it from the heights). With `size` (m), the round shapes' facets are about
+   * that size (at least 24 around, 12 from pole to pole) instead of the viewer's fixed 32 × 20;
+   * boxes and meshes come as they are.
    */
-  surface(p: ArrayLike<number>, obj: ShapeObject): ShapeSurface | null;
+  surface(p: ArrayLike<number>, obj: ShapeObject, size?: number): ShapeSurface | null;
 }
 
 /** Triangles of a shape's surface for drawing (see {@link ShapeEntry.surface}). */
@@ -168,19 +170,75 @@ function revolve(rings: number[][], segments: number, flat = false): ShapeSurfac
   return { vertices: Float64Array.from(v), indices: Uint32Array.from(ix), flat };
 }
 
-/** Rings of a sphere of radius r whose upper half is lifted by h and lower half lowered by h. */
-function roundRings(r: number, h: number, stacks: number): number[][] {
+/**
+ * Rings of a sphere of radius r whose upper half is lifted by h and lower half lowered by h
+ * (`stacks` even), the side between them in `rows` rows.
+ */
+function roundRings(r: number, h: number, stacks: number, rows = 1): number[][] {
   const rings: number[][] = [];
   for (let j = 0; j <= stacks; j++) {
     const t = -Math.PI / 2 + (Math.PI * j) / stacks;
     const z = r * Math.sin(t);
     if (h > 0 && 2 * j === stacks) {
-      rings.push([r, -h], [r, h]); // the equator, stretched into the capsule's side
+      // the equator, stretched into the capsule's side
+      for (let k = 0; k <= rows; k++) rings.push([r, -h + (2 * h * k) / rows]);
       continue;
     }
     rings.push([j === 0 || j === stacks ? 0 : r * Math.cos(t), z + (2 * j < stacks ? -h : h)]);
   }
   return rings;
+}
+
+/**
+ * Facets of a round shape of radius r and half height h about `size` (m) across: stacks from
+ * pole to pole (even, ≥ 12), segments around (≥ 24), rows along the side and rings on a flat cap;
+ * without `size`, the viewer's 20 stacks and 32 segments.
+ */
+function resolution(r: number, h: number, size?: number) {
+  if (size === undefined) return { stacks: 20, segments: 32, rows: 1, cap: 1 };
+  const n = (x: number) => Math.max(1, Math.ceil(x / size - 1e-9));
+  return {
+    stacks: Math.max(12, 2 * n((Math.PI * r) / 2)),
+    segments: Math.max(24, n(2 * Math.PI * r)),
+    rows: n(2 * h),
+    cap: n(r),
+  };
+}
+
+/**
+ * The factor by which a regular polygon of `n` sides around a circle must be enlarged to have
+ * the circle's perimeter (its vertices then lie slightly outside the circle).
+ */
+const perimeterScale = (n: number) => Math.PI / n / Math.sin(Math.PI / n);
+
+/**
+ * A round shape's surface at {@link resolution}: a capsule (h > 0), a sphere (h = 0). With
+ * `size`, the rings are enlarged to the circles' perimeters (the side of a capsule then has its
+ * true area and mean width; the end caps stay inscribed from pole to equator).
+ */
+function roundSurface(r: number, h: number, size?: number): ShapeSurface {
+  const { stacks, segments, rows } = resolution(r, h, size);
+  const rings = roundRings(r, h, stacks, rows);
+  if (size !== undefined) {
+    const around = perimeterScale(segments);
+    for (const ring of rings) ring[0] *= around;
+  }
+  return revolve(rings, segments);
+}
+
+/**
+ * A cylinder's surface at {@link resolution}: flat caps, the rim twice (side and cap); with
+ * `size`, enlarged around to the circle's perimeter (see {@link roundSurface}).
+ */
+function cylinderSurface(r: number, h: number, size?: number): ShapeSurface {
+  const { segments, rows, cap } = resolution(r, h, size);
+  const R = size === undefined ? r : r * perimeterScale(segments);
+  const rings: number[][] = [[0, -h]];
+  for (let k = 1; k <= cap; k++) rings.push([(R * k) / cap, -h]);
+  for (let k = 0; k <= rows; k++) rings.push([R, -h + (2 * h * k) / rows]);
+  for (let k = cap; k >= 1; k--) rings.push([(R * k) / cap, h]);
+  rings.push([0, h]);
+  return revolve(rings, segments);
 }
 
 const P = (where: string, o: Record<string, unknown>, k: string) => positive(where, k, o[k]);
@@ -361,7 +419,7 @@ export const SHAPE_TABLE: readonly ShapeEntry[] = Object.freeze([
       for (const axis of [0, 1, 2]) pen.circle(p[0], axis, 0);
     },
     samples: (s) => roundSamples(s.radius!, 0),
-    surface: (p) => revolve(roundRings(p[0], 0, 20), 32),
+    surface: (p, _obj, size) => roundSurface(p[0], 0, size),
   },
   {
     kind: ShapeKind.box,
@@ -401,7 +459,7 @@ export const SHAPE_TABLE: readonly ShapeEntry[] = Object.freeze([
     describe: (p) => ({ radius: p[0], halfHeight: p[1] }),
     wireframe: (p, _g, pen) => roundWire(p[0], p[1], pen, true),
     samples: (s) => roundSamples(s.radius!, s.halfHeight!),
-    surface: (p) => revolve(roundRings(p[0], p[1], 20), 32),
+    surface: (p, _obj, size) => roundSurface(p[0], p[1], size),
   },
   {
     kind: ShapeKind.cylinder,
@@ -426,11 +484,7 @@ export const SHAPE_TABLE: readonly ShapeEntry[] = Object.freeze([
       }
       return pts;
     },
-    surface: (p) => {
-      const r = p[0], h = p[1];
-      // flat caps: the rim appears twice, once for the side and once for each cap
-      return revolve([[0, -h], [r, -h], [r, -h], [r, h], [r, h], [0, h]], 32);
-    },
+    surface: (p, _obj, size) => cylinderSurface(p[0], p[1], size),
   },
   triangleShape(ShapeKind.mesh, "mesh"),
   triangleShape(ShapeKind.heightMap, "heightMap"),

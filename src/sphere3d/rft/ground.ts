@@ -1,8 +1,9 @@
 /**
  * The RFT ground: a granular half-space below `surfaceHeight` that pushes on the rigid bodies
  * of a world through resistive-force theory, with no grains. Each body shape's surface (the
- * shape table's `surface` triangles, wound outward, subdivided to `elementSize`) is cut once
- * into elements — centroid, outward normal and area in the shape frame. Each world step, every
+ * shape table's `surface` triangles, wound outward: round shapes faceted at `elementSize`,
+ * then every triangle cut into pieces about `elementSize` across) is cut once into elements —
+ * centroid, outward normal and area in the shape frame. Each world step, every
  * element of a moving body below the surface adds its RFT force (`model.ts`) and the torque of
  * that force about the body's centre of mass; the sums join the grains' loads of the step
  * (`RigidBody.contactForce` includes them) and reach the engine with them. Static bodies and
@@ -40,8 +41,9 @@ export interface RftGroundOptions {
   /** Height of the free surface (m): the ground fills z < surfaceHeight. */
   surfaceHeight: number;
   /**
-   * Largest edge of a surface element (m): larger surface triangles are cut into equal
-   * smaller ones. @default a tenth of each shape's bounding-box diagonal
+   * Size of a surface element (m): round shapes are faceted at about this size and larger
+   * surface triangles are cut into rows and pieces at most this long (see `cutSurface`).
+   * @default a tenth of each shape's bounding-box diagonal
    */
   elementSize?: number;
   /**
@@ -97,7 +99,7 @@ export class RftGround {
   readonly model: RftStressModel;
   /** Height of the free surface (m). */
   readonly surfaceHeight: number;
-  /** Largest element edge (m), or null for a tenth of each shape's bounding-box diagonal. */
+  /** Element size (m), or null for a tenth of each shape's bounding-box diagonal. */
   readonly elementSize: number | null;
   /** Whether the drag part of dynamic bodies' loads is integrated implicitly. */
   readonly implicitDrag: boolean;
@@ -209,16 +211,14 @@ export class RftGround {
     const el: number[] = Array.from(this.#el.subarray(0, STRIDE * this.#start[this.#built]));
     const start = Array.from(this.#start.subarray(0, this.#built + 1));
     for (let s = this.#built; s < set.shapes; s++) {
+      const h = set.localHalf;
+      const size = this.elementSize ?? 0.2 * Math.hypot(h[3 * s], h[3 * s + 1], h[3 * s + 2]);
       const surf = SHAPE_TABLE[set.shapeKind[s]].surface(
         set.param.subarray(4 * s, 4 * s + 4),
         set.objects[s] ?? null,
+        size,
       );
-      if (surf !== null) {
-        const h = set.localHalf;
-        const size = this.elementSize ??
-          0.2 * Math.hypot(h[3 * s], h[3 * s + 1], h[3 * s + 2]);
-        cutSurface(surf.vertices, surf.indices, size, el);
-      }
+      if (surf !== null) cutSurface(surf.vertices, surf.indices, size, el);
       start.push(el.length / STRIDE);
     }
     this.#el = Float64Array.from(el);

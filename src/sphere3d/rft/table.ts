@@ -95,6 +95,13 @@ export class RftTable implements RftStressModel {
   readonly volumeFraction: number | null;
   readonly #uniformB: boolean;
   readonly #uniformG: boolean;
+  /** The angles last looked up, their cell (i, j) and the fractions (t, u) in it. */
+  #lastBeta = NaN;
+  #lastGamma = NaN;
+  #i = 0;
+  #j = 0;
+  #t = 0;
+  #u = 0;
 
   /**
    * A table sampled from the Fourier form on a uniform grid over [−π/2, π/2]² (default: Li et
@@ -191,6 +198,17 @@ export class RftTable implements RftStressModel {
   }
 
   #at(a: Float64Array, beta: number, gamma: number): number {
+    // the ground asks for α_z and then α_x at the same angles: the cell is found once
+    if (beta !== this.#lastBeta || gamma !== this.#lastGamma) this.#locate(beta, gamma);
+    const ng = this.gamma.length, k = this.#i * ng + this.#j, t = this.#t, u = this.#u;
+    const v00 = a[k], v01 = a[k + 1], v10 = a[k + ng], v11 = a[k + ng + 1];
+    if (t === 0) return u === 0 ? v00 : (1 - u) * v00 + u * v01;
+    if (u === 0) return (1 - t) * v00 + t * v10;
+    return (1 - t) * ((1 - u) * v00 + u * v01) + t * ((1 - u) * v10 + u * v11);
+  }
+
+  /** Find the cell of (β, γ) and the fractions t, u in it (kept with the angles). */
+  #locate(beta: number, gamma: number): void {
     // β modulo π into [−π/2, π/2]; γ clamped (the leading-side convention keeps it in range)
     let b = beta;
     if (b > HALF_PI || b < -HALF_PI) b -= Math.PI * Math.round(b / Math.PI);
@@ -198,12 +216,9 @@ export class RftTable implements RftStressModel {
     b = b < B[0] ? B[0] : b > B[B.length - 1] ? B[B.length - 1] : b;
     const g = gamma < G[0] ? G[0] : gamma > G[ng - 1] ? G[ng - 1] : gamma;
     const i = cell(B, b, this.#uniformB), j = cell(G, g, this.#uniformG);
-    const t = (b - B[i]) / (B[i + 1] - B[i]), u = (g - G[j]) / (G[j + 1] - G[j]);
-    const k = i * ng + j;
-    const v00 = a[k], v01 = a[k + 1], v10 = a[k + ng], v11 = a[k + ng + 1];
-    if (t === 0) return u === 0 ? v00 : (1 - u) * v00 + u * v01;
-    if (u === 0) return (1 - t) * v00 + t * v10;
-    return (1 - t) * ((1 - u) * v00 + u * v01) + t * ((1 - u) * v10 + u * v11);
+    this.#i = i, this.#j = j;
+    this.#t = (b - B[i]) / (B[i + 1] - B[i]), this.#u = (g - G[j]) / (G[j + 1] - G[j]);
+    this.#lastBeta = beta, this.#lastGamma = gamma;
   }
 }
 
