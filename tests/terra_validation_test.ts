@@ -14,6 +14,11 @@ import { RftTable } from "../src/sphere3d/mod.ts";
 
 const H = Math.PI / 2;
 
+/** |a − b| ≤ tol, with both values in the message. */
+function near(a: number, b: number, tol: number): void {
+  if (!(Math.abs(a - b) <= tol)) throw new Error(`${a} is not within ${tol} of ${b}`);
+}
+
 /** Mean of a over the windows k with keep(k). */
 function mean(a: Float64Array, keep: (k: number) => boolean): number {
   let s = 0, n = 0;
@@ -49,6 +54,9 @@ describe("rftValidation at smoke size", () => {
     expect(v.positionName).toBe("depth");
     expect(v.costRatio).toBeGreaterThan(1);
     expect(v.cost.demSteps).toBeGreaterThan(v.cost.rftSteps);
+    expect(v.cost.rftSeconds).toBeGreaterThan(0); // timed once compiled, after a cold pass
+    expect(v.cost.rftColdSeconds).toBeGreaterThan(0);
+    expect(v.costRatio).toBeCloseTo(v.cost.demSeconds / v.cost.rftSeconds, 9);
   });
 
   it("C-leg: lift while entering, a push against the sweep, a hip torque against the turn", async () => {
@@ -88,6 +96,35 @@ describe("rftValidation at smoke size", () => {
     expect(b.rft.fx).toEqual(a.rft.fx);
   });
 
+  it("beds: the DEM curve is the mean of the beds' runs, with their scatter", async () => {
+    const o = {
+      scale: "smoke" as const,
+      intruder: "plate" as const,
+      table: RftTable.fromFourier({ zeta: 0.4 }),
+      travel: 1,
+    };
+    const [one, two, both] = [
+      await rftValidation(o),
+      await rftValidation({ ...o, seed: 2 }),
+      await rftValidation({ ...o, beds: 2 }),
+    ];
+    expect(one.beds).toBe(1);
+    expect(one.demScatter).toBeNull();
+    expect(both.beds).toBe(2);
+    for (let k = 0; k < both.dem.fz.length; k++) {
+      near(both.dem.fz[k], (one.dem.fz[k] + two.dem.fz[k]) / 2, 1e-12 * (1 + one.peak.z));
+    }
+    expect(both.rft.fz).toEqual(one.rft.fz); // the RFT side does not depend on the beds
+    // two beds: each is off the mean by half their difference; pooled with beds − 1 = 1
+    const sub = (k: number) => both.lowest[k] > 0;
+    let s = 0, n = 0;
+    for (let k = 0; k < both.dem.fz.length; k++) {
+      if (sub(k)) s += ((one.dem.fz[k] - two.dem.fz[k]) / 2) ** 2 * 2, n++;
+    }
+    near(both.demScatter!.z, Math.sqrt(s / n) / both.peak.z, 1e-9);
+    expect(both.demScatter!.z).toBeGreaterThan(0);
+  });
+
   it("bad options and a table from other grains throw naming the field", async () => {
     const s = { scale: "smoke" as const };
     const generic = RftTable.fromFourier({ zeta: 0.4 });
@@ -104,6 +141,8 @@ describe("rftValidation at smoke size", () => {
     await expect(bad({ bed: [14, 7] })).rejects.toThrow(/bed/);
     await expect(bad({ speed: -1 })).rejects.toThrow(/speed/);
     await expect(bad({ elementSize: 0 })).rejects.toThrow(/elementSize/);
+    await expect(bad({ beds: 0 })).rejects.toThrow(/beds \(0\) must be an integer ≥ 1/);
+    await expect(bad({ beds: 1.5 })).rejects.toThrow(/beds \(1\.5\)/);
     await expect(bad({ tabel: generic })).rejects.toThrow(/did you mean "table"/);
     await expect(rftValidation({ ...s, table: {} as never })).rejects.toThrow(TypeError);
     await expect(rftValidation({ ...s, table: {} as never })).rejects.toThrow(/table/);

@@ -15,7 +15,9 @@
  * sampled at the same poses over the same simulated time. The agreement is the rms difference
  * over the windows in which the intruder is below the surface, as a fraction of the DEM
  * curve's peak |F| of that component. The cost ratio is the DEM run's wall time over the RFT
- * run's (settling the bed and calibrating are not counted).
+ * run's, the RFT run timed on repeated passes once its loop is compiled (settling the bed and
+ * calibrating are not counted). With `beds` > 1 the DEM curve is the mean over beds of
+ * different seeds, and `demScatter` says how far one bed's curve is from it.
  *
  * @module
  */
@@ -83,6 +85,12 @@ export interface RftValidationOptions extends GrainOptions {
   plateSize?: number;
   /** Plate: travel of the centre past full immersion (d). @default 2 (smoke); 4 (ci); 6 (full) */
   travel?: number;
+  /**
+   * DEM beds to average (an integer ≥ 1): bed k is settled with the seed `seed + k`, the
+   * intruder runs through each, and the DEM curve is their mean (see
+   * {@link RftValidation.demScatter}). @default 1
+   */
+  beds?: number;
 }
 
 /** The result of {@link rftValidation}. */
@@ -110,12 +118,35 @@ export interface RftValidation {
   rft: { fx: Float64Array; fz: Float64Array; ty: Float64Array };
   /** Rms of RFT − DEM over the submerged windows, over the DEM peak |F| of that component. */
   rms: { x: number; z: number };
+  /** DEM beds averaged into `dem`. */
+  beds: number;
+  /**
+   * With more than one bed, the DEM's own scatter on the same scale as `rms`: the rms of each
+   * bed's curve about the beds' mean over the submerged windows (pooled over the beds, with
+   * the beds − 1 correction), over the mean's peak — what one bed's curve is off by; the mean's
+   * own uncertainty is this over √beds. Null with one bed.
+   */
+  demScatter: { x: number; z: number } | null;
   /** The DEM curve's peak |F| over the submerged windows (N). */
   peak: { x: number; z: number };
-  /** Wall time of the DEM run over the RFT run's, for the same simulated time. */
+  /**
+   * Wall time of a DEM run (the beds' mean) over the RFT run's, for the same simulated time;
+   * the RFT run timed once its loop is compiled (see `cost`).
+   */
   costRatio: number;
-  /** Wall times (s) and steps of the two runs. */
-  cost: { demSeconds: number; rftSeconds: number; demSteps: number; rftSteps: number };
+  /**
+   * Wall times (s) and steps of the runs: `demSeconds` per bed; `rftSeconds` the mean of the
+   * identical RFT passes after the first (repeated until 10,000 steps, at most 200 passes),
+   * `rftColdSeconds` the first's (which includes compiling the ground's loop: a few dozen steps
+   * do not amortise it).
+   */
+  cost: {
+    demSeconds: number;
+    rftSeconds: number;
+    rftColdSeconds: number;
+    demSteps: number;
+    rftSteps: number;
+  };
   /** The leg's tip speed or the plate's speed over √(g·d). */
   speedRatio: number;
   /** Grains in the bed. */
@@ -139,6 +170,7 @@ const KEYS = [
   "gamma",
   "plateSize",
   "travel",
+  "beds",
 ];
 const DEG = Math.PI / 180;
 const PRESETS: Record<ExperimentScale, Partial<RftValidationOptions>> = {
@@ -219,6 +251,10 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   const speed = positive(w, "speed", o.speed);
   const win = positive(w, "window", o.window ?? 0.25) * d;
   const elementSize = positive(w, "elementSize", o.elementSize ?? 0.5) * d;
+  const beds = o.beds ?? 1;
+  if (typeof beds !== "number" || !Number.isInteger(beds) || beds < 1) {
+    throw new RangeError(`${w}: beds (${String(beds)}) must be an integer ≥ 1`);
+  }
   // check the intruder's own options before any work
   const leg = intruder === "cLeg" ? legOptions(w, o) : null;
   const plate = intruder === "plate" ? plateOptions(w, o) : null;
@@ -296,40 +332,61 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     throw new RangeError(`${w}: window (${o.window ?? 0.25} d) leaves ${windows} windows; < 3`);
   }
 
-  // DEM: the intruder through a fresh copy of the bed
-  const demWorld = await World.create({ timeStep: m.dt, gravity: [0, 0, -G] });
-  loadRftBed(demWorld, bed);
-  const demBody = scene.add(demWorld, 0);
-  const dem = curve(windows);
-  const t0 = performance.now();
-  for (let k = 0; k < windows; k++) {
-    let fx = 0, fz = 0, ty = 0;
-    for (let j = 0; j < W; j++) {
-      demWorld.step();
-      const f = demBody.contactForce, t = demBody.contactTorque;
-      fx += f[0], fz += f[2], ty += t[1];
+  // DEM: the intruder through a fresh copy of each bed; the curve is the beds' mean
+  const runs: ForceCurve[] = [];
+  let demSeconds = 0;
+  for (let b = 0; b < beds; b++) {
+    const bedB = b === 0 ? bed : settleRftBed({ ...m, seed: m.seed + b }, dims);
+    const demWorld = await World.create({ timeStep: m.dt, gravity: [0, 0, -G] });
+    loadRftBed(demWorld, bedB);
+    const demBody = place(bedB.surface).add(demWorld, 0);
+    const run = curve(windows);
+    const t0 = performance.now();
+    for (let k = 0; k < windows; k++) {
+      let fx = 0, fz = 0, ty = 0;
+      for (let j = 0; j < W; j++) {
+        demWorld.step();
+        const f = demBody.contactForce, t = demBody.contactTorque;
+        fx += f[0], fz += f[2], ty += t[1];
+      }
+      run.fx[k] = fx / W, run.fz[k] = fz / W, run.ty[k] = ty / W;
     }
-    dem.fx[k] = fx / W, dem.fz[k] = fz / W, dem.ty[k] = ty / W;
+    demSeconds += (performance.now() - t0) / 1000;
+    demWorld.close();
+    runs.push(run);
   }
-  const demSeconds = (performance.now() - t0) / 1000;
-  demWorld.close();
+  const dem = curve(windows);
+  for (const run of runs) {
+    for (let k = 0; k < windows; k++) {
+      dem.fx[k] += run.fx[k] / beds, dem.fz[k] += run.fz[k] / beds, dem.ty[k] += run.ty[k] / beds;
+    }
+  }
+  demSeconds /= beds;
 
-  // RFT: one step per window, from the window's mean pose
+  // RFT: one step per window, from the window's mean pose. The pass repeats in fresh worlds
+  // (the same curves) until 10,000 steps were timed after the first, which compiles the
+  // ground's loop: the warm cost is the mean of the later passes
   const dtR = W * m.dt, tMid = 0.5 * (W - 1) * m.dt;
-  const rftWorld = await World.create({ timeStep: dtR, gravity: [0, 0, -G] });
-  const ground = rftWorld.addRftGround(table, { surfaceHeight: surface, elementSize });
-  // one warm-up step a window early cuts the elements and warms the engine, outside the clock
-  const rftBody = scene.add(rftWorld, tMid - dtR);
-  rftWorld.step();
   const rft = curve(windows);
-  const t1 = performance.now();
-  for (let k = 0; k < windows; k++) {
+  const passes = 1 + Math.min(200, Math.ceil(10000 / windows));
+  let rftSeconds = 0, rftColdSeconds = 0;
+  for (let pass = 0; pass < passes; pass++) {
+    const rftWorld = await World.create({ timeStep: dtR, gravity: [0, 0, -G] });
+    const ground = rftWorld.addRftGround(table, { surfaceHeight: surface, elementSize });
+    // one step a window early cuts the elements and starts the engine, outside the clock
+    const rftBody = scene.add(rftWorld, tMid - dtR);
     rftWorld.step();
-    const f = ground.force(rftBody), t = ground.torque(rftBody);
-    rft.fx[k] = f[0], rft.fz[k] = f[2], rft.ty[k] = t[1];
+    const t1 = performance.now();
+    for (let k = 0; k < windows; k++) {
+      rftWorld.step();
+      const f = ground.force(rftBody), t = ground.torque(rftBody);
+      rft.fx[k] = f[0], rft.fz[k] = f[2], rft.ty[k] = t[1];
+    }
+    const seconds = (performance.now() - t1) / 1000;
+    if (pass === 0) rftColdSeconds = seconds;
+    else rftSeconds += seconds / (passes - 1);
+    rftWorld.close();
   }
-  const rftSeconds = (performance.now() - t1) / 1000;
-  rftWorld.close();
 
   const position = new Float64Array(windows), lowest = new Float64Array(windows);
   for (let k = 0; k < windows; k++) {
@@ -337,6 +394,16 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     position[k] = scene.position(t), lowest[k] = scene.lowest(t);
   }
   const x = compare(dem.fx, rft.fx, lowest), z = compare(dem.fz, rft.fz, lowest);
+  let demScatter: { x: number; z: number } | null = null;
+  if (beds > 1) {
+    // pooled: Σ over beds of the squared rms about the mean, over beds − 1
+    const pool = (a: Float64Array, pick: (c: ForceCurve) => Float64Array) => {
+      let sum = 0;
+      for (const run of runs) sum += compare(a, pick(run), lowest).rms ** 2;
+      return Math.sqrt(sum / (beds - 1));
+    };
+    demScatter = { x: pool(dem.fx, (c) => c.fx), z: pool(dem.fz, (c) => c.fz) };
+  }
   return {
     scale,
     intruder,
@@ -346,9 +413,11 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     dem,
     rft,
     rms: { x: x.rms, z: z.rms },
+    beds,
+    demScatter,
     peak: { x: x.peak, z: z.peak },
     costRatio: demSeconds / Math.max(rftSeconds, 1e-6),
-    cost: { demSeconds, rftSeconds, demSteps: windows * W, rftSteps: windows },
+    cost: { demSeconds, rftSeconds, rftColdSeconds, demSteps: windows * W, rftSteps: windows },
     speedRatio: speed / Math.sqrt(G * d),
     grains: bed.grains,
     table,
