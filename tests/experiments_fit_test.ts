@@ -18,6 +18,7 @@ import {
   janssenFit,
   linearFit,
   minimize1d,
+  originFit,
   powerLawFit,
 } from "../src/experiments/fit.ts";
 import { flankAngles } from "../src/experiments/repose.ts";
@@ -38,6 +39,25 @@ describe("experiments: fitting helpers against exact answers", () => {
     for (const v of x) sxx += (v - mx) ** 2;
     expect(f.slopeError / (0.1 / Math.sqrt(sxx))).toBeCloseTo(1, 1);
     expect(f.rms).toBeCloseTo(0.1, 2);
+  });
+
+  it("originFit: the secant through zero, against the slope of a line with an intercept", () => {
+    const rng = new Rng(5);
+    const x = Array.from({ length: 1000 }, (_, i) => 0.01 + i / 500);
+    // through zero: both fits find the slope
+    const y0 = x.map((v) => 0.7 * v + 0.01 * rng.normal());
+    expect(originFit(x, y0).slope).toBeCloseTo(0.7, 2);
+    expect(originFit(x, y0).r2).toBeGreaterThan(0.99);
+    // with an intercept c: the secant is slope + c·Σx/Σx², above the slope for c > 0
+    const y1 = x.map((v) => 0.7 * v + 0.3);
+    let sx = 0, sxx = 0;
+    for (const v of x) sx += v, sxx += v * v;
+    expect(originFit(x, y1).slope).toBeCloseTo(0.7 + (0.3 * sx) / sxx, 12);
+    expect(linearFit(x, y1).slope).toBeCloseTo(0.7, 12);
+    expect(originFit(x, y1).r2).toBeLessThan(1);
+    expect(() => originFit([0, 0], [1, 2])).toThrow(/all x values are 0/);
+    expect(() => originFit([1, 2], [1])).toThrow(RangeError);
+    expect(() => originFit([1, NaN], [1, 2])).toThrow(/must be finite/);
   });
 
   it("weighted linearFit ignores zero-weight outliers", () => {

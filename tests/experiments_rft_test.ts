@@ -67,6 +67,9 @@ describe("calibrateRft (smoke)", () => {
     );
     await expect(calibrateRft({ scale: "smoke", quasiStatic: 1 as unknown as boolean }))
       .rejects.toThrow(/quasiStatic \(1\) must be a boolean/);
+    await expect(calibrateRft({ scale: "smoke", fit: "chord" as never })).rejects.toThrow(
+      /fit \("chord"\) must be "slope" or "secant"/,
+    );
     await expect(calibrateRft({ scale: "smoke", window: [2, 1] })).rejects.toThrow(
       /window \(\[2, 1\]\) must have 0 <= from < to/,
     );

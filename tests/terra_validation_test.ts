@@ -11,6 +11,8 @@ import { expect } from "expect";
 import { rftValidation } from "../src/experiments/mod.ts";
 import { cachedRftTable } from "./rft_fixture.ts";
 import { RftTable } from "../src/sphere3d/mod.ts";
+import { settleRftBed } from "../src/experiments/rft_bed.ts";
+import { resolveGrains } from "../src/experiments/common.ts";
 
 const H = Math.PI / 2;
 
@@ -79,6 +81,15 @@ describe("rftValidation at smoke size", () => {
     }
     expect(v.lowest[0]).toBeLessThan(0);
     expect(v.lowest[v.lowest.length - 1]).toBeLessThan(0);
+    // it starts above the bed's highest grain: the first window's mean pose is at most half a
+    // window (0.125 d of tip travel) below the start, 0.05 d above the grains' top
+    const grains = resolveGrains("test", { softness: 1e-3, rollingFriction: 0.05 }, {
+      diameter: 0.01,
+    });
+    const bed = settleRftBed(grains, [14, 7, 6]);
+    expect(v.clearance).toBe(bed.top - bed.surface);
+    expect(v.clearance).toBeGreaterThan(0.2 * 0.01);
+    expect(-v.lowest[0]).toBeGreaterThan(v.clearance - 0.1 * 0.01);
     expect(v.rft.fz[0]).toBe(0);
     expect(v.speedRatio).toBeCloseTo(0.1 / Math.sqrt(9.81 * 0.01), 12);
   });
@@ -102,6 +113,7 @@ describe("rftValidation at smoke size", () => {
       intruder: "plate" as const,
       table: RftTable.fromFourier({ zeta: 0.4 }),
       travel: 1,
+      startHeight: 1.5, // the same poses whatever the beds' highest grain
     };
     const [one, two, both] = [
       await rftValidation(o),
@@ -143,6 +155,7 @@ describe("rftValidation at smoke size", () => {
     await expect(bad({ elementSize: 0 })).rejects.toThrow(/elementSize/);
     await expect(bad({ beds: 0 })).rejects.toThrow(/beds \(0\) must be an integer ≥ 1/);
     await expect(bad({ beds: 1.5 })).rejects.toThrow(/beds \(1\.5\)/);
+    await expect(bad({ startHeight: -1 })).rejects.toThrow(/startHeight \(-1\) must be/);
     await expect(bad({ tabel: generic })).rejects.toThrow(/did you mean "table"/);
     await expect(rftValidation({ ...s, table: {} as never })).rejects.toThrow(TypeError);
     await expect(rftValidation({ ...s, table: {} as never })).rejects.toThrow(/table/);

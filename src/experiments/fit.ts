@@ -104,6 +104,41 @@ export function linearFit(
   return { slope, intercept, r2, rms: Math.sqrt(ss / sw), slopeError, n };
 }
 
+/**
+ * Least-squares line through the origin, y = slope·x: slope = Σxy / Σx², and R² = 1 −
+ * SS_res / SS_tot with SS_tot about the mean of y (negative when such a line fits worse than a
+ * constant; 1 for a perfect fit).
+ *
+ * @param x abscissae, not all zero
+ * @param y ordinates, as many as `x`
+ * @returns the slope and R²
+ * @throws {RangeError} with fewer than two points, mismatched lengths, non-finite values, or
+ *   all x zero
+ * @example
+ * ```ts
+ * import { originFit } from "./fit.ts";
+ * import { expect } from "expect";
+ * // y = 2x + 1 on x = 1, 2, 3: the secant through zero is Σxy/Σx² = 34/14
+ * const f = originFit([1, 2, 3], [3, 5, 7]);
+ * expect(f.slope).toBeCloseTo(34 / 14, 12);
+ * expect(f.r2).toBeLessThan(1);
+ * expect(originFit([1, 2], [2, 4]).r2).toBe(1);
+ * ```
+ */
+export function originFit(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+): { slope: number; r2: number } {
+  checkXY("originFit", x, y, 2);
+  let sxx = 0, sxy = 0, sy = 0;
+  for (let i = 0; i < x.length; i++) sxx += x[i] * x[i], sxy += x[i] * y[i], sy += y[i];
+  if (!(sxx > 0)) throw new RangeError("originFit: all x values are 0; no slope");
+  const slope = sxy / sxx, my = sy / y.length;
+  let res = 0, tot = 0;
+  for (let i = 0; i < x.length; i++) res += (y[i] - slope * x[i]) ** 2, tot += (y[i] - my) ** 2;
+  return { slope, r2: tot > 0 ? 1 - res / tot : res === 0 ? 1 : 0 };
+}
+
 /** A power law `y = prefactor·x^exponent`, fitted on log–log axes. */
 export interface PowerLawFit {
   /** The exponent (the slope on log–log axes). */

@@ -17,6 +17,11 @@ export interface RftBed {
   size: [number, number, number];
   /** The free surface: the mean top of the highest 5 % of the grains, less d/2 (m). */
   surface: number;
+  /**
+   * The highest grain top (m), above `surface` by up to about a diameter: an intruder placed
+   * lower may start inside a grain.
+   */
+  top: number;
   /** Grains in the bed. */
   grains: number;
   /** Solid volume fraction below the surface. */
@@ -46,6 +51,7 @@ export interface RftBed {
  * import { expect } from "expect";
  * const bed = settleRftBed(resolveGrains("demo", { diameter: 0.01 }), [6, 4, 3]);
  * expect(bed.surface).toBeGreaterThan(0.01);
+ * expect(bed.top).toBeGreaterThan(bed.surface); // grains stand above the surface line
  * expect(bed.volumeFraction).toBeGreaterThan(0.4);
  * ```
  */
@@ -87,6 +93,7 @@ export function settleRftBed(
     model,
     size: [lx, ly, surface],
     surface,
+    top: tops[0],
     grains,
     volumeFraction,
     state,

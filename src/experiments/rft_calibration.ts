@@ -72,6 +72,14 @@ export interface RftCalibrationOptions extends GrainOptions {
    */
   bed?: readonly [number, number, number];
   /**
+   * How α comes from each pair's force per area σ against depth z over the window: `"slope"`,
+   * the slope of σ = α·z + c (the linear growth past full immersion, the intercept left out);
+   * `"secant"`, σ = α·z through zero (what RFT itself predicts at those depths, the shallow
+   * part included: pair it with a window over the depths the intruders reach, e.g. [0, 2]).
+   * @default "slope"
+   */
+  fit?: "slope" | "secant";
+  /**
    * Repeat the first pair at half the speed and report both α (the quasi-static check).
    * @default false (smoke); true (ci, full)
    */
@@ -129,7 +137,17 @@ export interface RftCalibration {
   volumeFraction: number;
 }
 
-const KEYS = ["pairs", "grid", "plateSize", "speed", "window", "bed", "quasiStatic", "onPair"];
+const KEYS = [
+  "pairs",
+  "grid",
+  "plateSize",
+  "speed",
+  "window",
+  "fit",
+  "bed",
+  "quasiStatic",
+  "onPair",
+];
 const H = Math.PI / 2, Q = Math.PI / 4;
 const PRESETS: Record<ExperimentScale, Partial<RftCalibrationOptions>> = {
   smoke: {
@@ -188,6 +206,10 @@ export async function calibrateRft(
   const a = positive(w, "plateSize", o.plateSize) * d, t = 0.4 * d;
   const speed = positive(w, "speed", o.speed);
   const [from, to] = range(w, "window", o.window);
+  const fitKind = o.fit ?? "slope";
+  if (fitKind !== "slope" && fitKind !== "secant") {
+    throw new RangeError(`${w}: fit ("${String(fitKind)}") must be "slope" or "secant"`);
+  }
   const bedSpec = o.bed ?? [12, 8, 7];
   if (!Array.isArray(bedSpec) || bedSpec.length !== 3) {
     throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [length, width, depth] (d)`);
@@ -214,6 +236,7 @@ export async function calibrateRft(
       gamma,
       speed: v,
       window: [from * d, to * d],
+      throughOrigin: fitKind === "secant",
     }, makeWorld);
   const n = pairs.length;
   const samples = {

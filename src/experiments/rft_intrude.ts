@@ -3,7 +3,7 @@
  * the direction γ (below the horizontal, towards +x) through a fresh copy of a settled bed;
  * the grains' force on it, averaged over windows of 0.1 d of travel, against the depth of the
  * plate's centre, gives α_z and α_x as the slopes of linear fits over a depth window (with
- * their R²).
+ * their R²), or, with `throughOrigin`, as the secants α = Σ σ·z / Σ z² of fits through zero.
  *
  * Two paths, by how steep the motion is:
  * - **sweep** (|γ| ≥ π/4): downwards, the plate starts just above the surface and sweeps down
@@ -16,7 +16,7 @@
  * @module
  */
 import type { World } from "../sphere3d/mod.ts";
-import { linearFit } from "./fit.ts";
+import { linearFit, originFit } from "./fit.ts";
 import type { RftBed } from "./rft_bed.ts";
 import { loadRftBed } from "./rft_bed.ts";
 
@@ -36,6 +36,11 @@ export interface PlateRun {
   speed: number;
   /** Depth window [from, to] past full immersion (m). */
   window: readonly [number, number];
+  /**
+   * Fit the force per area as α·depth through the origin (the secant over the window: what
+   * RFT's σ = α·|z| predicts at those depths) instead of α·depth + c (the slope). @default false
+   */
+  throughOrigin?: boolean;
 }
 
 /** What one (β, γ) pair measured. */
@@ -114,7 +119,8 @@ export async function plateRun(
         `${gamma.toFixed(3)}); widen the window or lengthen the bed`,
     );
   }
-  const lz = linearFit(depth, fz), lx = linearFit(depth, fx);
+  const fit = run.throughOrigin ? originFit : linearFit;
+  const lz = fit(depth, fz), lx = fit(depth, fx);
   const zMid = from + 0.5 * (to - from) + reach;
   const inertial = ((speed / a) * d) / Math.sqrt(bed.volumeFraction * 9.81 * zMid);
   return { alphaZ: lz.slope, alphaX: lx.slope, r2Z: lz.r2, r2X: lx.r2, inertial, path };

@@ -13,10 +13,12 @@
  * both grounds; a controller at 1 kHz hands each hip its target angle (taken within π of the
  * measured one, the joints being continuous) and rate to the joint's PD motor.
  *
- * The robot starts at rest with its lowest leg tip 2 mm above the surface, near the −x end of
- * the bed, stands for half a period on all six legs at the gait's starting angles, then walks
- * towards +x (time, travel and cycles count from there); a DEM bed too short for the walk is an error, not a fall off
- * its end. On the RFT ground the surface is at z = 0 and no grains exist. Heights are the
+ * The robot starts at rest with its lowest leg tip 2 mm above the highest grain of the bed (on
+ * RFT, above the surface: a leg placed into a grain that stands above the surface line would
+ * stop the first step in the divergence guard), near the −x end of the bed, stands for half a
+ * period on all six legs at the gait's starting angles, then walks towards +x (time, travel and
+ * cycles count from there); a DEM bed too short for the walk is an error, not a fall off its
+ * end. On the RFT ground the surface is at z = 0 and no grains exist. Heights are the
  * torso's centre of mass above the surface (the bed's: the mean top of its highest grains).
  *
  * @module
@@ -181,11 +183,11 @@ export async function robotOnGround(
 
   const dt = ground === "dem" ? m.dt : rftDt;
   const world = await World.create({ timeStep: dt, gravity: [0, 0, -G] });
-  let surface = 0, grains = 0, xMax = Infinity;
+  let surface = 0, top = 0, grains = 0, xMax = Infinity;
   if (ground === "dem") {
     const bed = settleRftBed(m, dims);
     loadRftBed(world, bed);
-    surface = bed.surface, grains = bed.grains;
+    surface = bed.surface, top = bed.top, grains = bed.grains;
     xMax = bed.size[0] / 2 - HIP_X - LEG;
   } else {
     world.addRftGround(ground, { surfaceHeight: 0, elementSize: 0.5 * m.d, implicitDrag });
@@ -199,7 +201,8 @@ export async function robotOnGround(
   );
   const robot = await world.addArticulatedSystem(urdf, {
     base: "floating",
-    position: [x0, 0, surface + reach + 0.002],
+    // the lowest foot 2 mm above the highest grain (on RFT, above the surface)
+    position: [x0, 0, top + reach + 0.002],
     jointPositions: q0,
   });
   robot.setPdGains(kp, kd);

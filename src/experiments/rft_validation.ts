@@ -37,6 +37,7 @@ import {
   cLegMesh,
   cLegScene,
   type IntruderScene,
+  lowestZ,
   plateScene,
   submergedRange,
 } from "./rft_intruders.ts";
@@ -91,6 +92,12 @@ export interface RftValidationOptions extends GrainOptions {
    * {@link RftValidation.demScatter}). @default 1
    */
   beds?: number;
+  /**
+   * Height of the intruder's lowest point above the surface line at the start (d), ≥ 0. Lower
+   * than the beds' highest grain top, the intruder starts inside a grain and the first DEM step
+   * may stop in the divergence guard. @default that top + 0.05 d (the plate: at least 0.5 d)
+   */
+  startHeight?: number;
 }
 
 /** The result of {@link rftValidation}. */
@@ -127,6 +134,12 @@ export interface RftValidation {
    * own uncertainty is this over √beds. Null with one bed.
    */
   demScatter: { x: number; z: number } | null;
+  /**
+   * How far the highest grain top of the beds stands above their surface line (m): by default
+   * the intruder starts with its lowest point 0.05 d above that (placed lower, it could start
+   * inside a grain and stop the first step in the divergence guard; see `startHeight`).
+   */
+  clearance: number;
   /** The DEM curve's peak |F| over the submerged windows (N). */
   peak: { x: number; z: number };
   /**
@@ -171,6 +184,7 @@ const KEYS = [
   "plateSize",
   "travel",
   "beds",
+  "startHeight",
 ];
 const DEG = Math.PI / 180;
 const PRESETS: Record<ExperimentScale, Partial<RftValidationOptions>> = {
@@ -251,6 +265,17 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   const speed = positive(w, "speed", o.speed);
   const win = positive(w, "window", o.window ?? 0.25) * d;
   const elementSize = positive(w, "elementSize", o.elementSize ?? 0.5) * d;
+  const startHeight = o.startHeight;
+  if (
+    startHeight !== undefined &&
+    (typeof startHeight !== "number" || !(startHeight >= 0) || !Number.isFinite(startHeight))
+  ) {
+    throw new RangeError(
+      `${w}: startHeight (${String(startHeight)}) must be a finite number ≥ 0 (d)`,
+    );
+  }
+  const lift = (clear: number, least: number) =>
+    startHeight !== undefined ? startHeight * d : Math.max(least, clear + 0.05 * d);
   const beds = o.beds ?? 1;
   if (typeof beds !== "number" || !Number.isInteger(beds) || beds < 1) {
     throw new RangeError(`${w}: beds (${String(beds)}) must be an integer ≥ 1`);
@@ -259,8 +284,9 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   const leg = intruder === "cLeg" ? legOptions(w, o) : null;
   const plate = intruder === "plate" ? plateOptions(w, o) : null;
 
-  // the intruder's geometry, checked against the bed before any work; placed on the surface
-  let place: (surface: number) => IntruderScene;
+  // the intruder's geometry, checked against the bed before any work; placed on the surface,
+  // starting with its lowest point above the grains that stand `clear` above the surface line
+  let place: (surface: number, clear: number) => IntruderScene;
   if (leg !== null) {
     const R = leg.radius * d, hip = leg.hip * d;
     const mesh = cLegMesh({
@@ -296,13 +322,22 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
       );
     }
     const omega = speed / (2 * R), margin = win / (2 * R);
-    const theta0 = range[0] - margin, theta1 = range[1] + margin;
-    place = (surface) =>
-      cLegScene(mesh, surface + hip, surface, omega, theta0, (theta1 - theta0) / omega);
+    const theta1 = range[1] + margin;
+    place = (surface, clear) => {
+      // turn back from the first dip until the lowest point clears the grains' tops
+      let theta0 = range[0] - margin;
+      const h = lift(clear, 0);
+      while (theta0 > -Math.PI && hip + lowestZ(mesh.vertices, theta0) < h) {
+        theta0 -= 0.001;
+      }
+      return cLegScene(mesh, surface + hip, surface, omega, theta0, (theta1 - theta0) / omega);
+    };
   } else {
     const p = plate!;
-    place = (surface) =>
-      plateScene(p.size * d, 0.4 * d, p.beta, p.gamma, speed, surface, 0.5 * d, p.travel * d);
+    place = (surface, clear) => {
+      const above = lift(clear, 0.5 * d);
+      return plateScene(p.size * d, 0.4 * d, p.beta, p.gamma, speed, surface, above, p.travel * d);
+    };
     // the lowest point ends travel + 2·reach below the surface; keep 1.5 d of grains under it
     const reach = 0.5 * p.size * Math.abs(Math.sin(p.beta)) + 0.2 * Math.cos(p.beta);
     const below = p.travel + 2 * reach + 1.5;
@@ -313,7 +348,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
         } d deep; it must stay 1.5 d above the floor (bed depth ${dims[2]} d)`,
       );
     }
-    const dx = place(0).duration * speed * Math.cos(p.gamma);
+    const dx = place(0, d).duration * speed * Math.cos(p.gamma);
     if (dx / 2 + 0.5 * p.size * d + d > (dims[0] * d) / 2) {
       throw new RangeError(
         `${w}: the bed (${dims[0]} d long) is too short for γ = ${p.gamma.toFixed(3)} rad: ` +
@@ -323,9 +358,12 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   }
 
   const table = o.table ?? (await calibrateRft({ scale, ...grainOptions(o) })).table;
-  const bed = settleRftBed(m, dims);
-  const { surface } = bed;
-  const scene = place(surface), travelSpeed = speed;
+  // the beds first: the intruder starts above the highest grain top of any of them
+  const bedList = [settleRftBed(m, dims)];
+  for (let b = 1; b < beds; b++) bedList.push(settleRftBed({ ...m, seed: m.seed + b }, dims));
+  const bed = bedList[0], { surface } = bed;
+  const clear = Math.max(...bedList.map((b) => b.top - b.surface));
+  const scene = place(surface, clear), travelSpeed = speed;
   const W = Math.max(1, Math.round(win / (travelSpeed * m.dt)));
   const windows = Math.floor(Math.round(scene.duration / m.dt) / W);
   if (windows < 3) {
@@ -336,10 +374,10 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   const runs: ForceCurve[] = [];
   let demSeconds = 0;
   for (let b = 0; b < beds; b++) {
-    const bedB = b === 0 ? bed : settleRftBed({ ...m, seed: m.seed + b }, dims);
+    const bedB = bedList[b];
     const demWorld = await World.create({ timeStep: m.dt, gravity: [0, 0, -G] });
     loadRftBed(demWorld, bedB);
-    const demBody = place(bedB.surface).add(demWorld, 0);
+    const demBody = place(bedB.surface, clear).add(demWorld, 0);
     const run = curve(windows);
     const t0 = performance.now();
     for (let k = 0; k < windows; k++) {
@@ -415,6 +453,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     rms: { x: x.rms, z: z.rms },
     beds,
     demScatter,
+    clearance: clear,
     peak: { x: x.peak, z: z.peak },
     costRatio: demSeconds / Math.max(rftSeconds, 1e-6),
     cost: { demSeconds, rftSeconds, rftColdSeconds, demSteps: windows * W, rftSteps: windows },

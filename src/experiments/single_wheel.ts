@@ -214,6 +214,8 @@ export async function singleWheelTest(
   const dem = ground === "dem";
   const bed = dem ? settleRftBed(m, [length / d, bedW, bedD]) : null;
   const surface = bed !== null ? bed.surface : 0;
+  // the wheel starts at rest with its bottom on the highest grain (on RFT, on the surface)
+  const start = bed !== null ? bed.top : 0;
   const dt = dem ? m.dt : rftDt;
   const steps = Math.ceil(travel / (speed * dt));
   // blocks of 1 mm of travel, at least one step
@@ -246,7 +248,7 @@ export async function singleWheelTest(
     const wheel = world.addCylinder({
       radius: R,
       halfHeight: width / 2,
-      position: [-length / 2 + margin + R, 0, surface + R],
+      position: [-length / 2 + margin + R, 0, start + R],
       orientation: AXLE_Y,
       bodyType: "kinematic",
       linearVelocity: [speed, 0, 0],
