@@ -191,17 +191,16 @@ describe("rftValidation at ci size, on the cached 13 × 13 calibration of the sa
     expect(v.dem.fz[n - 1]).toBeGreaterThan(v.dem.fz[Math.floor(n / 2)]);
   });
 
-  it("the C-leg: the 15 % target is not met; the measured level of agreement holds", async () => {
+  it("the C-leg: the lift within 15 %, the horizontal force at its measured level", async () => {
     // The issue's target is 15 % of the DEM peak for both components. Measured with the whole
-    // grid (docs/terradynamics.md): rms 0.26 (x) and 0.33 (z). While the leg enters, the DEM
-    // lifts it 2–3 times harder than RFT (grains standing above the surface line, grains the
-    // leg has just compacted); as it leaves, the DEM still pushes it along x (the heap it swept
-    // up) where RFT's flat surface gives nothing. The DEM's own bed-to-bed scatter at this size
-    // is 0.17 (x) and 0.15 (z) of the peak. These bounds hold the measured level, not 15 %.
+    // grid (docs/terradynamics.md): rms 0.25 (x) and 0.11 (z) against this bed; 0.22 and 0.12
+    // against the mean of four beds, one of which is 0.13 and 0.12 from that mean. As the leg
+    // leaves the bed the DEM still pushes it along x (the heap it swept up), where RFT's flat
+    // surface gives nothing: the x bound holds the measured level, not 15 %.
     const v = await rftValidation({ scale: "ci", table });
     console.log(`C-leg: rms x ${v.rms.x.toFixed(3)}, z ${v.rms.z.toFixed(3)}`);
+    expect(v.rms.z).toBeLessThanOrEqual(0.15);
     expect(v.rms.x).toBeLessThanOrEqual(0.35);
-    expect(v.rms.z).toBeLessThanOrEqual(0.4);
     const sub = (k: number) => v.lowest[k] > 0;
     expect(mean(v.dem.fz, sub)).toBeGreaterThan(0);
     expect(mean(v.rft.fz, sub)).toBeGreaterThan(0);

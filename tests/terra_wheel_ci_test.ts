@@ -7,8 +7,8 @@
  *
  * Wong–Reece: free rolling (s = 0) meets the compaction resistance (negative drawbar pull);
  * at s = 0.7 the wheel pulls, digs in and needs more torque. The pull's bed-to-bed scatter at
- * this size is about 0.2 N (two seeds: −0.40 and −0.25 N at s = 0, 0.23 and 0.19 N at 0.7), so
- * only the rise across the sweep is asserted, not its shape in between.
+ * this size is about 0.2 N (docs/terradynamics.md), so only the rise across the sweep is
+ * asserted, not its shape in between.
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
@@ -48,7 +48,7 @@ describe("singleWheelTest on the DEM (ci, s = 0 and 0.7)", () => {
     }
   });
 
-  it("on the calibrated RFT ground: the same signs; the 20 % target is not met", async () => {
+  it("on the calibrated RFT ground: the same signs; sinkage within 20 % only when rolling", async () => {
     // the cached 13 × 13 calibration of the same grains (tests/fixtures/rft_dem.arrow), as
     // measured, and as ζ times Li et al.'s generic medium
     const measured = await cachedRftTable();
@@ -77,16 +77,17 @@ describe("singleWheelTest on the DEM (ci, s = 0 and 0.7)", () => {
       expect(r.sinkage[1]).toBeGreaterThan(r.sinkage[0]);
       expect(r.torque[1]).toBeGreaterThan(r.torque[0]);
     }
-    // Measured (docs/terradynamics.md): the RFT wheel sinks 1.6–2.5 times deeper than the DEM
-    // wheel (the calibration's depth slope is taken past the plate's full immersion; in the top
-    // 1–3 cm where a wheel rides the DEM bed is stiffer than that slope). With the measured
-    // table the wheel also pulls much harder at s = 0.7 (2.0 N against 0.2 N); ζ × generic gives
-    // the pull within 5 % of W at both ends. The bounds hold that measured level, not 20 %.
+    // Measured (docs/terradynamics.md): rolling freely, the RFT wheel sinks 1.15 (measured
+    // table) and 1.21 (ζ × generic) times as deep as the DEM wheel, within the issue's 20 %; at
+    // s = 0.7, 1.55 and 1.28 times: a flat element moving sideways is not held up in this
+    // medium (α_z(0, 0) ≈ 0), so a slipping RFT wheel sinks until its front carries the load.
+    // The measured table also pulls harder at s = 0.7 (0.72 N against 0.19 N); ζ × generic
+    // gives the pull within 7 % of W at both ends. The bounds hold that measured level.
     for (let i = 0; i < 2; i++) {
       expect(Math.abs(g.drawbarPull[i] - dem.drawbarPull[i])).toBeLessThan(0.1 * W);
       for (const r of [m, g]) {
         expect(r.sinkage[i] / dem.sinkage[i]).toBeGreaterThan(1);
-        expect(r.sinkage[i] / dem.sinkage[i]).toBeLessThan(3.5);
+        expect(r.sinkage[i] / dem.sinkage[i]).toBeLessThan(2);
       }
     }
     expect(Math.abs(m.drawbarPull[0] - dem.drawbarPull[0])).toBeLessThan(0.25 * W);
