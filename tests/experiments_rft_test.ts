@@ -7,6 +7,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { calibrateRft } from "../src/experiments/mod.ts";
+import { plateStartLift } from "../src/experiments/rft_intrude.ts";
 
 describe("calibrateRft (smoke)", () => {
   it("measures α from a plate moved through a settled bed", async () => {
@@ -76,5 +77,28 @@ describe("calibrateRft (smoke)", () => {
     await expect(calibrateRft({ scale: "smoke", pairs: [[0, 0.3]] })).rejects.toThrow(
       /too short for γ/,
     );
+  });
+
+  it("lifts a plate that would start inside a grain standing above the surface", () => {
+    // a 4 cm × 4 cm × 4 mm plate centred at the origin; grains of radius 5 mm
+    const sys = (pos: number[]) => ({
+      count: pos.length / 3,
+      positions: Float64Array.from(pos),
+      radii: new Float64Array(pos.length / 3).fill(0.005),
+    });
+    const lift = (pos: number[], beta = 0) =>
+      plateStartLift(sys(pos), 0, 0, 0.04, 0.004, beta, 0.0005);
+    // under the plate, touching it by 1 mm (< r/2): left as it is
+    expect(lift([0.01, 0, -0.002 - 0.004])).toBe(0);
+    // its centre 1 mm below the underside: 4 mm deep; lifted by that plus the gap, once
+    expect(lift([0.01, 0, -0.003])).toBeCloseTo(0.004 + 0.0005, 12);
+    // beside the plate (beyond its edge by more than a radius): nothing to do
+    expect(lift([0.03, 0, 0])).toBe(0);
+    // a plate tilted by 45° (its line rising towards +x): its lowest edge, at u = −a/2 and
+    // w = −t/2 in the plate's frame, is at x = −0.0127 m, z = −0.0156 m
+    const h = Math.SQRT1_2, cx = h * (-0.02) - h * (-0.002), cz = h * (-0.02) + h * (-0.002);
+    expect(lift([cx, 0, cz - 0.005], Math.PI / 4)).toBe(0); // hanging from the edge, touching
+    // centred on the edge: r deep; lifted by r + gap, after which the tilted face is 3.9 mm away
+    expect(lift([cx, 0, cz], Math.PI / 4)).toBeCloseTo(0.0055, 12);
   });
 });

@@ -135,8 +135,8 @@ async function drive(
   bed: RftBed,
   run: PlateRun,
   makeWorld: () => Promise<World>,
-  zStart: number,
-  travel: number,
+  zStart0: number,
+  travel0: number,
   buried: boolean,
   runIn: number,
   ex: number,
@@ -152,6 +152,14 @@ async function drive(
   const dt = world.timeStep;
   const sys = loadRftBed(world, bed);
   const vx = speed * Math.cos(gamma), vz = -speed * Math.sin(gamma);
+  let zStart = zStart0, travel = travel0;
+  if (!buried && vz < 0) {
+    // a plate coming down from above must not start deep in a grain that stands above the
+    // surface line (the first step would stop in the divergence guard): lift it clear
+    const x0 = -0.5 * Math.ceil(travel / (speed * dt)) * dt * vx;
+    const lift = plateStartLift(sys, x0, zStart, a, t, beta, 0.05 * d);
+    if (lift > 0) zStart += lift, travel += lift / Math.abs(Math.sin(gamma));
+  }
   const steps = Math.ceil(travel / (speed * dt));
   const x0 = -0.5 * steps * dt * vx;
   if (Math.abs(x0) + 0.5 * a + d > bed.size[0] / 2) {
@@ -219,4 +227,38 @@ function clearPlate(
       sys.removeParticle(i);
     }
   }
+}
+
+/**
+ * How far (m) a plate of side `a` and thickness `t`, tilted by β, centred at (x0, 0, z) must be
+ * lifted so that no grain of `sys` overlaps it by more than half its radius: 0 when none does;
+ * else the deepest overlap plus `gap`, repeated until clear. Between runs only.
+ */
+export function plateStartLift(
+  sys: { count: number; positions: Float64Array; radii: Float64Array },
+  x0: number,
+  z: number,
+  a: number,
+  t: number,
+  beta: number,
+  gap: number,
+): number {
+  const p = sys.positions, r = sys.radii, c = Math.cos(beta), s = Math.sin(beta);
+  const ha = 0.5 * a, ht = 0.5 * t;
+  let lift = 0;
+  for (let round = 0; round < 20; round++) {
+    let worst = 0;
+    for (let i = 0; i < sys.count; i++) {
+      const dx = p[3 * i] - x0, dy = p[3 * i + 1], dz = p[3 * i + 2] - (z + lift);
+      // the plate's frame: its line rises by β towards +x (a turn of −β about y)
+      const u = c * dx + s * dz, w = -s * dx + c * dz;
+      const qu = Math.max(-ha, Math.min(ha, u)), qy = Math.max(-ha, Math.min(ha, dy));
+      const qw = Math.max(-ht, Math.min(ht, w));
+      const overlap = r[i] - Math.hypot(u - qu, dy - qy, w - qw);
+      if (overlap > 0.5 * r[i]) worst = Math.max(worst, overlap);
+    }
+    if (worst === 0) return lift;
+    lift += worst + gap;
+  }
+  return lift;
 }
