@@ -6,12 +6,13 @@
  *
  * What holds and is asserted: the Wong–Reece shape on both grounds (drawbar pull rising from
  * negative at s = 0 to positive at 0.7, sinkage and torque growing with slip), the load
- * balance (mean vertical ground force = W), errors naming the option, a table of other grains
- * refused. What the issue targets and is NOT met: drawbar pull and sinkage within 20 % between
- * RFT and DEM. The RFT wheel sinks 1.6–2.0 times deeper than the DEM wheel (the plate
- * calibration's α is too soft for a wheel sunk one grain deep, see docs/terradynamics.md); the
- * test asserts the agreement that does hold (drawbar pull within 0.15 W, sinkage within a
- * factor 2.5) and prints the per-slip differences.
+ * balance (mean vertical ground force = W), the RFT defaults resolved (half the step and half
+ * the elements agree), errors naming the option, a table of other grains refused. RFT against
+ * the DEM (the issue's target: drawbar pull and sinkage within 20 %): at this size, on the
+ * smoke calibration, the pull is within 9 % of W and the sinkage 1.10–1.18 times the DEM's at
+ * every slip; the test holds that level (pull within 0.12 W, sinkage ratio in [0.8, 1.25]).
+ * At ci size on the full calibration the slipping wheel sinks 1.4–1.7 times as deep
+ * (`terra_wheel_ci_test.ts`, docs/terradynamics.md).
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
@@ -69,6 +70,22 @@ describe("singleWheelTest (smoke)", () => {
     }
   });
 
+  it("on RFT, the defaults are resolved: half the step and half the elements agree", async () => {
+    const fine = await singleWheelTest({
+      scale: "smoke",
+      ground: table,
+      load: W,
+      rftTimeStep: rft.timeStep / 2,
+      elementSize: rft.radius / 10,
+    });
+    expect(rft.timeStep).toBe(2e-3);
+    for (let i = 0; i < 3; i++) {
+      expect(Math.abs(fine.drawbarPull[i] - rft.drawbarPull[i])).toBeLessThan(0.01 * W);
+      expect(Math.abs(fine.sinkage[i] / rft.sinkage[i] - 1)).toBeLessThan(0.02);
+      expect(Math.abs(fine.torque[i] - rft.torque[i])).toBeLessThan(0.03 * rft.torque[2]);
+    }
+  });
+
   it("on the DEM bed: the same shape, W carried within 5 %", async () => {
     dem = await singleWheelTest({ scale: "smoke", load: W });
     console.log(`  DEM (${dem.grains} grains): ${show(dem)}`);
@@ -78,7 +95,7 @@ describe("singleWheelTest (smoke)", () => {
     expect(dem.runs[0].time.length).toBe(60); // one block per mm of travel
   });
 
-  it("RFT against the DEM it came from (the 20 % target is not met; see the header)", () => {
+  it("RFT against the DEM it came from: pull within 12 % of W, sinkage within 25 %", () => {
     const lines: string[] = [];
     for (let i = 0; i < 3; i++) {
       const dDp = rft.drawbarPull[i] - dem.drawbarPull[i];
@@ -87,9 +104,9 @@ describe("singleWheelTest (smoke)", () => {
         `s ${rft.slips[i]}: DP RFT − DEM ${dDp.toFixed(3)} N (${(dDp / W * 100).toFixed(1)} % ` +
           `of W), sinkage RFT/DEM ${zRatio.toFixed(2)}`,
       );
-      expect(Math.abs(dDp)).toBeLessThan(0.15 * W);
-      expect(zRatio).toBeGreaterThan(1 / 2.5);
-      expect(zRatio).toBeLessThan(2.5);
+      expect(Math.abs(dDp)).toBeLessThan(0.12 * W);
+      expect(zRatio).toBeGreaterThan(0.8);
+      expect(zRatio).toBeLessThan(1.25);
     }
     const cost = (dem.wallSeconds / dem.simulatedSeconds) /
       (rft.wallSeconds / rft.simulatedSeconds);

@@ -284,9 +284,10 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   const leg = intruder === "cLeg" ? legOptions(w, o) : null;
   const plate = intruder === "plate" ? plateOptions(w, o) : null;
 
-  // the intruder's geometry, checked against the bed before any work; placed on the surface,
-  // starting with its lowest point above the grains that stand `clear` above the surface line
-  let place: (surface: number, clear: number) => IntruderScene;
+  // the intruder's geometry, checked against the bed before any work; its start (found once
+  // per clearance) puts its lowest point above the grains that stand `clear` above the surface
+  // line, and the scene is then placed on a bed's surface
+  let placer: (clear: number) => (surface: number) => IntruderScene;
   if (leg !== null) {
     const R = leg.radius * d, hip = leg.hip * d;
     const mesh = cLegMesh({
@@ -323,20 +324,22 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     }
     const omega = speed / (2 * R), margin = win / (2 * R);
     const theta1 = range[1] + margin;
-    place = (surface, clear) => {
+    placer = (clear) => {
       // turn back from the first dip until the lowest point clears the grains' tops
       let theta0 = range[0] - margin;
       const h = lift(clear, 0);
       while (theta0 > -Math.PI && hip + lowestZ(mesh.vertices, theta0) < h) {
         theta0 -= 0.001;
       }
-      return cLegScene(mesh, surface + hip, surface, omega, theta0, (theta1 - theta0) / omega);
+      return (surface) =>
+        cLegScene(mesh, surface + hip, surface, omega, theta0, (theta1 - theta0) / omega);
     };
   } else {
     const p = plate!;
-    place = (surface, clear) => {
+    placer = (clear) => {
       const above = lift(clear, 0.5 * d);
-      return plateScene(p.size * d, 0.4 * d, p.beta, p.gamma, speed, surface, above, p.travel * d);
+      return (surface) =>
+        plateScene(p.size * d, 0.4 * d, p.beta, p.gamma, speed, surface, above, p.travel * d);
     };
     // the lowest point ends travel + 2·reach below the surface; keep 1.5 d of grains under it
     const reach = 0.5 * p.size * Math.abs(Math.sin(p.beta)) + 0.2 * Math.cos(p.beta);
@@ -348,7 +351,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
         } d deep; it must stay 1.5 d above the floor (bed depth ${dims[2]} d)`,
       );
     }
-    const dx = place(0, d).duration * speed * Math.cos(p.gamma);
+    const dx = placer(d)(0).duration * speed * Math.cos(p.gamma);
     if (dx / 2 + 0.5 * p.size * d + d > (dims[0] * d) / 2) {
       throw new RangeError(
         `${w}: the bed (${dims[0]} d long) is too short for γ = ${p.gamma.toFixed(3)} rad: ` +
@@ -363,7 +366,8 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   for (let b = 1; b < beds; b++) bedList.push(settleRftBed({ ...m, seed: m.seed + b }, dims));
   const bed = bedList[0], { surface } = bed;
   const clear = Math.max(...bedList.map((b) => b.top - b.surface));
-  const scene = place(surface, clear), travelSpeed = speed;
+  const place = placer(clear);
+  const scene = place(surface), travelSpeed = speed;
   const W = Math.max(1, Math.round(win / (travelSpeed * m.dt)));
   const windows = Math.floor(Math.round(scene.duration / m.dt) / W);
   if (windows < 3) {
@@ -377,7 +381,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     const bedB = bedList[b];
     const demWorld = await World.create({ timeStep: m.dt, gravity: [0, 0, -G] });
     loadRftBed(demWorld, bedB);
-    const demBody = place(bedB.surface, clear).add(demWorld, 0);
+    const demBody = place(bedB.surface).add(demWorld, 0);
     const run = curve(windows);
     const t0 = performance.now();
     for (let k = 0; k < windows; k++) {
