@@ -121,6 +121,13 @@ describe("singleWheelTest (smoke)", () => {
     await expect(singleWheelTest({ scale: "smoke", ground: t, load: -1 })).rejects.toThrow(
       /load \(-1\) must be > 0/,
     );
+    await expect(singleWheelTest({ scale: "smoke", ground: t, rftTimeStep: NaN })).rejects
+      .toThrow(/rftTimeStep \(NaN\)/);
+    await expect(singleWheelTest({ scale: "smoke", ground: t, elementSize: -0.01 })).rejects
+      .toThrow(/elementSize \(-0\.01\) must be > 0/);
+    await expect(
+      singleWheelTest({ scale: "smoke", ground: t, elementSize: "1 cm" as unknown as number }),
+    ).rejects.toThrow(/elementSize/);
     await expect(singleWheelTest({ scale: "smoke", ground: t, runIn: 0.95 })).rejects.toThrow(
       /runIn \(0\.95\) must be in \[0, 0\.9\]/,
     );
