@@ -13,7 +13,11 @@ interface Stage {
   tests?: boolean;
   /** Skip (with a message) unless this returns true. */
   when?: () => boolean;
+  /** Rerun once, loudly, when the process dies of a crash signal after all tests passed. */
+  rerunExitCrash?: boolean;
 }
+
+import { crashedAfterPassing } from "./stage_verdict.ts";
 
 /**
  * Entries whose signatures take another entry's types, which users import from that entry:
@@ -76,7 +80,9 @@ const stages: Stage[] = [
   // `mod.ts` gets a process of its own: listed beside `src/`, Deno 2.9 stops honouring
   // `--ignore` and collects the WebGPU examples into the first process again, and beside the
   // WebGPU examples it loads every native library of the package (the crash came back at exit:
-  // "corrupted size vs. prev_size").
+  // "corrupted size vs. prev_size"). In its own process it still aborts at exit now and then
+  // (CI, 2026-12-05: the same message after `ok | 20 passed | 0 failed`): such a crash after
+  // every example passed reruns the stage once, said in the log; a second crash fails.
   {
     name: "doc examples",
     args: ["test", "--allow-all", "--doc", "--ignore=src/star2d/gpu", "src/"],
@@ -86,6 +92,7 @@ const stages: Stage[] = [
     name: "doc examples (WebGPU)",
     args: ["test", "--allow-all", "--doc", "src/star2d/gpu/"],
     tests: true,
+    rerunExitCrash: true,
   },
   {
     name: "doc examples (mod.ts)",
@@ -112,6 +119,7 @@ const stages: Stage[] = [
 
 let passed = 0, failed = 0;
 const failures: string[] = [];
+const reruns: string[] = [];
 const only = Deno.args.length > 0 ? new Set(Deno.args) : null;
 for (const s of stages) {
   if (only && !only.has(s.name)) continue;
@@ -121,15 +129,15 @@ for (const s of stages) {
   }
   console.log(`\n=== ${s.name}: deno ${s.args.join(" ")}`);
   const t0 = performance.now();
-  const out = await new Deno.Command(deno, {
-    args: s.args,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  const stderr = new TextDecoder().decode(out.stderr);
-  const text = stdout + stderr;
+  let { out, stdout, stderr, text } = await runStage(s);
+  if (s.rerunExitCrash && crashedAfterPassing(text, out)) {
+    console.log(
+      `⚠ ${s.name}: every test passed, then the process died of ${out.signal ?? out.code} at ` +
+        `exit:\n${tail(stderr, 3)}\n⚠ rerunning the stage once (a second crash fails it)`,
+    );
+    reruns.push(s.name);
+    ({ out, stdout, stderr, text } = await runStage(s));
+  }
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
   if (s.tests) {
     const m = text.match(
@@ -166,9 +174,27 @@ for (const s of stages) {
     console.log(`--- ${s.name}: FAILED (${secs} s)`);
   }
 }
+if (reruns.length > 0) {
+  console.log(`\nstages rerun after a crash at exit with every test passed: ${reruns.join(", ")}`);
+}
 if (failures.length > 0) console.log(`\nfailed stages: ${failures.join(", ")}`);
 console.log(`${passed} passed, ${failed} failed`);
 Deno.exit(failed > 0 ? 1 : 0);
+
+/** Runs one stage's `deno` command with its output captured. */
+async function runStage(
+  s: Stage,
+): Promise<{ out: Deno.CommandOutput; stdout: string; stderr: string; text: string }> {
+  const out = await new Deno.Command(deno, {
+    args: s.args,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
+  return { out, stdout, stderr, text: stdout + stderr };
+}
 
 /**
  * What a failed test stage printed that says what failed: the runner's ERRORS and FAILURES
