@@ -24,6 +24,40 @@ const CRASH_SIGNALS = new Set(["SIGABRT", "SIGSEGV", "SIGBUS"]);
 /** 128 + SIGABRT (6), SIGBUS (7), SIGSEGV (11): how a shell reports the same deaths. */
 const CRASH_CODES = new Set([134, 135, 139]);
 
+/** A test runner's summary line: `ok | 3 passed (12 steps) | 0 failed (1s)`. */
+const SUMMARY =
+  /(ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?/g;
+
+/** One summary line of `deno test`, counting steps where the runner counts them. */
+export interface TestSummary {
+  /** Whether the runner said `ok` (else `FAILED`). */
+  ok: boolean;
+  /** Tests (or steps) passed. */
+  passed: number;
+  /** Tests (or steps) failed. */
+  failed: number;
+}
+
+/**
+ * Every `deno test` summary line in a stage's output, in order.
+ *
+ * @param text The stage's stdout and stderr.
+ * @returns The summaries; steps counted where the runner counts them.
+ * @example
+ * ```ts
+ * import { testSummaries } from "./stage_verdict.ts";
+ * const [s] = testSummaries("ok | 3 passed (12 steps) | 0 failed (1s)");
+ * if (s.passed !== 12 || s.failed !== 0 || !s.ok) throw new Error("steps are what is counted");
+ * ```
+ */
+export function testSummaries(text: string): TestSummary[] {
+  return [...text.matchAll(SUMMARY)].map((m) => ({
+    ok: m[1] === "ok",
+    passed: Number(m[3] ?? m[2]),
+    failed: Number(m[5] ?? m[4]),
+  }));
+}
+
 /**
  * Whether the stage's runner reported every test as passed (`ok | N passed | 0 failed`, N > 0)
  * and the process then died of a crash signal: a crash after the tests, not a failed test.
@@ -45,8 +79,8 @@ export function crashedAfterPassing(text: string, end: StageEnd): boolean {
   const crashed = (end.signal !== null && CRASH_SIGNALS.has(end.signal)) ||
     CRASH_CODES.has(end.code);
   if (!crashed) return false;
-  const summaries = [...text.matchAll(/(ok|FAILED) \| (\d+) passed[^|\n]*\| (\d+) failed/g)];
+  const summaries = testSummaries(text);
   if (summaries.length !== 1) return false;
-  const [, verdict, passed, failed] = summaries[0];
-  return verdict === "ok" && Number(passed) > 0 && Number(failed) === 0;
+  const { ok, passed, failed } = summaries[0];
+  return ok && passed > 0 && failed === 0;
 }

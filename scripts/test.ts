@@ -6,6 +6,8 @@
  * @module
  */
 
+import { crashedAfterPassing, testSummaries } from "./stage_verdict.ts";
+
 interface Stage {
   name: string;
   args: string[];
@@ -16,8 +18,6 @@ interface Stage {
   /** Rerun once, loudly, when the process dies of a crash signal after all tests passed. */
   rerunExitCrash?: boolean;
 }
-
-import { crashedAfterPassing } from "./stage_verdict.ts";
 
 /**
  * Entries whose signatures take another entry's types, which users import from that entry:
@@ -140,11 +140,9 @@ for (const s of stages) {
   }
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
   if (s.tests) {
-    const m = text.match(
-      /(ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?/,
-    );
-    if (m) {
-      const p = Number(m[3] ?? m[2]), f = Number(m[5] ?? m[4]);
+    const summary = testSummaries(text)[0];
+    if (summary) {
+      const p = summary.passed, f = summary.failed;
       passed += p;
       failed += f;
       if (f > 0 || !out.success) failures.push(s.name);

@@ -4,7 +4,7 @@
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { crashedAfterPassing } from "../scripts/stage_verdict.ts";
+import { crashedAfterPassing, testSummaries } from "../scripts/stage_verdict.ts";
 
 const OK = "running 20 tests\nok | 20 passed | 0 failed (10s)\n";
 const ABORT = { success: false, code: 134, signal: "SIGABRT" };
@@ -33,5 +33,17 @@ describe("crashedAfterPassing", () => {
   it("reads summaries with step counts", () => {
     const steps = "ok | 3 passed (12 steps) | 0 failed (1s)\n";
     expect(crashedAfterPassing(steps, ABORT)).toBe(true);
+  });
+});
+
+describe("testSummaries", () => {
+  it("reads verdict and counts, steps where counted, in order", () => {
+    const text =
+      "FAILED | 19 passed | 1 failed (10s)\nok | 3 passed (12 steps) | 0 failed (2 steps)\n";
+    expect(testSummaries(text)).toEqual([
+      { ok: false, passed: 19, failed: 1 },
+      { ok: true, passed: 12, failed: 2 },
+    ]);
+    expect(testSummaries("no summary here")).toEqual([]);
   });
 });
