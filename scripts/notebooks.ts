@@ -10,7 +10,12 @@
  * A notebook that runs other programs names them in its metadata (`"grainlab": { "requires":
  * ["lmp", "mpirun"] }`); where one is missing it is skipped with a notice (never in CI).
  *
- * Usage: `deno run -A scripts/notebooks.ts [--inplace] [--figures] [name-filter…]`
+ * Notebooks run `--jobs=N` at a time (default: two where the machine has two or more cores, one
+ * with `--inplace`, so that the timings a committed notebook shows were measured alone). Those
+ * that declare themselves long (`"grainlab": { "long": true }` in their metadata) start first,
+ * so the longest does not start last.
+ *
+ * Usage: `deno run -A scripts/notebooks.ts [--inplace] [--figures] [--jobs=N] [name-filter…]`
  * Needs `scripts/setup_jupyter.sh` (Debian jupyter-nbconvert, python3-nbclient, the Deno kernel).
  *
  * Prints one line per notebook and a last line `notebooks: N passed, N failed`.
@@ -25,11 +30,24 @@ const timeout = Number(Deno.env.get("NOTEBOOK_TIMEOUT") ?? 900);
 const root = new URL("..", import.meta.url).pathname;
 const dir = `${root}notebooks`;
 
+const jobsArg = Deno.args.find((a) => a.startsWith("--jobs="));
+const jobs = jobsArg
+  ? Number(jobsArg.slice(7))
+  : inplace
+  ? 1
+  : Math.min(2, navigator.hardwareConcurrency);
+if (!Number.isInteger(jobs) || jobs < 1) {
+  throw new RangeError(`--jobs must be a positive integer, got ${jobsArg}`);
+}
+
 const notebooks = [...Deno.readDirSync(dir)]
   .filter((e) => e.isFile && e.name.endsWith(".ipynb") && !e.name.startsWith("_"))
   .map((e) => e.name)
   .filter((n) => args.length === 0 || args.some((a) => n.includes(a)))
   .sort();
+// long notebooks first (stable otherwise), so that one does not start when the others are done
+const long = new Set(notebooks.filter((nb) => meta(nb).long === true));
+notebooks.sort((a, b) => Number(long.has(b)) - Number(long.has(a)));
 
 async function has(cmd: string): Promise<boolean> {
   try {
@@ -51,14 +69,23 @@ if (!(await has("jupyter-nbconvert"))) {
 
 const outDir = inplace ? dir : await Deno.makeTempDir({ prefix: "grainlab-notebooks-" });
 let passed = 0, failed = 0;
-for (const nb of notebooks) {
+const queue = [...notebooks];
+await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+  for (let nb = queue.shift(); nb !== undefined; nb = queue.shift()) await runOne(nb);
+}));
+if (!inplace) await Deno.remove(outDir, { recursive: true }).catch(() => {});
+console.log(`notebooks: ${passed} passed, ${failed} failed`);
+if (failed > 0 || notebooks.length === 0) Deno.exit(1);
+
+/** Executes, checks and reports one notebook (and writes its README figure with `--figures`). */
+async function runOne(nb: string): Promise<void> {
   const t0 = performance.now();
   // A notebook may name the programs it runs (metadata.grainlab.requires, e.g. LAMMPS): it is
   // left out with a notice where one is missing, except in CI, which installs them all.
-  const missingTools = (await requires(nb)).filter((cmd) => !canStart(cmd));
+  const missingTools = requires(nb).filter((cmd) => !canStart(cmd));
   if (missingTools.length > 0 && Deno.env.get("CI") !== "true") {
     console.log(`skip   ${nb} (needs ${missingTools.join(", ")}, not installed)`);
-    continue;
+    return;
   }
   let r = await execute(nb);
   // The Deno kernel occasionally drops a cell's display output; when refreshing the committed
@@ -90,9 +117,6 @@ for (const nb of notebooks) {
     console.log(errors.join("\n") || text.split("\n").slice(-40).join("\n"));
   }
 }
-if (!inplace) await Deno.remove(outDir, { recursive: true }).catch(() => {});
-console.log(`notebooks: ${passed} passed, ${failed} failed`);
-if (failed > 0 || notebooks.length === 0) Deno.exit(1);
 
 /** Executes one notebook with nbconvert into `outDir`. */
 function execute(nb: string): Promise<Deno.CommandOutput> {
@@ -182,10 +206,16 @@ async function readmeFigure(path: string): Promise<Uint8Array | null> {
   return null;
 }
 
+/** A notebook's `metadata.grainlab` object (empty when it has none). */
+function meta(nb: string): Record<string, unknown> {
+  const m = JSON.parse(Deno.readTextFileSync(`${dir}/${nb}`)).metadata?.grainlab;
+  return typeof m === "object" && m !== null ? m : {};
+}
+
 /** The programs a notebook declares it needs (`metadata.grainlab.requires`). */
-async function requires(nb: string): Promise<string[]> {
-  const meta = JSON.parse(await Deno.readTextFile(`${dir}/${nb}`)).metadata?.grainlab?.requires;
-  return Array.isArray(meta) ? meta.filter((c: unknown) => typeof c === "string") : [];
+function requires(nb: string): string[] {
+  const r = meta(nb).requires;
+  return Array.isArray(r) ? r.filter((c: unknown): c is string => typeof c === "string") : [];
 }
 
 /** True when `cmd` can be started. */

@@ -67,9 +67,18 @@ const stages: Stage[] = [
     args: ["doc", "--lint", e, ...(DOC_LINT_WITH[e] ?? [])],
   })),
   { name: "publish-dry-run", args: ["publish", "--dry-run", "--allow-dirty"] },
+  // The unit tests and the doc examples run `--parallel` (one worker per core): on CI's two
+  // cores that took the unit tests from 528 s to about 325 s and the examples from 274 s to
+  // about 185 s; every test is deterministic and writes only to its own temporary folder.
   {
     name: "unit tests",
-    args: ["test", "--allow-all", ...(lammps ? [] : ["--ignore=tests/peer"]), "tests/"],
+    args: [
+      "test",
+      "--allow-all",
+      "--parallel",
+      ...(lammps ? [] : ["--ignore=tests/peer"]),
+      "tests/",
+    ],
     tests: true,
   },
   // Every JSDoc example must assert with something that throws (not console.assert).
@@ -85,7 +94,7 @@ const stages: Stage[] = [
   // every example passed reruns the stage once, said in the log; a second crash fails.
   {
     name: "doc examples",
-    args: ["test", "--allow-all", "--doc", "--ignore=src/star2d/gpu", "src/"],
+    args: ["test", "--allow-all", "--doc", "--parallel", "--ignore=src/star2d/gpu", "src/"],
     tests: true,
   },
   {
