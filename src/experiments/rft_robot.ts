@@ -1,15 +1,15 @@
 /**
- * A robot on both grounds: the four-legged RHex-like robot of `examples/assets/rhex6.urdf`
- * (a 0.16 m torso, 0.56 kg, four 0.07 m spoke legs turning all the way round about hips
+ * A robot on both grounds: the six-legged RHex-like robot of `examples/assets/rhex6.urdf`
+ * (a 0.16 m torso, 0.64 kg in all, six 0.07 m spoke legs turning all the way round about hips
  * along y) walks under the same PD gait on a settled DEM bed (`settleRftBed`) or on an RFT
  * ground calibrated from such a bed; the per-cycle body height and forward speed of the two
  * runs can be set side by side, and their wall times give the cost ratio DEM/RFT.
  *
- * The gait is RHex's "Buehler clock" with diagonal pairs: each leg sweeps the stance arc
+ * The gait is RHex's "Buehler clock" with alternating tripods: each leg sweeps the stance arc
  * [−sweep/2, sweep/2] about straight down at a slow constant rate during one half of the period
- * and turns the rest of the circle, 2π − sweep, during the other half; the front-left and
- * rear-right legs run half a period out of phase with the front-right and rear-left ones, so
- * one diagonal pair is always in stance. The targets are a function of time alone, the same on
+ * and turns the rest of the circle, 2π − sweep, during the other half; the tripod of the
+ * front-left, middle-right and rear-left legs runs half a period out of phase with that of the
+ * front-right, middle-left and rear-right ones, so one tripod is always in stance. The targets are a function of time alone, the same on
  * both grounds; a controller at 1 kHz hands each hip its target angle (taken within π of the
  * measured one, the joints being continuous) and rate to the joint's PD motor.
  *
