@@ -122,6 +122,37 @@ describe("robotOnGround: the same gait on a DEM bed and on the calibrated RFT gr
     expect(rft.wallTime).toBeLessThan(dem.wallTime);
   });
 
+  it("says where in the stride the ground pushes, its sums carrying the robot", async () => {
+    const { dem, rft } = await bothGrounds();
+    const weight = 0.64 * 9.81; // rhex6.urdf's mass (checked above) times g
+    for (const r of [dem, rft]) {
+      const { angle, x, z } = r.legForceByAngle;
+      expect(angle.length).toBe(36);
+      expect(angle[0]).toBe(5);
+      expect(angle[35]).toBe(355);
+      const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0);
+      // over one whole cycle (the window: the cycles after the first) the legs and the torso
+      // carry the weight: the mean vertical force equals m·g up to the change of the torso's
+      // vertical momentum over the cycle
+      expect(Math.abs(sum(z) + r.torsoForce[1] - weight) / weight).toBeLessThan(0.1);
+      // single bins push and brake by several tenths of a newton
+      expect(Math.max(...x.map(Math.abs))).toBeGreaterThan(0.15);
+      // the stance arc (±23°) carries most of the weight
+      const stance = z.filter((_, k) => angle[k] < 30 || angle[k] > 330);
+      expect(sum(stance)).toBeGreaterThan(0.5 * weight);
+    }
+    // the mean horizontal force is the change of forward momentum over the cycle: nil for the
+    // RFT walk, periodic from its second cycle (the DEM robot still speeds up in its second)
+    const sumX = rft.legForceByAngle.x.reduce((s, v) => s + v, 0);
+    expect(Math.abs(sumX)).toBeLessThan(0.05);
+    // on RFT a leg pointing up (90° … 270°) is above the surface: nothing at all
+    for (let k = 9; k < 27; k++) {
+      expect(rft.legForceByAngle.x[k]).toBe(0);
+      expect(rft.legForceByAngle.z[k]).toBe(0);
+    }
+    expect(rft.torsoForce).toEqual([0, 0]); // the torso stays above the RFT surface
+  });
+
   it("repeats bit for bit on the RFT ground", async () => {
     const table = RftTable.fromFourier({ zeta: 0.35, grainDiameter: 0.015, friction: 0.5 });
     const a = await robotOnGround({ scale: "smoke", ground: table });
@@ -130,6 +161,7 @@ describe("robotOnGround: the same gait on a DEM bed and on the calibrated RFT gr
     for (const k of ["time", "x", "height", "cycleSpeed", "cycleHeight"] as const) {
       expect(b[k]).toEqual(a[k]);
     }
+    expect(b.legForceByAngle).toEqual(a.legForceByAngle);
     expect(b.minClearance).toBe(a.minClearance);
   });
 });

@@ -97,6 +97,17 @@ export interface RobotOnGroundResult {
   meanHeight: number;
   /** The lowest the torso's lowest corner came above the surface, over the walk (m). */
   minClearance: number;
+  /**
+   * Where in the stride the ground pushes: its force on the six legs over the cycles after the
+   * first, by hip angle, in 36 bins of 10° (`angle`: the bins' centres, deg; 0 is straight down,
+   * the angle growing as a grounded leg sweeps backwards, so the stance arc straddles 0 and the
+   * fast return comes down in front from about 300°). `x` (forward) and `z` (up) are each bin's
+   * impulse over the window divided by the window's length (N): the bins sum to the legs' mean
+   * force, and with `torsoForce` the z sums carry the robot's weight.
+   */
+  legForceByAngle: { angle: Float64Array; x: Float64Array; z: Float64Array };
+  /** The ground's mean force on the torso over the same window, [x, z] (N): zero unless it touches. */
+  torsoForce: [number, number];
   /** Wall time of the walk (s), without building the scene or settling the bed. */
   wallTime: number;
 }
@@ -207,6 +218,10 @@ export async function robotOnGround(
   });
   robot.setPdGains(kp, kd);
   const torso = robot.link("torso"), half = torso.shapes[0].halfExtents!;
+  const legs = ["front", "middle", "rear"].flatMap((r) => [`${r}_left`, `${r}_right`])
+    .map((name) => robot.link(name)); // in the hips' (the joints') order
+  const BINS = 36, binX = new Float64Array(BINS), binZ = new Float64Array(BINS);
+  let torsoX = 0, torsoZ = 0, window = 0;
   const R = new Float64Array(9);
   const clearance = () => {
     const r = torso.orientation;
@@ -248,6 +263,18 @@ export async function robotOnGround(
     world.step();
     const c = clearance();
     if (c < minClearance) minClearance = c;
+    if (world.time - start > period + 1e-12) {
+      // the ground's push by hip angle, over the cycles after the first (as meanSpeed)
+      const hips = robot.generalizedCoordinate;
+      for (let j = 0; j < 6; j++) {
+        const a = hips[7 + j] - TAU * Math.floor(hips[7 + j] / TAU);
+        const k = Math.min(BINS - 1, Math.floor((a / TAU) * BINS));
+        const f = legs[j].contactForce;
+        binX[k] += f[0] * dt, binZ[k] += f[2] * dt;
+      }
+      const f = torso.contactForce;
+      torsoX += f[0] * dt, torsoZ += f[2] * dt, window += dt;
+    }
     if (world.time - start >= (sample * end) / n - 1e-12) {
       const com = torso.centerOfMass;
       time[sample] = world.time - start;
@@ -294,6 +321,12 @@ export async function robotOnGround(
     meanSpeed,
     meanHeight,
     minClearance,
+    legForceByAngle: {
+      angle: Float64Array.from({ length: BINS }, (_, k) => (k + 0.5) * (360 / BINS)),
+      x: binX.map((v) => v / window),
+      z: binZ.map((v) => v / window),
+    },
+    torsoForce: [torsoX / window, torsoZ / window],
     wallTime,
   };
 }
