@@ -45,9 +45,11 @@ const notebooks = [...Deno.readDirSync(dir)]
   .map((e) => e.name)
   .filter((n) => args.length === 0 || args.some((a) => n.includes(a)))
   .sort();
-// long notebooks first (stable otherwise), so that one does not start when the others are done
-const long = new Set(notebooks.filter((nb) => meta(nb).long === true));
-notebooks.sort((a, b) => Number(long.has(b)) - Number(long.has(a)));
+// each notebook's metadata.grainlab, read once; long notebooks first (stable otherwise), so
+// that one does not start when the others are done
+const metas = new Map(notebooks.map((nb) => [nb, meta(nb)]));
+const long = (nb: string) => Number(metas.get(nb)!.long === true);
+notebooks.sort((a, b) => long(b) - long(a));
 
 async function has(cmd: string): Promise<boolean> {
   try {
@@ -214,7 +216,7 @@ function meta(nb: string): Record<string, unknown> {
 
 /** The programs a notebook declares it needs (`metadata.grainlab.requires`). */
 function requires(nb: string): string[] {
-  const r = meta(nb).requires;
+  const r = metas.get(nb)!.requires;
   return Array.isArray(r) ? r.filter((c: unknown): c is string => typeof c === "string") : [];
 }
 

@@ -9,9 +9,10 @@
  * [−sweep/2, sweep/2] about straight down at a slow constant rate during one half of the period
  * and turns the rest of the circle, 2π − sweep, during the other half; the tripod of the
  * front-left, middle-right and rear-left legs runs half a period out of phase with that of the
- * front-right, middle-left and rear-right ones, so one tripod is always in stance. The targets are a function of time alone, the same on
- * both grounds; a controller at 1 kHz hands each hip its target angle (taken within π of the
- * measured one, the joints being continuous) and rate to the joint's PD motor.
+ * front-right, middle-left and rear-right ones, so one tripod is always in stance. The targets
+ * are a function of time alone, the same on both grounds; a controller at 1 kHz hands each hip
+ * its target angle (taken within π of the measured one, the joints being continuous) and rate
+ * to the joint's PD motor.
  *
  * The robot starts at rest with its lowest leg tip 2 mm above the highest grain of the bed (on
  * RFT, above the surface: a leg placed into a grain that stands above the surface line would
