@@ -20,6 +20,7 @@
  * | {@link calibrateRft} | RFT: a plate's resistance is α(β, γ)·A·depth; α gives ζ and the Fourier fit |
  * | {@link singleWheelTest} | Wong–Reece: a driven wheel's drawbar pull rises with slip and levels off; sinkage and torque grow |
  * | {@link rftValidation} | RFT against the DEM it came from: a C-leg and a tilted plate, force curves side by side |
+ * | {@link deheapRftTable} | an RFT table for the deforming surface: the calibration plates' own heaps taken out |
  * | {@link robotOnGround} | a RHex-like robot walks alike on a DEM bed and on RFT calibrated from it |
  *
  * The fits each result carries ({@link BeverlooFit}, {@link PowerLawFit},
@@ -90,5 +91,7 @@ export type { RftCalibration, RftCalibrationOptions } from "./rft_calibration.ts
 export { singleWheelTest } from "./single_wheel.ts";
 export type { SingleWheelOptions, SingleWheelResult } from "./single_wheel.ts";
 export { type RftValidation, rftValidation, type RftValidationOptions } from "./rft_validation.ts";
+export { deheapRftTable, type RftDeheap, type RftDeheapOptions } from "./rft_deheap.ts";
+export type { RftDeformChoice } from "./rft_bed.ts";
 export { robotOnGround } from "./rft_robot.ts";
 export type { RobotOnGroundOptions, RobotOnGroundResult } from "./rft_robot.ts";

@@ -1,13 +1,15 @@
 /**
  * The settled bed the terradynamics experiments share: grains poured into a box and settled
  * once, kept as state bytes so that every intrusion (a calibration pair, a validation run, a
- * wheel or a robot) starts from a fresh copy of the same bed, and the check that an RFT table
- * describes the grains of the bed it is compared with.
+ * wheel or a robot) starts from a fresh copy of the same bed, the check that an RFT table
+ * describes the grains of the bed it is compared with, and the options of the RFT side's
+ * deforming surface.
  *
  * @module
  */
 import { type GranularSystem, type RftTable, World } from "../sphere3d/mod.ts";
 import { G, type GrainModel } from "./common.ts";
+import { positive } from "../math/validate.ts";
 
 /** A settled bed, ready to be loaded into fresh worlds. */
 export interface RftBed {
@@ -172,4 +174,46 @@ export function checkTableMatchesBed(where: string, table: RftTable, model: Grai
       );
     }
   }
+}
+
+/**
+ * The experiments' choice of a deforming RFT surface (`RftGroundOptions.deform`) over the area
+ * they use: cells of `cellSize` grain diameters, angle of repose `repose`.
+ */
+export interface RftDeformChoice {
+  /** Side of a cell (d). @default 0.5 */
+  cellSize?: number;
+  /** Angle of repose (rad). @default 0.5 */
+  repose?: number;
+}
+
+/**
+ * Check an experiment's `deform` option: null for none, else the cell size in metres (grain
+ * diameter `d`) and the repose where given.
+ *
+ * @example
+ * ```ts
+ * import { rftDeformOptions } from "./rft_bed.ts";
+ * import { expect } from "expect";
+ * expect(rftDeformOptions("f", { cellSize: 2 }, 0.01)).toEqual({ cellSize: 0.02 });
+ * expect(rftDeformOptions("f", undefined, 0.01)).toBe(null);
+ * expect(() => rftDeformOptions("f", { size: 1 } as never, 0.01)).toThrow(/deform\.size/);
+ * ```
+ */
+export function rftDeformOptions(
+  w: string,
+  v: RftDeformChoice | undefined,
+  d: number,
+): { cellSize: number; repose?: number } | null {
+  if (v === undefined) return null;
+  if (v === null || typeof v !== "object" || Array.isArray(v)) {
+    throw new TypeError(`${w}: deform (${String(v)}) must be { cellSize?, repose? }`);
+  }
+  for (const k of Object.keys(v)) {
+    if (k !== "cellSize" && k !== "repose") {
+      throw new RangeError(`${w}: unknown option "deform.${k}" (valid: cellSize, repose)`);
+    }
+  }
+  const cellSize = positive(w, "deform.cellSize", v.cellSize ?? 0.5) * d;
+  return v.repose === undefined ? { cellSize } : { cellSize, repose: v.repose };
 }

@@ -58,9 +58,25 @@ export interface PlateResult {
 }
 
 /**
- * Runs one (β, γ) pair; `makeWorld` gives a fresh empty world with rigid bodies.
+ * The bed a plate runs in: a settled DEM bed, or (`rft: true`) only its geometry, for a
+ * world whose ground is an RFT ground at `surface` (no grains loaded, nothing cleared or lifted:
+ * a buried start simply starts moving).
+ */
+export type PlateBed =
+  | RftBed
+  | {
+    rft: true;
+    model: { d: number };
+    surface: number;
+    size: [number, number, number];
+    volumeFraction: number;
+  };
+
+/**
+ * Runs one (β, γ) pair; `makeWorld` gives a fresh empty world with rigid bodies (with an RFT
+ * ground when `bed.rft`).
  *
- * @param bed the settled bed
+ * @param bed the settled bed, or the geometry of an RFT one
  * @param run the plate and its motion
  * @param makeWorld a fresh world (same time step and gravity as the bed)
  * @returns α_z, α_x, their R², the inertial number and the path
@@ -81,7 +97,7 @@ export interface PlateResult {
  * ```
  */
 export async function plateRun(
-  bed: RftBed,
+  bed: PlateBed,
   run: PlateRun,
   makeWorld: () => Promise<World>,
 ): Promise<PlateResult> {
@@ -132,7 +148,7 @@ export async function plateRun(
  * `runIn` metres of travel whose depth lies in the window are recorded.
  */
 async function drive(
-  bed: RftBed,
+  bed: PlateBed,
   run: PlateRun,
   makeWorld: () => Promise<World>,
   zStart0: number,
@@ -147,13 +163,14 @@ async function drive(
 ): Promise<void> {
   const { side: a, thickness: t, beta, gamma, speed } = run;
   const [from, to] = run.window;
-  const m = bed.model, d = m.d;
+  const d = bed.model.d;
   const world = await makeWorld();
   const dt = world.timeStep;
-  const sys = loadRftBed(world, bed);
+  const grains = "rft" in bed ? null : bed;
+  const sys = grains === null ? null : loadRftBed(world, grains);
   const vx = speed * Math.cos(gamma), vz = -speed * Math.sin(gamma);
   let zStart = zStart0, travel = travel0;
-  if (!buried && vz < 0) {
+  if (sys !== null && !buried && vz < 0) {
     // a plate coming down from above must not start deep in a grain that stands above the
     // surface line (the first step would stop in the divergence guard): lift it clear
     const x0 = -0.5 * Math.ceil(travel / (speed * dt)) * dt * vx;
@@ -179,8 +196,10 @@ async function drive(
     linearVelocity: buried ? [0, 0, 0] : [vx, 0, vz],
   });
   if (buried) {
-    clearPlate(sys, x0, zStart, a, t, beta);
-    world.run(Math.round((3 * m.unit) / dt));
+    if (sys !== null && grains !== null) {
+      clearPlate(sys, x0, zStart, a, t, beta);
+      world.run(Math.round((3 * grains.model.unit) / dt));
+    }
     plate.setVelocity([vx, 0, vz]);
   }
   const area = a * a, W = Math.max(1, Math.round((0.1 * d) / (speed * dt)));

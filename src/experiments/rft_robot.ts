@@ -25,7 +25,7 @@
  * @module
  */
 import { quatMatrix } from "../sphere3d/bodies/body_set.ts";
-import { RftTable, World } from "../sphere3d/mod.ts";
+import { type RftHeightMap, RftTable, World } from "../sphere3d/mod.ts";
 import { bool, integerIn, positive } from "../math/validate.ts";
 import {
   experimentOptions,
@@ -34,7 +34,13 @@ import {
   type GrainOptions,
   resolveGrains,
 } from "./common.ts";
-import { checkTableMatchesBed, loadRftBed, settleRftBed } from "./rft_bed.ts";
+import {
+  checkTableMatchesBed,
+  loadRftBed,
+  type RftDeformChoice,
+  rftDeformOptions,
+  settleRftBed,
+} from "./rft_bed.ts";
 
 /** Options of {@link robotOnGround}. */
 export interface RobotOnGroundOptions extends GrainOptions {
@@ -68,6 +74,11 @@ export interface RobotOnGroundOptions extends GrainOptions {
    * where the engine's isotropic implicit damping slows the robot a little. @default false
    */
   implicitDrag?: boolean;
+  /**
+   * On an RFT ground, a deforming surface (`RftGroundOptions.deform`) over the strip the robot
+   * walks: cells of `cellSize` (d), angle of repose `repose` (rad). @default undefined (flat)
+   */
+  deform?: RftDeformChoice;
 }
 
 /** The result of {@link robotOnGround}. */
@@ -111,6 +122,8 @@ export interface RobotOnGroundResult {
   torsoForce: [number, number];
   /** Wall time of the walk (s), without building the scene or settling the bed. */
   wallTime: number;
+  /** With `deform`, the deforming surface after the walk (its ruts and heaps); else null. */
+  surface: RftHeightMap | null;
 }
 
 const KEYS = [
@@ -122,6 +135,7 @@ const KEYS = [
   "bed",
   "rftTimeStep",
   "implicitDrag",
+  "deform",
 ];
 const PRESETS: Record<ExperimentScale, Partial<RobotOnGroundOptions>> = {
   smoke: { period: 0.4, cycles: 2, bed: [40, 14, 4], diameter: 0.015, rollingFriction: 0.05 },
@@ -191,18 +205,27 @@ export async function robotOnGround(
     : [0, 0, 0];
   const rftDt = positive(w, "rftTimeStep", o.rftTimeStep ?? 1e-3);
   const implicitDrag = bool(w, "implicitDrag", o.implicitDrag, false);
+  const deform = rftDeformOptions(w, o.deform, m.d);
   if (ground !== "dem") checkTableMatchesBed(w, ground, m);
 
   const dt = ground === "dem" ? m.dt : rftDt;
   const world = await World.create({ timeStep: dt, gravity: [0, 0, -G] });
   let surface = 0, top = 0, grains = 0, xMax = Infinity;
+  let surfaceMap: RftHeightMap | null = null;
   if (ground === "dem") {
     const bed = settleRftBed(m, dims);
     loadRftBed(world, bed);
     surface = bed.surface, top = bed.top, grains = bed.grains;
     xMax = bed.size[0] / 2 - HIP_X - LEG;
   } else {
-    world.addRftGround(ground, { surfaceHeight: 0, elementSize: 0.5 * m.d, implicitDrag });
+    // a deforming surface covers the strip the robot can reach walking at up to 1 m/s
+    const span = HIP_X + LEG + 0.05, ahead = span + cycles * period + period;
+    surfaceMap = world.addRftGround(ground, {
+      surfaceHeight: 0,
+      elementSize: 0.5 * m.d,
+      implicitDrag,
+      ...(deform === null ? {} : { deform: { ...deform, bounds: [-span, -0.15, ahead, 0.15] } }),
+    }).surface;
   }
   const x0 = ground === "dem" ? -dims[0] * m.d / 2 + HIP_X + LEG + m.d : 0;
   const target = [0, 0], q = new Float64Array(6), qd = new Float64Array(6);
@@ -329,6 +352,7 @@ export async function robotOnGround(
     },
     torsoForce: [torsoX / window, torsoZ / window],
     wallTime,
+    surface: surfaceMap,
   };
 }
 

@@ -31,7 +31,13 @@ import {
   type GrainOptions,
   resolveGrains,
 } from "./common.ts";
-import { checkTableMatchesBed, loadRftBed, settleRftBed } from "./rft_bed.ts";
+import {
+  checkTableMatchesBed,
+  loadRftBed,
+  type RftDeformChoice,
+  rftDeformOptions,
+  settleRftBed,
+} from "./rft_bed.ts";
 import { calibrateRft } from "./rft_calibration.ts";
 import {
   cLegMesh,
@@ -98,6 +104,11 @@ export interface RftValidationOptions extends GrainOptions {
    * may stop in the divergence guard. @default that top + 0.05 d (the plate: at least 0.5 d)
    */
   startHeight?: number;
+  /**
+   * Run the RFT side on a deforming surface (`RftGroundOptions.deform`) over the bed's area:
+   * cells of `cellSize` (d), angle of repose `repose` (rad). @default undefined (flat RFT)
+   */
+  deform?: RftDeformChoice;
 }
 
 /** The result of {@link rftValidation}. */
@@ -185,6 +196,7 @@ const KEYS = [
   "travel",
   "beds",
   "startHeight",
+  "deform",
 ];
 const DEG = Math.PI / 180;
 const PRESETS: Record<ExperimentScale, Partial<RftValidationOptions>> = {
@@ -276,6 +288,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   }
   const lift = (clear: number, least: number) =>
     startHeight !== undefined ? startHeight * d : Math.max(least, clear + 0.05 * d);
+  const deform = rftDeformOptions(w, o.deform, d);
   const beds = o.beds ?? 1;
   if (typeof beds !== "number" || !Number.isInteger(beds) || beds < 1) {
     throw new RangeError(`${w}: beds (${String(beds)}) must be an integer ≥ 1`);
@@ -414,7 +427,16 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   let rftSeconds = 0, rftColdSeconds = 0;
   for (let pass = 0; pass < passes; pass++) {
     const rftWorld = await World.create({ timeStep: dtR, gravity: [0, 0, -G] });
-    const ground = rftWorld.addRftGround(table, { surfaceHeight: surface, elementSize });
+    const ground = rftWorld.addRftGround(table, {
+      surfaceHeight: surface,
+      elementSize,
+      ...(deform === null ? {} : {
+        deform: {
+          ...deform,
+          bounds: [-bed.size[0] / 2, -bed.size[1] / 2, bed.size[0] / 2, bed.size[1] / 2],
+        },
+      }),
+    });
     // one step a window early cuts the elements and starts the engine, outside the clock
     const rftBody = scene.add(rftWorld, tMid - dtR);
     rftWorld.step();

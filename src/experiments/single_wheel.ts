@@ -29,7 +29,13 @@ import {
   numberList,
   resolveGrains,
 } from "./common.ts";
-import { checkTableMatchesBed, loadRftBed, settleRftBed } from "./rft_bed.ts";
+import {
+  checkTableMatchesBed,
+  loadRftBed,
+  type RftDeformChoice,
+  rftDeformOptions,
+  settleRftBed,
+} from "./rft_bed.ts";
 import {
   runWheel,
   type WheelScene,
@@ -81,6 +87,11 @@ export interface SingleWheelOptions extends GrainOptions {
    * @default radius / 5
    */
   elementSize?: number;
+  /**
+   * On an RFT ground, a deforming surface (`RftGroundOptions.deform`) along the wheel's track:
+   * cells of `cellSize` (d), angle of repose `repose` (rad). @default undefined (flat)
+   */
+  deform?: RftDeformChoice;
 }
 
 /** The result of {@link singleWheelTest}. Steady-state means over the window after the run-in. */
@@ -150,6 +161,7 @@ const KEYS = [
   "heaveDamping",
   "rftTimeStep",
   "elementSize",
+  "deform",
 ];
 const PRESETS: Record<ExperimentScale, Partial<SingleWheelOptions>> = {
   smoke: { slips: [0, 0.3, 0.7], speed: 0.05, travel: 0.06, bed: [8, 5] },
@@ -206,6 +218,7 @@ export async function singleWheelTest(
   const damping = nonNegative(w, "heaveDamping", o.heaveDamping ?? 30);
   const rftDt = positive(w, "rftTimeStep", o.rftTimeStep ?? 2e-3);
   const elementSize = positive(w, "elementSize", o.elementSize ?? R / 5);
+  const deform = rftDeformOptions(w, o.deform, m.d);
   const bedSpec = o.bed;
   if (!Array.isArray(bedSpec) || bedSpec.length !== 2) {
     throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [width, depth] (d)`);
@@ -248,6 +261,9 @@ export async function singleWheelTest(
         surfaceHeight: surface,
         elementSize,
         implicitDrag: false,
+        ...(deform === null ? {} : {
+          deform: { ...deform, bounds: [-length / 2, -bedW * d / 2, length / 2, bedW * d / 2] },
+        }),
       })
       : null;
     if (bed !== null) loadRftBed(world, bed);

@@ -70,3 +70,5 @@ export { fitRft } from "./rft/fit.ts";
 export type { RftFit, RftSamples } from "./rft/fit.ts";
 export { RftGround } from "./rft/ground.ts";
 export type { RftGroundOptions } from "./rft/ground.ts";
+export { RftHeightMap } from "./rft/surface.ts";
+export type { RftDeformOptions } from "./rft/surface.ts";

@@ -35,6 +35,7 @@ import { BodyLoads } from "../bodies/contact.ts";
 import type { RigidBody } from "../bodies/body.ts";
 import { rftElementForceInto, type RftStressModel } from "./model.ts";
 import { cutSurface, STRIDE } from "./elements.ts";
+import { type RftDeformOptions, RftHeightMap } from "./surface.ts";
 
 /** Options of `World.addRftGround`. */
 export interface RftGroundOptions {
@@ -51,6 +52,12 @@ export interface RftGroundOptions {
    * damping (see the module notes); false applies the whole force explicitly. @default true
    */
   implicitDrag?: boolean;
+  /**
+   * A surface that heaps and ruts over a rectangle (see `RftHeightMap`): depths are measured
+   * from a height map that the bodies' displaced grains build up ahead of them and leave as
+   * ruts behind. @default undefined (a flat surface, undisturbed)
+   */
+  deform?: RftDeformOptions;
 }
 
 /** Elements per culling chunk (see `RftGround.#chunk`). */
@@ -103,6 +110,8 @@ export class RftGround {
   readonly elementSize: number | null;
   /** Whether the drag part of dynamic bodies' loads is integrated implicitly. */
   readonly implicitDrag: boolean;
+  /** The deforming surface's height map (`options.deform`), or null for a flat surface. */
+  readonly surface: RftHeightMap | null;
   /** Elements of all shapes, {@link STRIDE} floats each, in shape frames. */
   #el: Float64Array = new Float64Array(0);
   /** First element of shape s at `#start[s]`, one past its last at `#start[s + 1]`. */
@@ -151,9 +160,9 @@ export class RftGround {
       throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
     }
     for (const k of Object.keys(options)) {
-      if (k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag") {
+      if (k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag" && k !== "deform") {
         throw new RangeError(
-          `${where}: unknown option "${k}" (valid: surfaceHeight, elementSize, implicitDrag)`,
+          `${where}: unknown option "${k}" (valid: surfaceHeight, elementSize, implicitDrag, deform)`,
         );
       }
     }
@@ -174,6 +183,7 @@ export class RftGround {
     this.surfaceHeight = h;
     this.elementSize = e ?? null;
     this.implicitDrag = implicit;
+    this.surface = options.deform === undefined ? null : new RftHeightMap(h, options.deform);
   }
 
   /** Surface elements of the shapes seen so far (cut at the first step after a body is added). */
@@ -262,7 +272,10 @@ export class RftGround {
     const n = set.count;
     if (this.#bodies !== n) this.#grow(m, n);
     const F = this.#force, T = this.#torque, el = this.#el, R = this.#R, RB = this.#RB;
-    const RL = this.#RL, f = this.#f, model = this.model, top = this.surfaceHeight;
+    const RL = this.#RL, f = this.#f, model = this.model, map = this.surface;
+    // the highest the surface stands: culling against it keeps every element that can feel force
+    const top = map === null ? this.surfaceHeight : map.maxHeight;
+    if (map !== null) map.begin();
     F.fill(0);
     T.fill(0);
     let active = 0;
@@ -301,10 +314,14 @@ export class RftGround {
         for (let e = lo; e < hi; e++) {
           const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
           const z = pz + R[6] * ex + R[7] * ey + R[8] * ez;
-          const depth = top - z;
+          let depth = top - z;
           if (!(depth > 0)) continue;
           const x = px + R[0] * ex + R[1] * ey + R[2] * ez;
           const y = py + R[3] * ex + R[4] * ey + R[5] * ez;
+          if (map !== null) {
+            depth = map.heightAt(x, y) - z;
+            if (!(depth > 0)) continue;
+          }
           const nlx = el[o + 3], nly = el[o + 4], nlz = el[o + 5];
           const nx = R[0] * nlx + R[1] * nly + R[2] * nlz;
           const ny = R[3] * nlx + R[4] * nly + R[5] * nlz;
@@ -312,6 +329,12 @@ export class RftGround {
           const rx = x - cx, ry = y - cy, rz = z - cz;
           const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
           const vz = vz0 + wx * ry - wy * rx;
+          if (map !== null) {
+            const half = 0.5 * Math.sqrt(2 * el[o + 6]);
+            const hx = half * Math.sqrt(Math.max(0, 1 - nx * nx));
+            const hy = half * Math.sqrt(Math.max(0, 1 - ny * ny));
+            map.stamp(x, y, z, hx, hy, half * Math.sqrt(Math.max(0, 1 - nz * nz)), vx, vy, vz);
+          }
           if (!rftElementForceInto(model, el[o + 6], nx, ny, nz, vx, vy, vz, depth, f)) continue;
           active++;
           fx += f[0], fy += f[1], fz += f[2];
@@ -321,6 +344,7 @@ export class RftGround {
       F[3 * b] += fx, F[3 * b + 1] += fy, F[3 * b + 2] += fz;
       T[3 * b] += tx, T[3 * b + 1] += ty, T[3 * b + 2] += tz;
     }
+    if (map !== null) map.end();
     const acc = this.#loads.acc;
     for (let b = 0; b < n; b++) {
       for (let k = 0; k < 3; k++) {
