@@ -162,7 +162,8 @@ export class RftGround {
     for (const k of Object.keys(options)) {
       if (k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag" && k !== "deform") {
         throw new RangeError(
-          `${where}: unknown option "${k}" (valid: surfaceHeight, elementSize, implicitDrag, deform)`,
+          `${where}: unknown option "${k}" ` +
+            "(valid: surfaceHeight, elementSize, implicitDrag, deform)",
         );
       }
     }

@@ -24,8 +24,9 @@
  *   grains close over the void (the rut).
  * - **Slumping.** Between free neighbours (along x and y), a step steeper than the angle of
  *   repose gives half its excess to the lower cell; every cell that changed is visited, and
- *   visited again while it moves, until no step exceeds the angle by more than 10⁻³ of a cell:
- *   grains do not stand steeper than repose after a step. Occupied cells neither give nor take (the body holds
+ *   visited again while it moves, until no step exceeds the angle by more than 10⁻³ of a cell
+ *   (at most 2²⁰ visits a step; what is left waits for the next step): grains do not stand
+ *   steeper than repose after a step. Occupied cells neither give nor take (the body holds
  *   them).
  *
  * Volume is conserved: the grains' volume above the base height (`volume`) plus `lost` stays
@@ -57,7 +58,7 @@ const MAX_MOVES = 1 << 20;
  *
  * @example
  * ```ts
- * import { RftHeightMap } from "./surface.ts";
+ * import { RftHeightMap } from "@grainlab/grainlab/sphere3d";
  * import { expect } from "expect";
  * const map = new RftHeightMap(0, { cellSize: 0.01, bounds: [-0.1, -0.1, 0.1, 0.1] });
  * // a body from the surface to 2 cm deep, moving along +x: its cell's grains are pushed ahead
