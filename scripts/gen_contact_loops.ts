@@ -1,7 +1,9 @@
 /**
  * `deno run -A scripts/gen_contact_loops.ts`: writes the contact laws' generated files from the
  * single source `src/contact/law3d_source.ts` — the scalar laws (`src/contact/law3d_gen.ts`)
- * and the hot loops of `src/sphere3d` (pair loops, plane sweep, grain–body contact). The texts
+ * and the hot loops of `src/sphere3d` (pair loops, plane sweep, grain–body contact) — and the
+ * RFT element law's from `src/sphere3d/rft/law_source.ts` (the scalar law, the tables'
+ * look-up and the RFT ground's sweep). The texts
  * are formatted with `deno fmt`, so that the files on disk are exactly what
  * {@link generateContactLoops} returns (tests/contact_generated_test.ts checks it).
  *
@@ -12,6 +14,7 @@ import { bodyContactText } from "./contact_loops/body.ts";
 import { pairLoopsText } from "./contact_loops/pairs.ts";
 import { planeSweepText } from "./contact_loops/plane.ts";
 import { scalarLawsText } from "./contact_loops/scalar.ts";
+import { rftElementText, rftLookupText, rftSweepText } from "./contact_loops/rft.ts";
 
 /**
  * One generated file: its path relative to the repository root, and its text.
@@ -88,6 +91,9 @@ export async function generateContactLoops(laws: LawSet = LAW3D): Promise<Genera
     { path: "src/sphere3d/pair_loops_gen.ts", text: pairLoopsText(laws) },
     { path: "src/sphere3d/plane_sweep_gen.ts", text: planeSweepText(laws) },
     { path: "src/sphere3d/bodies/contact_law_gen.ts", text: bodyContactText(laws) },
+    { path: "src/sphere3d/rft/element_gen.ts", text: rftElementText() },
+    { path: "src/sphere3d/rft/table_lookup_gen.ts", text: rftLookupText() },
+    { path: "src/sphere3d/rft/ground_sweep_gen.ts", text: rftSweepText() },
   ];
   const out: GeneratedFile[] = [];
   for (const f of raw) out.push({ path: f.path, text: await formatTs(f.text) });

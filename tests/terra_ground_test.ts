@@ -14,6 +14,7 @@ import {
   rftAlphaX,
   rftAlphaZ,
   rftElementForce,
+  RftTable,
   rftTableFromFourier,
 } from "../src/sphere3d/rft/mod.ts";
 import { cutSurface } from "../src/sphere3d/rft/elements.ts";
@@ -396,6 +397,47 @@ describe("RFT ground: validation and elements", () => {
     const got = ground.force(body), norm = Math.hypot(...want);
     for (let k = 0; k < 3; k++) expect(Math.abs(got[k] - want[k])).toBeLessThan(1e-7 * norm);
     world.close();
+  });
+
+  it("looks a table up in its sweep exactly as the table does, uniform grid or not", async () => {
+    // the sweep has the table's look-up written in (generated from one source); a model that
+    // only forwards the table's calls takes the calls' path: the forces must agree bit for bit
+    const uniformTable = rftTableFromFourier({ zeta: 0.7, betaCount: 13, gammaCount: 11 });
+    const spec = uniformTable.toSpec();
+    // an uneven grid: every other interior angle moved by a tenth of a cell
+    const bend = (a: number[]) =>
+      a.map((v, k) => (k > 0 && k < a.length - 1 && k % 2 === 1 ? v + 0.1 * (a[1] - a[0]) : v));
+    const uneven = new RftTable({ ...spec, beta: bend(spec.beta as number[]) });
+    for (const table of [uniformTable, uneven]) {
+      const forwarding = {
+        alphaZAt: (b: number, g: number) => table.alphaZAt(b, g),
+        alphaXAt: (b: number, g: number) => table.alphaXAt(b, g),
+      };
+      const got: number[][] = [];
+      for (const model of [table, forwarding]) {
+        const world = await World.create({ gravity: [0, 0, 0] });
+        const ground = world.addRftGround(model, { surfaceHeight: 0, elementSize: 0.006 });
+        const ql = Math.hypot(0.2, -0.3, 0.1, 0.927);
+        const body = world.addMesh({
+          ...boxMesh([0.06, 0.04, 0.03]),
+          position: [0.1, -0.05, 0.01],
+          orientation: [0.2 / ql, -0.3 / ql, 0.1 / ql, 0.927 / ql],
+          bodyType: "kinematic",
+          linearVelocity: [0.3, -0.1, -0.2],
+          angularVelocity: [0.5, 2, -1],
+        });
+        const out: number[] = [];
+        for (let i = 0; i < 20; i++) {
+          world.step();
+          out.push(...ground.force(body), ...ground.torque(body));
+        }
+        expect(ground.activeElements).toBeGreaterThan(50);
+        got.push(out);
+        world.close();
+      }
+      expect(Math.hypot(...got[0])).toBeGreaterThan(1);
+      expect(got[0]).toEqual(got[1]);
+    }
   });
 
   it("cuts a closed surface into elements with the same area and zero net vector area", () => {

@@ -9,6 +9,13 @@
 export const STRIDE = 7;
 
 /**
+ * Elements per culling chunk of the RFT ground: a shape's elements are grouped by `CHUNK`
+ * consecutive ones (its last chunk may hold fewer), each group with a sphere around its
+ * centroids, and a group wholly above the surface is skipped.
+ */
+export const CHUNK = 32;
+
+/**
  * Append the elements of a triangle surface (wound outward) to `out`. A triangle with an obtuse
  * corner is first split by the altitude from that corner into two right triangles. A triangle
  * is then cut into rows parallel to its shortest edge, m = ⌈(altitude onto that edge) / size⌉

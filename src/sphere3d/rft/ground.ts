@@ -33,8 +33,11 @@ import type { BodyManager } from "../bodies/manager.ts";
 import { SHAPE_TABLE } from "../bodies/shape_table.ts";
 import { BodyLoads } from "../bodies/contact.ts";
 import type { RigidBody } from "../bodies/body.ts";
-import { rftElementForceInto, type RftStressModel } from "./model.ts";
-import { cutSurface, STRIDE } from "./elements.ts";
+import type { RftStressModel } from "./model.ts";
+import { CHUNK, cutSurface, STRIDE } from "./elements.ts";
+import { rftShapeSweep, SWEEP_POSE } from "./ground_sweep_gen.ts";
+import { RftTable, rftTableGrid } from "./table.ts";
+import type { RftGrid } from "./table_lookup_gen.ts";
 import { type RftDeformOptions, RftHeightMap } from "./surface.ts";
 
 /** Options of `World.addRftGround`. */
@@ -59,9 +62,6 @@ export interface RftGroundOptions {
    */
   deform?: RftDeformOptions;
 }
-
-/** Elements per culling chunk (see `RftGround.#chunk`). */
-const CHUNK = 32;
 
 /** Runs one ground step (set by {@link RftGround}'s static block). */
 let stepGround: (g: RftGround, m: BodyManager, dt: number, gravity: ArrayLike<number>) => BodyLoads;
@@ -138,7 +138,11 @@ export class RftGround {
   readonly #R = new Float64Array(9);
   readonly #RB = new Float64Array(9);
   readonly #RL = new Float64Array(9);
-  readonly #f = new Float64Array(3);
+  /** The pose of the shape being swept and its sums (see `rftShapeSweep`). */
+  readonly #pose = new Float64Array(SWEEP_POSE);
+  /** A table model's grid, looked up in the sweep itself; null for other models. */
+  readonly #grid: RftGrid | null;
+  readonly #sums = new Float64Array(6);
 
   static {
     stepGround = (g, m, dt, gravity) => g.#step(m, dt, gravity);
@@ -181,6 +185,7 @@ export class RftGround {
       throw new TypeError(`${where}: implicitDrag (${String(implicit)}) must be a boolean`);
     }
     this.model = model;
+    this.#grid = model instanceof RftTable ? rftTableGrid(model) : null;
     this.surfaceHeight = h;
     this.elementSize = e ?? null;
     this.implicitDrag = implicit;
@@ -273,7 +278,7 @@ export class RftGround {
     const n = set.count;
     if (this.#bodies !== n) this.#grow(m, n);
     const F = this.#force, T = this.#torque, el = this.#el, R = this.#R, RB = this.#RB;
-    const RL = this.#RL, f = this.#f, model = this.model, map = this.surface;
+    const RL = this.#RL, model = this.model, grid = this.#grid, map = this.surface;
     // the highest the surface stands: culling against it keeps every element that can feel force
     const top = map === null ? this.surfaceHeight : map.maxHeight;
     if (map !== null) map.begin();
@@ -301,49 +306,20 @@ export class RftGround {
         (Math.abs(R[6]) * hh[3 * s] + Math.abs(R[7]) * hh[3 * s + 1] +
           Math.abs(R[8]) * hh[3 * s + 2]);
       if (!(low < top)) continue;
-      const cx = set.com[3 * b], cy = set.com[3 * b + 1], cz = set.com[3 * b + 2];
-      const vx0 = set.vel[3 * b], vy0 = set.vel[3 * b + 1], vz0 = set.vel[3 * b + 2];
-      const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
-      let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0;
-      const ch = this.#chunk, first = this.#chunkOf[s], end = this.#start[s + 1];
-      for (let k = first; k < this.#chunkOf[s + 1]; k++) {
-        // the chunk's lowest point, with a margin far above rounding: wholly above, skip it
-        const zc = pz + R[6] * ch[4 * k] + R[7] * ch[4 * k + 1] + R[8] * ch[4 * k + 2];
-        const rc = ch[4 * k + 3];
-        if (zc - rc - 1e-9 * (rc + Math.abs(zc) + Math.abs(top)) > top) continue;
-        const lo = this.#start[s] + CHUNK * (k - first), hi = Math.min(lo + CHUNK, end);
-        for (let e = lo; e < hi; e++) {
-          const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
-          const z = pz + R[6] * ex + R[7] * ey + R[8] * ez;
-          let depth = top - z;
-          if (!(depth > 0)) continue;
-          const x = px + R[0] * ex + R[1] * ey + R[2] * ez;
-          const y = py + R[3] * ex + R[4] * ey + R[5] * ez;
-          if (map !== null) {
-            depth = map.heightAt(x, y) - z;
-            if (!(depth > 0)) continue;
-          }
-          const nlx = el[o + 3], nly = el[o + 4], nlz = el[o + 5];
-          const nx = R[0] * nlx + R[1] * nly + R[2] * nlz;
-          const ny = R[3] * nlx + R[4] * nly + R[5] * nlz;
-          const nz = R[6] * nlx + R[7] * nly + R[8] * nlz;
-          const rx = x - cx, ry = y - cy, rz = z - cz;
-          const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
-          const vz = vz0 + wx * ry - wy * rx;
-          if (map !== null) {
-            const half = 0.5 * Math.sqrt(2 * el[o + 6]);
-            const hx = half * Math.sqrt(Math.max(0, 1 - nx * nx));
-            const hy = half * Math.sqrt(Math.max(0, 1 - ny * ny));
-            map.stamp(x, y, z, hx, hy, half * Math.sqrt(Math.max(0, 1 - nz * nz)), vx, vy, vz);
-          }
-          if (!rftElementForceInto(model, el[o + 6], nx, ny, nz, vx, vy, vz, depth, f)) continue;
-          active++;
-          fx += f[0], fy += f[1], fz += f[2];
-          tx += ry * f[2] - rz * f[1], ty += rz * f[0] - rx * f[2], tz += rx * f[1] - ry * f[0];
-        }
+      const pose = this.#pose, sums = this.#sums;
+      for (let k = 0; k < 9; k++) pose[k] = R[k];
+      pose[9] = px, pose[10] = py, pose[11] = pz;
+      for (let k = 0; k < 3; k++) {
+        pose[12 + k] = set.com[3 * b + k];
+        pose[15 + k] = set.vel[3 * b + k];
+        pose[18 + k] = set.ang[3 * b + k];
       }
-      F[3 * b] += fx, F[3 * b + 1] += fy, F[3 * b + 2] += fz;
-      T[3 * b] += tx, T[3 * b + 1] += ty, T[3 * b + 2] += tz;
+      pose[21] = top;
+      sums.fill(0);
+      const ch = this.#chunkOf, start = this.#start, chunk = this.#chunk;
+      active += rftShapeSweep(model, grid, el, start, chunk, s, ch[s], ch[s + 1], pose, map, sums);
+      F[3 * b] += sums[0], F[3 * b + 1] += sums[1], F[3 * b + 2] += sums[2];
+      T[3 * b] += sums[3], T[3 * b + 1] += sums[4], T[3 * b + 2] += sums[5];
     }
     if (map !== null) map.end();
     const acc = this.#loads.acc;

@@ -32,6 +32,9 @@
  *
  * @module
  */
+import { rftElementForceInto } from "./element_gen.ts";
+
+export { rftElementForceInto };
 
 /**
  * The nine Fourier coefficients of Li et al.'s fit (N/m³):
@@ -282,51 +285,6 @@ export function checkCoefficients(where: string, c: unknown): Readonly<RftCoeffi
     out[k] = v;
   }
   return Object.freeze(out);
-}
-
-/** An element is leading when n·v > LEADING·|v| (a face parallel to the motion is not). */
-const LEADING = 1e-9;
-
-/**
- * The RFT force (N) on one surface element, written to `out[o..o+2]`; returns false (and
- * writes zeros) when the element is above the surface, still, trailing or edge-on. `nx, ny,
- * nz` is the outward unit normal, `v` the element's velocity (m/s), `depth` (m) below the
- * surface, `area` (m²). Allocation-free: the ground's per-step loop calls it.
- */
-export function rftElementForceInto(
-  model: RftStressModel,
-  area: number,
-  nx: number,
-  ny: number,
-  nz: number,
-  vx: number,
-  vy: number,
-  vz: number,
-  depth: number,
-  out: Float64Array | number[],
-  o = 0,
-): boolean {
-  out[o] = 0, out[o + 1] = 0, out[o + 2] = 0;
-  if (!(depth > 0) || !(area > 0)) return false;
-  const speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
-  if (!(speed > 0) || !(nx * vx + ny * vy + nz * vz > LEADING * speed)) return false;
-  const vh = Math.sqrt(vx * vx + vy * vy);
-  let ex = 1, ey = 0;
-  if (vh > LEADING * speed) {
-    ex = vx / vh, ey = vy / vh;
-  } else {
-    const nh = Math.sqrt(nx * nx + ny * ny);
-    if (nh > 0) ex = nx / nh, ey = ny / nh;
-  }
-  const n2 = nx * ex + ny * ey, w = Math.sqrt(n2 * n2 + nz * nz);
-  if (!(w > 0)) return false;
-  let beta = Math.atan2(nz, n2) + Math.PI / 2;
-  if (beta > Math.PI / 2) beta -= Math.PI;
-  const gamma = Math.atan2(-vz, vh);
-  const s = depth * area * w;
-  const fz = model.alphaZAt(beta, gamma) * s, fh = -model.alphaXAt(beta, gamma) * s;
-  out[o] = fh * ex, out[o + 1] = fh * ey, out[o + 2] = fz;
-  return true;
 }
 
 /** One surface element for {@link rftElementForce}. */

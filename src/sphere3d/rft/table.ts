@@ -9,6 +9,7 @@
  */
 import { checkCoefficients, RFT_GENERIC, rftAlphaX, rftAlphaZ } from "./model.ts";
 import type { RftCoefficients, RftStressModel } from "./model.ts";
+import { type RftGrid, rftTableLocate, rftTableValue } from "./table_lookup_gen.ts";
 
 /** Where a table's numbers come from. */
 export type RftSource = "generic" | "dem";
@@ -102,6 +103,7 @@ export class RftTable implements RftStressModel {
   #j = 0;
   #t = 0;
   #u = 0;
+  readonly #cell = new Float64Array(4);
 
   /**
    * A table sampled from the Fourier form on a uniform grid over [−π/2, π/2]² (default: Li et
@@ -199,47 +201,39 @@ export class RftTable implements RftStressModel {
 
   #at(a: Float64Array, beta: number, gamma: number): number {
     // the ground asks for α_z and then α_x at the same angles: the cell is found once
-    if (beta !== this.#lastBeta || gamma !== this.#lastGamma) this.#locate(beta, gamma);
-    const ng = this.gamma.length, k = this.#i * ng + this.#j, t = this.#t, u = this.#u;
-    const v00 = a[k], v01 = a[k + 1], v10 = a[k + ng], v11 = a[k + ng + 1];
-    if (t === 0) return u === 0 ? v00 : (1 - u) * v00 + u * v01;
-    if (u === 0) return (1 - t) * v00 + t * v10;
-    return (1 - t) * ((1 - u) * v00 + u * v01) + t * ((1 - u) * v10 + u * v11);
-  }
-
-  /** Find the cell of (β, γ) and the fractions t, u in it (kept with the angles). */
-  #locate(beta: number, gamma: number): void {
-    // β modulo π into [−π/2, π/2]; γ clamped (the leading-side convention keeps it in range)
-    let b = beta;
-    if (b > HALF_PI || b < -HALF_PI) b -= Math.PI * Math.round(b / Math.PI);
-    const B = this.beta, G = this.gamma, ng = G.length;
-    b = b < B[0] ? B[0] : b > B[B.length - 1] ? B[B.length - 1] : b;
-    const g = gamma < G[0] ? G[0] : gamma > G[ng - 1] ? G[ng - 1] : gamma;
-    const i = cell(B, b, this.#uniformB), j = cell(G, g, this.#uniformG);
-    this.#i = i, this.#j = j;
-    this.#t = (b - B[i]) / (B[i + 1] - B[i]), this.#u = (g - G[j]) / (G[j + 1] - G[j]);
-    this.#lastBeta = beta, this.#lastGamma = gamma;
+    if (beta !== this.#lastBeta || gamma !== this.#lastGamma) {
+      const c = this.#cell;
+      rftTableLocate(this.beta, this.gamma, this.#uniformB, this.#uniformG, beta, gamma, c);
+      this.#i = c[0], this.#j = c[1], this.#t = c[2], this.#u = c[3];
+      this.#lastBeta = beta, this.#lastGamma = gamma;
+    }
+    return rftTableValue(a, this.gamma.length, this.#i, this.#j, this.#t, this.#u);
   }
 }
 
-/** Index i of the cell [x[i], x[i+1]] holding v (x[0] ≤ v ≤ x[n−1]); allocation-free. */
-function cell(x: Float64Array, v: number, isUniform: boolean): number {
-  const last = x.length - 2;
-  let i: number;
-  if (isUniform) {
-    i = Math.floor(((v - x[0]) / (x[last + 1] - x[0])) * (last + 1));
-    i = i < 0 ? 0 : i > last ? last : i;
-    while (i < last && v >= x[i + 1]) i++;
-    while (i > 0 && v < x[i]) i--;
-    return i;
-  }
-  let lo = 0, hi = last;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (x[mid] <= v) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+/**
+ * The grid and values of `table` as the RFT ground's sweep reads them (the table's own arrays,
+ * not copies).
+ *
+ * @example
+ * ```ts
+ * import { RftTable, rftTableGrid } from "./table.ts";
+ * import { expect } from "expect";
+ * const t = RftTable.fromFourier({ betaCount: 7, gammaCount: 5 });
+ * const g = rftTableGrid(t);
+ * expect(g.alphaZ).toBe(t.alphaZ);
+ * expect(g.uniformBeta && g.uniformGamma).toBe(true);
+ * ```
+ */
+export function rftTableGrid(table: RftTable): RftGrid {
+  return {
+    beta: table.beta,
+    gamma: table.gamma,
+    alphaZ: table.alphaZ,
+    alphaX: table.alphaX,
+    uniformBeta: uniform(table.beta),
+    uniformGamma: uniform(table.gamma),
+  };
 }
 
 function uniform(x: Float64Array): boolean {

@@ -1,0 +1,237 @@
+/**
+ * The single source of the RFT element law (`model.ts` states it): a code fragment, a function
+ * that writes the law's TypeScript statements for the names a host binds to its inputs and
+ * outputs. `scripts/gen_contact_loops.ts` builds from it both the scalar
+ * `rftElementForceInto` (`element_gen.ts`, which `rftElementForce` and the tests call) and the
+ * RFT ground's per-shape sweep (`ground_sweep_gen.ts`), where the law — and, for an
+ * `RftTable`, the table's look-up (`table_lookup_gen.ts` holds it for `RftTable` itself) — is
+ * written into the loop over a shape's elements: V8 does not inline the scalar function there, and a call per
+ * element with its result written to an array and read back costs more than the law itself.
+ * Both copies have the same operations in the same order, hence the same bits.
+ *
+ * Inputs are read as given and may be read more than once: bind them to plain names.
+ *
+ * @module
+ */
+
+/**
+ * An element is leading when n·v > `RFT_LEADING`·|v| (a face parallel to the motion is not).
+ *
+ * @example
+ * ```ts
+ * import { RFT_LEADING } from "./law_source.ts";
+ * import { expect } from "expect";
+ * expect(RFT_LEADING).toBe(1e-9);
+ * ```
+ */
+export const RFT_LEADING = 1e-9;
+
+/**
+ * The names a host binds to the element law's inputs, outputs and temporaries.
+ *
+ * @example
+ * ```ts
+ * import { type RftLawNames, rftElementLaw } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const v: RftLawNames = {
+ *   area: "a", nx: "nx", ny: "ny", nz: "nz", vx: "vx", vy: "vy", vz: "vz", depth: "d",
+ *   model: "model", skip: "continue;", prefix: "_",
+ * };
+ * expect(rftElementLaw(v)).toContain("const _az = model.alphaZAt(_beta, _gamma);");
+ * ```
+ */
+export interface RftLawNames {
+  /** Element area (m²). */
+  area: string;
+  /** Outward unit normal, x. */
+  nx: string;
+  /** Outward unit normal, y. */
+  ny: string;
+  /** Outward unit normal, z. */
+  nz: string;
+  /** Element velocity, x (m/s). */
+  vx: string;
+  /** Element velocity, y (m/s). */
+  vy: string;
+  /** Element velocity, z (m/s). */
+  vz: string;
+  /** Depth below the free surface (m); the law feels nothing at depth ≤ 0. */
+  depth: string;
+  /** The stress model: an object with `alphaZAt(β, γ)` and `alphaXAt(β, γ)` (N/m³). */
+  model: string;
+  /**
+   * Statements that declare `${prefix}az` and `${prefix}ax`, α_z and α_x (N/m³) at the angles
+   * `${prefix}beta` and `${prefix}gamma`, in place of the model's two calls (a host that
+   * writes a table's look-up into its loop). @default the calls
+   */
+  alphas?: string;
+  /** The statement that leaves the element with no force (`continue;`, `return false;`). */
+  skip: string;
+  /**
+   * Prefix of the law's own names (temporaries and outputs): `${prefix}fz` is the vertical
+   * force (N, up positive), `${prefix}fh` the horizontal force along the unit direction
+   * (`${prefix}ex`, `${prefix}ey`) (N).
+   */
+  prefix: string;
+}
+
+/**
+ * The RFT element law's statements: with the element below the surface, moving and leading,
+ * the force `(fh·ex, fh·ey, fz)` (names `prefix` + `fh`, `ex`, `ey`, `fz`); otherwise `skip`.
+ * See `model.ts` for the conventions (β, γ, the plane of motion, the projected area).
+ *
+ * @example
+ * ```ts
+ * import { rftElementLaw } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const text = rftElementLaw({
+ *   area: "a", nx: "nx", ny: "ny", nz: "nz", vx: "vx", vy: "vy", vz: "vz", depth: "d",
+ *   model: "m", skip: "return 0;", prefix: "",
+ * });
+ * // a plate pushed straight down, 1 cm² at 2 cm deep in α_z = 10⁶ N/m³: 2 N up
+ * const law = new Function("a", "nx", "ny", "nz", "vx", "vy", "vz", "d", "m",
+ *   `${text}\nreturn fz;`);
+ * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
+ * expect(law(1e-4, 0, 0, -1, 0, 0, -0.01, 0.02, m)).toBeCloseTo(2, 12);
+ * expect(law(1e-4, 0, 0, -1, 0, 0, 0.01, 0.02, m)).toBe(0); // trailing: pulled up
+ * ```
+ */
+export function rftElementLaw(v: RftLawNames): string {
+  const p = v.prefix, { nx, ny, nz, vx, vy, vz } = v;
+  return `if (!(${v.depth} > 0) || !(${v.area} > 0)) ${v.skip}
+const ${p}speed = Math.sqrt(${vx} * ${vx} + ${vy} * ${vy} + ${vz} * ${vz});
+if (!(${p}speed > 0) || !(${nx} * ${vx} + ${ny} * ${vy} + ${nz} * ${vz} > ${RFT_LEADING} * ${p}speed)) {
+  ${v.skip}
+}
+// the plane of motion: z and the horizontal velocity's direction e (for vertical motion, the
+// normal's horizontal part, or x)
+const ${p}vh = Math.sqrt(${vx} * ${vx} + ${vy} * ${vy});
+let ${p}ex = 1, ${p}ey = 0;
+if (${p}vh > ${RFT_LEADING} * ${p}speed) {
+  ${p}ex = ${vx} / ${p}vh, ${p}ey = ${vy} / ${p}vh;
+} else {
+  const ${p}nh = Math.sqrt(${nx} * ${nx} + ${ny} * ${ny});
+  if (${p}nh > 0) ${p}ex = ${nx} / ${p}nh, ${p}ey = ${ny} / ${p}nh;
+}
+// the normal projected onto that plane: β from its direction, the area from its length
+const ${p}n2 = ${nx} * ${p}ex + ${ny} * ${p}ey, ${p}w = Math.sqrt(${p}n2 * ${p}n2 + ${nz} * ${nz});
+if (!(${p}w > 0)) ${v.skip}
+let ${p}beta = Math.atan2(${nz}, ${p}n2) + Math.PI / 2;
+if (${p}beta > Math.PI / 2) ${p}beta -= Math.PI;
+const ${p}gamma = Math.atan2(-${vz}, ${p}vh);
+const ${p}s = ${v.depth} * ${v.area} * ${p}w;
+${
+    v.alphas ?? `const ${p}az = ${v.model}.alphaZAt(${p}beta, ${p}gamma);
+const ${p}ax = ${v.model}.alphaXAt(${p}beta, ${p}gamma);`
+  }
+const ${p}fz = ${p}az * ${p}s;
+const ${p}fh = -${p}ax * ${p}s;`;
+}
+
+/**
+ * The names a host binds to the table look-up's inputs and outputs (`RftTable`'s grid).
+ *
+ * @example
+ * ```ts
+ * import { rftLocateLaw, type RftLocateNames } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const v: RftLocateNames = { betas: "B", gammas: "G", uniformBeta: "ub", uniformGamma: "ug",
+ *   beta: "b", gamma: "g", prefix: "_" };
+ * expect(rftLocateLaw(v)).toContain("const _t = (_b - B[_i]) / (B[_i + 1] - B[_i])");
+ * ```
+ */
+export interface RftLocateNames {
+  /** The grid's β (rad), strictly increasing over [−π/2, π/2]. */
+  betas: string;
+  /** The grid's γ (rad), likewise. */
+  gammas: string;
+  /** Boolean: the β grid is uniform (its cell is found by division). */
+  uniformBeta: string;
+  /** Boolean: the γ grid is uniform. */
+  uniformGamma: string;
+  /** β to look up (rad), any value: taken modulo π. */
+  beta: string;
+  /** γ to look up (rad): clamped to the grid. */
+  gamma: string;
+  /**
+   * Prefix of the outputs and temporaries: the cell `${prefix}i` (β), `${prefix}j` (γ) and
+   * the fractions `${prefix}t`, `${prefix}u` in it.
+   */
+  prefix: string;
+}
+
+/** The cell of `x` in grid `g` (uniform: `isUniform`), declared as `let ${i}`. */
+function cellLaw(g: string, x: string, isUniform: string, i: string, p: string): string {
+  return `let ${i}: number;
+{
+  const ${p}last = ${g}.length - 2;
+  if (${isUniform}) {
+    ${i} = Math.floor(((${x} - ${g}[0]) / (${g}[${p}last + 1] - ${g}[0])) * (${p}last + 1));
+    ${i} = ${i} < 0 ? 0 : ${i} > ${p}last ? ${p}last : ${i};
+    while (${i} < ${p}last && ${x} >= ${g}[${i} + 1]) ${i}++;
+    while (${i} > 0 && ${x} < ${g}[${i}]) ${i}--;
+  } else {
+    let ${p}lo = 0, ${p}hi = ${p}last;
+    while (${p}lo < ${p}hi) {
+      const ${p}mid = (${p}lo + ${p}hi + 1) >> 1;
+      if (${g}[${p}mid] <= ${x}) ${p}lo = ${p}mid;
+      else ${p}hi = ${p}mid - 1;
+    }
+    ${i} = ${p}lo;
+  }
+}`;
+}
+
+/**
+ * A table's look-up of the cell of (β, γ): β modulo π into [−π/2, π/2] and clamped to the
+ * grid, γ clamped; the cell's indices and the fractions in it.
+ *
+ * @example
+ * ```ts
+ * import { rftLocateLaw } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const text = rftLocateLaw({ betas: "B", gammas: "G", uniformBeta: "true",
+ *   uniformGamma: "false", beta: "beta", gamma: "gamma", prefix: "" });
+ * const locate = new Function("B", "G", "beta", "gamma", `${text}\nreturn [i, j, t, u];`);
+ * const grid = Float64Array.of(-Math.PI / 2, 0, Math.PI / 2);
+ * expect(locate(grid, grid, Math.PI / 4, -Math.PI / 2)).toEqual([1, 0, 0.5, 0]);
+ * expect(locate(grid, grid, Math.PI + 0.1, 0)[0]).toBe(1); // β modulo π
+ * ```
+ */
+export function rftLocateLaw(v: RftLocateNames): string {
+  const p = v.prefix, B = v.betas, G = v.gammas;
+  return `// β modulo π into [−π/2, π/2]; γ clamped (the leading-side convention keeps it in range)
+let ${p}b = ${v.beta};
+if (${p}b > Math.PI / 2 || ${p}b < -Math.PI / 2) ${p}b -= Math.PI * Math.round(${p}b / Math.PI);
+${p}b = ${p}b < ${B}[0] ? ${B}[0] : ${p}b > ${B}[${B}.length - 1] ? ${B}[${B}.length - 1] : ${p}b;
+const ${p}ng = ${G}.length;
+const ${p}g = ${v.gamma} < ${G}[0] ? ${G}[0] : ${v.gamma} > ${G}[${p}ng - 1] ? ${G}[${p}ng - 1] : ${v.gamma};
+${cellLaw(B, `${p}b`, v.uniformBeta, `${p}i`, `${p}B`)}
+${cellLaw(G, `${p}g`, v.uniformGamma, `${p}j`, `${p}G`)}
+const ${p}t = (${p}b - ${B}[${p}i]) / (${B}[${p}i + 1] - ${B}[${p}i]);
+const ${p}u = (${p}g - ${G}[${p}j]) / (${G}[${p}j + 1] - ${G}[${p}j]);`;
+}
+
+/**
+ * A table's bilinear value: the expression for entry (i, j) + fractions (t, u) of the values
+ * `a` (laid out `i * ng + j`), exact at grid points and along grid lines.
+ *
+ * @example
+ * ```ts
+ * import { rftBilinearLaw } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const value = new Function("a", "k", "ng", "t", "u",
+ *   `return ${rftBilinearLaw("a", "k", "ng", "t", "u")};`);
+ * expect(value([1, 3, 5, 7], 0, 2, 0.5, 0.5)).toBe(4);
+ * expect(value([1, 3, 5, 7], 0, 2, 0, 0)).toBe(1);
+ * ```
+ */
+export function rftBilinearLaw(a: string, k: string, ng: string, t: string, u: string): string {
+  const v00 = `${a}[${k}]`, v01 = `${a}[${k} + 1]`, v10 = `${a}[${k} + ${ng}]`;
+  const v11 = `${a}[${k} + ${ng} + 1]`;
+  return `(${t} === 0
+  ? (${u} === 0 ? ${v00} : (1 - ${u}) * ${v00} + ${u} * ${v01})
+  : ${u} === 0
+  ? (1 - ${t}) * ${v00} + ${t} * ${v10}
+  : (1 - ${t}) * ((1 - ${u}) * ${v00} + ${u} * ${v01}) + ${t} * ((1 - ${u}) * ${v10} + ${u} * ${v11}))`;
+}
