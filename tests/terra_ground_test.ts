@@ -440,6 +440,67 @@ describe("RFT ground: validation and elements", () => {
     }
   });
 
+  it("lists the elements that feel the ground: they sum to the force of the next step", async () => {
+    for (const deform of [false, true]) {
+      const world = await World.create({ gravity: [0, 0, 0] });
+      const ground = world.addRftGround(rftTableFromFourier({ zeta: 0.6 }), {
+        surfaceHeight: 0,
+        elementSize: 0.006,
+        ...(deform ? { deform: { cellSize: 0.01, bounds: [-0.3, -0.3, 0.3, 0.3] } } : {}),
+      });
+      const ql = Math.hypot(0.2, -0.3, 0.1, 0.927);
+      const body = world.addMesh({
+        ...boxMesh([0.06, 0.04, 0.03]),
+        position: [0.1, -0.05, 0.01],
+        orientation: [0.2 / ql, -0.3 / ql, 0.1 / ql, 0.927 / ql],
+        bodyType: "kinematic",
+        linearVelocity: [0.3, -0.1, -0.2],
+        angularVelocity: [0.5, 2, -1],
+      });
+      const wall = world.addBox({
+        halfExtents: [0.1, 0.1, 0.1],
+        position: [0, 0, -0.05],
+        bodyType: "static",
+      });
+      // before the first step the elements are not cut yet
+      expect(ground.elementForces(body).area.length).toBe(0);
+      world.step();
+      const heights = deform ? ground.surface!.heights() : null;
+      const e = ground.elementForces(body), n = e.area.length;
+      expect(n).toBeGreaterThan(50);
+      expect(e.position.length).toBe(3 * n);
+      // listing changes nothing: the map's heights stay, the next step sees the same state
+      if (heights !== null) {
+        expect(Array.from(ground.surface!.heights())).toEqual(Array.from(heights));
+      }
+      const sum = [0, 0, 0], c = body.centerOfMass, torque = [0, 0, 0];
+      for (let k = 0; k < n; k++) {
+        const r = [0, 1, 2].map((i) => e.position[3 * k + i] - c[i]);
+        const f = [0, 1, 2].map((i) => e.force[3 * k + i]);
+        for (let i = 0; i < 3; i++) sum[i] += f[i];
+        torque[0] += r[1] * f[2] - r[2] * f[1];
+        torque[1] += r[2] * f[0] - r[0] * f[2];
+        torque[2] += r[0] * f[1] - r[1] * f[0];
+        expect(e.position[3 * k + 2]).toBeLessThan(deform ? 0.05 : 0); // below the surface
+        // unit normals (to the float32 rounding of the engine's poses)
+        const nn = Math.hypot(e.normal[3 * k], e.normal[3 * k + 1], e.normal[3 * k + 2]);
+        expect(Math.abs(nn - 1)).toBeLessThan(1e-6);
+        expect(e.area[k]).toBeGreaterThan(0);
+      }
+      world.step(); // the force of this step was evaluated at the pose the list was made at
+      const F = ground.force(body), T = ground.torque(body), norm = Math.hypot(...F);
+      expect(norm).toBeGreaterThan(1);
+      for (let i = 0; i < 3; i++) {
+        expect(Math.abs(sum[i] - F[i])).toBeLessThan(1e-9 * norm);
+        expect(Math.abs(torque[i] - T[i])).toBeLessThan(1e-9 * norm);
+      }
+      expect(ground.elementForces(wall).area.length).toBe(0); // static: feels nothing
+      expect(ground.elementForces(99).area.length).toBe(0); // no such body yet
+      expect(() => ground.elementForces(-1)).toThrow(/elementForces: body \(-1\)/);
+      world.close();
+    }
+  });
+
   it("cuts a closed surface into elements with the same area and zero net vector area", () => {
     // a tetrahedron wound outward
     const v = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];

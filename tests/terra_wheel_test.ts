@@ -113,6 +113,39 @@ describe("singleWheelTest (smoke)", () => {
     console.log(`  ${lines.join("; ")}; cost DEM/RFT per simulated second ${cost.toFixed(0)}×`);
   });
 
+  it("the rim's stress carries the wheel on both grounds; the DEM's reaches behind the bottom", () => {
+    const R = rft.radius, w = rft.width, dth = Math.PI / 36;
+    for (const r of [rft, dem]) {
+      expect(r.rim.angle.length).toBe(36);
+      expect(r.rim.normal.length).toBe(3);
+      for (let i = 0; i < 3; i++) {
+        // the bins' forces, summed: the rim carries the load; on the DEM the grains against the
+        // wheel's end faces carry the rest (smoke: up to 11 % of W in this narrow bed; ci 2-7 %)
+        let fz = 0, fx = 0, rear = 0;
+        for (let k = 0; k < 36; k++) {
+          const a = r.rim.angle[k], sn = r.rim.normal[i][k], t = r.rim.shear[i][k];
+          const dz = (sn * Math.cos(a) + t * Math.sin(a)) * R * dth * w;
+          fz += dz, fx += (-sn * Math.sin(a) + t * Math.cos(a)) * R * dth * w;
+          if (a < 0) rear += dz;
+          expect(sn).toBeGreaterThan(-1); // grains press, they do not pull (Pa)
+        }
+        console.log(
+          `  ${r.ground} s ${r.slips[i]}: rim Fz ${fz.toFixed(3)} (Fz ${
+            r.verticalForce[i].toFixed(3)
+          }), rim Fx ${fx.toFixed(3)} (DP ${r.drawbarPull[i].toFixed(3)}), rear ${
+            rear.toFixed(3)
+          } N`,
+        );
+        const tol = r === rft ? 0.02 : 0.15;
+        expect(Math.abs(fz - r.verticalForce[i])).toBeLessThan(tol * W);
+        expect(Math.abs(fx - r.drawbarPull[i])).toBeLessThan(tol * W);
+        // behind the bottom the DEM's grains push on the rim as it rises (ci: 12-20 % of W;
+        // RFT's steady slipping wheel, all trailing there, 1-3 %: docs/terradynamics.md)
+        if (r === dem) expect(rear).toBeGreaterThan(0.05 * W);
+      }
+    }
+  });
+
   it("names bad options and refuses a table of other grains", async () => {
     const t = RftTable.fromFourier({ zeta: 0.3, material: "beads", grainDiameter: 0.01 });
     await expect(singleWheelTest({ scale: "smoke", ground: t, slips: [1.2] })).rejects.toThrow(

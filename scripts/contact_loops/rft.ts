@@ -159,14 +159,15 @@ ${
   return `${rftHeader()}
 /**
  * The RFT ground's sweep over the elements of one shape (see \`ground.ts\`), with the element
- * law of \`law_source.ts\` written into the loop. A hot loop: it allocates nothing.
+ * law of \`law_source.ts\` written into the loop: \`rftShapeSweep\` sums the forces (a hot loop: it
+ * allocates nothing), \`rftShapeElements\` lists them (the same loop, no side effects).
  *
  * @module
  */
 import type { RftAlphaSource } from "./element_gen.ts";
 import { CHUNK, STRIDE } from "./elements.ts";
-import type { RftGrid } from "./table_lookup_gen.ts";
 import type { RftHeightMap } from "./surface.ts";
+import type { RftGrid } from "./table_lookup_gen.ts";
 
 /**
  * The pose and motion of one shape for {@link rftShapeSweep}, 22 floats: the rotation from
@@ -188,8 +189,9 @@ export const SWEEP_POSE = 22;
  * Add the RFT forces on the elements of shape \`s\` (elements \`start[s]\` to one before
  * \`start[s + 1]\`, chunks \`first\` to one before \`last\`, chunks wholly above \`pose[21]\`
  * skipped) at the pose \`pose\` (see {@link SWEEP_POSE}) to \`sums\`; depths from \`map\` where
- * given. α comes from \`grid\` (the model's own table, looked up here) or, when it is null,
- * from the model's calls. Returns the number of elements that felt a force.
+ * given, and the elements stamped into it. α comes from \`grid\` (the model's own table, looked
+ * up here) or, when it is null, from the model's calls. Returns the number of elements that felt
+ * a force.
  *
  * @example
  * \`\`\`ts
@@ -222,54 +224,112 @@ export function rftShapeSweep(
   map: RftHeightMap | null,
   sums: Float64Array,
 ): number {
-  const R0 = pose[0], R1 = pose[1], R2 = pose[2], R3 = pose[3], R4 = pose[4], R5 = pose[5];
-  const R6 = pose[6], R7 = pose[7], R8 = pose[8];
-  const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], cz = pose[14];
-  const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
-  const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21];
-  const end = start[s + 1];
-  let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;
-  for (let k = first; k < last; k++) {
-    // the chunk's lowest point, with a margin far above rounding: wholly above, skip it
-    const zc = pz + R6 * chunk[4 * k] + R7 * chunk[4 * k + 1] + R8 * chunk[4 * k + 2];
-    const rc = chunk[4 * k + 3];
-    if (zc - rc - 1e-9 * (rc + Math.abs(zc) + Math.abs(top)) > top) continue;
-    const lo = start[s] + CHUNK * (k - first), hi = Math.min(lo + CHUNK, end);
-    for (let e = lo; e < hi; e++) {
-      const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
-      const z = pz + R6 * ex + R7 * ey + R8 * ez;
-      let depth = top - z;
-      if (!(depth > 0)) continue;
-      const x = px + R0 * ex + R1 * ey + R2 * ez;
-      const y = py + R3 * ex + R4 * ey + R5 * ez;
-      if (map !== null) {
-        depth = map.heightAt(x, y) - z;
-        if (!(depth > 0)) continue;
-      }
-      const nlx = el[o + 3], nly = el[o + 4], nlz = el[o + 5];
-      const nx = R0 * nlx + R1 * nly + R2 * nlz;
-      const ny = R3 * nlx + R4 * nly + R5 * nlz;
-      const nz = R6 * nlx + R7 * nly + R8 * nlz;
-      const rx = x - cx, ry = y - cy, rz = z - cz;
-      const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
-      const vz = vz0 + wx * ry - wy * rx;
-      if (map !== null) {
-        const half = 0.5 * Math.sqrt(2 * el[o + 6]);
-        const hx = half * Math.sqrt(Math.max(0, 1 - nx * nx));
-        const hy = half * Math.sqrt(Math.max(0, 1 - ny * ny));
-        map.stamp(x, y, z, hx, hy, half * Math.sqrt(Math.max(0, 1 - nz * nz)), vx, vy, vz);
-      }
-${indent(law, 6)}
-      const f0 = _fh * _ex, f1 = _fh * _ey;
-      active++;
-      fx += f0, fy += f1, fz += _fz;
-      tx += ry * _fz - rz * f1, ty += rz * f0 - rx * _fz, tz += rx * f1 - ry * f0;
-    }
-  }
+${indent(sweepLoop(law, true), 2)}
   sums[0] += fx, sums[1] += fy, sums[2] += fz, sums[3] += tx, sums[4] += ty, sums[5] += tz;
   return active;
 }
+
+/**
+ * The elements of shape \`s\` that feel a force at the pose \`pose\` (as {@link rftShapeSweep}
+ * takes them), appended to \`out\` as 10 numbers each: centroid (m), outward unit normal, area
+ * (m²) and force (N), all in the world frame. The height map, where given, is read, not
+ * stamped. Returns the number appended.
+ *
+ * @example
+ * \`\`\`ts
+ * import { rftShapeElements } from "./ground_sweep_gen.ts";
+ * import { cutSurface, STRIDE } from "./elements.ts";
+ * import { expect } from "expect";
+ * const list: number[] = [];
+ * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
+ * const el = Float64Array.from(list), n = el.length / STRIDE;
+ * const pose = new Float64Array(22);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[21] = 0;
+ * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), out: number[] = [];
+ * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
+ * expect(rftShapeElements(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, out))
+ *   .toBe(n);
+ * let fz = 0;
+ * for (let k = 0; k < n; k++) fz += out[10 * k + 9];
+ * expect(fz).toBeCloseTo(2, 9);
+ * \`\`\`
+ */
+export function rftShapeElements(
+  model: RftAlphaSource,
+  grid: RftGrid | null,
+  el: Float64Array,
+  start: Int32Array,
+  chunk: Float64Array,
+  s: number,
+  first: number,
+  last: number,
+  pose: Float64Array,
+  map: RftHeightMap | null,
+  out: number[],
+): number {
+${indent(sweepLoop(law, false), 2)}
+  return active;
+}
 `;
+}
+
+/**
+ * The loop over one shape's elements around the element law `law`: with `sum`, the forces
+ * and torques are summed and the height map stamped; otherwise each element is appended to
+ * `out`.
+ */
+function sweepLoop(law: string, sum: boolean): string {
+  const stamp = sum
+    ? `
+    if (map !== null) {
+      const half = 0.5 * Math.sqrt(2 * el[o + 6]);
+      const hx = half * Math.sqrt(Math.max(0, 1 - nx * nx));
+      const hy = half * Math.sqrt(Math.max(0, 1 - ny * ny));
+      map.stamp(x, y, z, hx, hy, half * Math.sqrt(Math.max(0, 1 - nz * nz)), vx, vy, vz);
+    }`
+    : "";
+  const use = sum
+    ? `const f0 = _fh * _ex, f1 = _fh * _ey;
+active++;
+fx += f0, fy += f1, fz += _fz;
+tx += ry * _fz - rz * f1, ty += rz * f0 - rx * _fz, tz += rx * f1 - ry * f0;`
+    : `active++;
+out.push(x, y, z, nx, ny, nz, el[o + 6], _fh * _ex, _fh * _ey, _fz);`;
+  return `const R0 = pose[0], R1 = pose[1], R2 = pose[2], R3 = pose[3], R4 = pose[4], R5 = pose[5];
+const R6 = pose[6], R7 = pose[7], R8 = pose[8];
+const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], cz = pose[14];
+const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
+const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21];
+const end = start[s + 1];
+${sum ? "let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;" : "let active = 0;"}
+for (let k = first; k < last; k++) {
+  // the chunk's lowest point, with a margin far above rounding: wholly above, skip it
+  const zc = pz + R6 * chunk[4 * k] + R7 * chunk[4 * k + 1] + R8 * chunk[4 * k + 2];
+  const rc = chunk[4 * k + 3];
+  if (zc - rc - 1e-9 * (rc + Math.abs(zc) + Math.abs(top)) > top) continue;
+  const lo = start[s] + CHUNK * (k - first), hi = Math.min(lo + CHUNK, end);
+  for (let e = lo; e < hi; e++) {
+    const o = STRIDE * e, ex = el[o], ey = el[o + 1], ez = el[o + 2];
+    const z = pz + R6 * ex + R7 * ey + R8 * ez;
+    let depth = top - z;
+    if (!(depth > 0)) continue;
+    const x = px + R0 * ex + R1 * ey + R2 * ez;
+    const y = py + R3 * ex + R4 * ey + R5 * ez;
+    if (map !== null) {
+      depth = map.heightAt(x, y) - z;
+      if (!(depth > 0)) continue;
+    }
+    const nlx = el[o + 3], nly = el[o + 4], nlz = el[o + 5];
+    const nx = R0 * nlx + R1 * nly + R2 * nlz;
+    const ny = R3 * nlx + R4 * nly + R5 * nlz;
+    const nz = R6 * nlx + R7 * nly + R8 * nlz;
+    const rx = x - cx, ry = y - cy, rz = z - cz;
+    const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
+    const vz = vz0 + wx * ry - wy * rx;${stamp}
+${indent(law, 4)}
+${indent(use, 4)}
+  }
+}`;
 }
 
 /**

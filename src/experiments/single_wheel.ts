@@ -21,6 +21,7 @@
  */
 import { RftTable, World } from "../sphere3d/mod.ts";
 import { nonNegative, positive } from "../math/validate.ts";
+import { rimAngles } from "./wheel_rim.ts";
 import {
   experimentOptions,
   type ExperimentScale,
@@ -128,6 +129,16 @@ export interface SingleWheelResult {
     "time" | "travel" | "drawbarPull" | "torque" | "verticalForce" | "sinkage" | "slip",
     Float64Array
   >[];
+  /**
+   * Where the ground carries the wheel: the stress around the rim over the steady window
+   * (Wong & Reece's σ(θ) and τ(θ); see `wheel_rim.ts`), per run. `angle`: the bins' centres
+   * (rad, 5° apart over [−90°, 90°]), measured from straight down under the axle, positive
+   * towards the travel. `normal[i]`: slip i's normal stress (Pa), pressing positive; `shear[i]`
+   * its shear stress along the rim's tangent (cos θ, 0, sin θ) (Pa), positive pushing the wheel
+   * forward at the bottom. Sampled every step of the window: on a DEM bed the grains' contacts on
+   * the rim, on RFT the rim's elements (`RftGround.elementForces`).
+   */
+  rim: { angle: Float64Array; normal: Float64Array[]; shear: Float64Array[] };
   /** Load W (N). */
   load: number;
   /** Wheel radius (m). */
@@ -253,6 +264,7 @@ export async function singleWheelTest(
     measuredSlip: new Float64Array(n),
   };
   const runs: WheelSeries[] = [];
+  const rimNormal: Float64Array[] = [], rimShear: Float64Array[] = [];
   let wallMs = 0, simulated = 0;
   for (let i = 0; i < n; i++) {
     const world = await World.create({ timeStep: dt, gravity: [0, 0, -G] });
@@ -266,7 +278,7 @@ export async function singleWheelTest(
         }),
       })
       : null;
-    if (bed !== null) loadRftBed(world, bed);
+    const grains = bed !== null ? loadRftBed(world, bed) : null;
     const omega = speed / ((1 - slips[i]) * R);
     const wheel = world.addCylinder({
       radius: R,
@@ -281,6 +293,8 @@ export async function singleWheelTest(
       world,
       wheel,
       ground: rft,
+      grains,
+      width,
       surface,
       floor: bed !== null ? d : -Infinity,
       radius: R,
@@ -296,6 +310,7 @@ export async function singleWheelTest(
     try {
       const r = runWheel(w, scene);
       runs.push(r.series);
+      rimNormal.push(r.rim.normal), rimShear.push(r.rim.shear);
       wallMs += r.wallMs;
       simulated += steps * dt;
       copyWindow(out, i, r.steady);
@@ -309,6 +324,7 @@ export async function singleWheelTest(
     slips,
     ...out,
     runs,
+    rim: { angle: rimAngles(), normal: rimNormal, shear: rimShear },
     load,
     radius: R,
     width,

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import type { RftGround, RigidBody, World } from "../sphere3d/mod.ts";
+import type { GranularSystem, RftGround, RigidBody, World } from "../sphere3d/mod.ts";
+import { RimSampler, type RimStress } from "./wheel_rim.ts";
 
 /** The scene of one run: the world (bed or ground loaded), the wheel in it, the drive. */
 export interface WheelScene {
@@ -19,6 +20,10 @@ export interface WheelScene {
   wheel: RigidBody;
   /** The RFT ground, or null on the DEM bed (then the grains' `contactForce` is read). */
   ground: RftGround | null;
+  /** The DEM bed's grains (their contacts give the rim's stress), or null on RFT. @default null */
+  grains?: GranularSystem | null;
+  /** Wheel width (m), for the rim's stress. @default 0.03 */
+  width?: number;
   /** Height of the undisturbed free surface (m). */
   surface: number;
   /** Lowest height the wheel's bottom may reach (m): the bed floor plus a margin, or −∞. */
@@ -85,11 +90,13 @@ export interface WheelWindow {
 
 /**
  * Runs the scene: the wheel is driven for `steps` steps; returns the per-block series, the
- * steady-state means and the wall time of the stepping (ms).
+ * steady-state means, the stress around the rim over the steady window (`wheel_rim.ts`, every
+ * step: on a DEM bed the grains' contacts, on RFT the elements) and the wall time of the stepping
+ * (ms; the rim's sampling left out).
  *
  * @param where the caller's name, for the error when the wheel reaches the floor
  * @param s the scene
- * @returns the series, the steady-state window and the wall time (ms)
+ * @returns the series, the steady-state window, the rim's stress and the wall time (ms)
  * @example
  * ```ts
  * import { runWheel } from "./single_wheel_run.ts";
@@ -117,7 +124,7 @@ export interface WheelWindow {
 export function runWheel(
   where: string,
   s: WheelScene,
-): { series: WheelSeries; steady: WheelWindow; wallMs: number } {
+): { series: WheelSeries; steady: WheelWindow; rim: RimStress; wallMs: number } {
   const { world, wheel, ground, block, radius: R } = s;
   const dt = world.timeStep;
   const blocks = Math.floor(s.steps / block);
@@ -131,6 +138,8 @@ export function runWheel(
     slip: new Float64Array(blocks),
   };
   const x0 = wheel.position[0];
+  const rim = new RimSampler(R, s.width ?? 0.03), grains = s.grains ?? null;
+  let sampling = 0;
   const vel = [s.speed, 0, 0];
   let vz = 0, fz = 0;
   const t0 = performance.now();
@@ -148,6 +157,15 @@ export function runWheel(
       sx += f[0], sz += f[2], ty -= t[1];
       const v = wheel.linearVelocity, w = wheel.angularVelocity;
       sv += v[0], sw += w[1];
+      if (b >= s.firstSteady) {
+        // where the ground carries the wheel: the grains' contacts of this step, or the
+        // elements as the next step will push them (at this step's end pose)
+        const t = performance.now(), p = wheel.position;
+        if (grains !== null) rim.addContacts(grains.contacts, wheel.id, p[0], p[2]);
+        if (ground !== null) rim.addElements(ground.elementForces(wheel), p[0], p[2]);
+        rim.endSample();
+        sampling += performance.now() - t;
+      }
     }
     const p = wheel.position;
     const bottom = p[2] - R;
@@ -166,8 +184,8 @@ export function runWheel(
     series.sinkage[b] = s.surface - bottom;
     series.slip[b] = 1 - sv / (sw * R);
   }
-  const wallMs = performance.now() - t0;
-  return { series, steady: steadyWindow(series, s.firstSteady), wallMs };
+  const wallMs = performance.now() - t0 - sampling;
+  return { series, steady: steadyWindow(series, s.firstSteady), rim: rim.stress(), wallMs };
 }
 
 function meanStd(a: Float64Array, from: number): [number, number] {

@@ -69,6 +69,6 @@ export type { RftFourierTableOptions, RftSource, RftTableSpec } from "./rft/tabl
 export { fitRft } from "./rft/fit.ts";
 export type { RftFit, RftSamples } from "./rft/fit.ts";
 export { RftGround } from "./rft/ground.ts";
-export type { RftGroundOptions } from "./rft/ground.ts";
+export type { RftElementForces, RftGroundOptions } from "./rft/ground.ts";
 export { RftHeightMap } from "./rft/surface.ts";
 export type { RftDeformOptions } from "./rft/surface.ts";

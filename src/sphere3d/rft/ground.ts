@@ -35,7 +35,7 @@ import { BodyLoads } from "../bodies/contact.ts";
 import type { RigidBody } from "../bodies/body.ts";
 import type { RftStressModel } from "./model.ts";
 import { CHUNK, cutSurface, STRIDE } from "./elements.ts";
-import { rftShapeSweep, SWEEP_POSE } from "./ground_sweep_gen.ts";
+import { rftShapeElements, rftShapeSweep, SWEEP_POSE } from "./ground_sweep_gen.ts";
 import { RftTable, rftTableGrid } from "./table.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 import { type RftDeformOptions, RftHeightMap } from "./surface.ts";
@@ -61,6 +61,21 @@ export interface RftGroundOptions {
    * ruts behind. @default undefined (a flat surface, undisturbed)
    */
   deform?: RftDeformOptions;
+}
+
+/**
+ * The elements of one body that feel the RFT ground, in the world frame (see
+ * {@link RftGround.elementForces}); n elements, vectors 3 numbers each.
+ */
+export interface RftElementForces {
+  /** Centroids (m), 3n. */
+  position: Float64Array;
+  /** Outward unit normals, 3n. */
+  normal: Float64Array;
+  /** Areas (m²), n. */
+  area: Float64Array;
+  /** Forces (N), 3n. */
+  force: Float64Array;
 }
 
 /** Runs one ground step (set by {@link RftGround}'s static block). */
@@ -130,6 +145,8 @@ export class RftGround {
   #torque: Float64Array = new Float64Array(0);
   #bodies = 0;
   #active = 0;
+  /** The world's bodies, from the first step on (for `elementForces`). */
+  #m: BodyManager | null = null;
   /** Per body: principal moments and the body-frame matrix of their axes (dynamic bodies). */
   #inertia: Float64Array = new Float64Array(0);
   /** Per body: the linear and angular damping rates last handed to the engine (1/s). */
@@ -274,11 +291,12 @@ export class RftGround {
 
   #step(m: BodyManager, dt: number, gravity: ArrayLike<number>): BodyLoads {
     const set = m.set;
+    this.#m = m;
     this.#build(set);
     const n = set.count;
     if (this.#bodies !== n) this.#grow(m, n);
-    const F = this.#force, T = this.#torque, el = this.#el, R = this.#R, RB = this.#RB;
-    const RL = this.#RL, model = this.model, grid = this.#grid, map = this.surface;
+    const F = this.#force, T = this.#torque, el = this.#el;
+    const model = this.model, grid = this.#grid, map = this.surface;
     // the highest the surface stands: culling against it keeps every element that can feel force
     const top = map === null ? this.surfaceHeight : map.maxHeight;
     if (map !== null) map.begin();
@@ -288,33 +306,8 @@ export class RftGround {
     for (let s = 0; s < set.shapes; s++) {
       const b = set.shapeBody[s];
       if (set.kind[b] === BodyKind.static) continue;
-      const q = set.quat, lq = set.localQuat;
-      quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
-      quatMatrix(lq[4 * s], lq[4 * s + 1], lq[4 * s + 2], lq[4 * s + 3], RL, 0);
-      for (let i = 0; i < 3; i++) {
-        for (let j = 0; j < 3; j++) {
-          R[3 * i + j] = RB[3 * i] * RL[j] + RB[3 * i + 1] * RL[3 + j] + RB[3 * i + 2] * RL[6 + j];
-        }
-      }
-      const lp = set.localPos, lx = lp[3 * s], ly = lp[3 * s + 1], lz = lp[3 * s + 2];
-      const px = set.pos[3 * b] + RB[0] * lx + RB[1] * ly + RB[2] * lz;
-      const py = set.pos[3 * b + 1] + RB[3] * lx + RB[4] * ly + RB[5] * lz;
-      const pz = set.pos[3 * b + 2] + RB[6] * lx + RB[7] * ly + RB[8] * lz;
-      // the lowest point of the shape's local box: skip shapes wholly above the surface
-      const hh = set.localHalf, mm = set.localMid;
-      const low = pz + R[6] * mm[3 * s] + R[7] * mm[3 * s + 1] + R[8] * mm[3 * s + 2] -
-        (Math.abs(R[6]) * hh[3 * s] + Math.abs(R[7]) * hh[3 * s + 1] +
-          Math.abs(R[8]) * hh[3 * s + 2]);
-      if (!(low < top)) continue;
+      if (!this.#shapePose(set, s, b, top)) continue;
       const pose = this.#pose, sums = this.#sums;
-      for (let k = 0; k < 9; k++) pose[k] = R[k];
-      pose[9] = px, pose[10] = py, pose[11] = pz;
-      for (let k = 0; k < 3; k++) {
-        pose[12 + k] = set.com[3 * b + k];
-        pose[15 + k] = set.vel[3 * b + k];
-        pose[18 + k] = set.ang[3 * b + k];
-      }
-      pose[21] = top;
       sums.fill(0);
       const ch = this.#chunkOf, start = this.#start, chunk = this.#chunk;
       active += rftShapeSweep(model, grid, el, start, chunk, s, ch[s], ch[s + 1], pose, map, sums);
@@ -332,6 +325,115 @@ export class RftGround {
     }
     this.#active = active;
     return this.#loads;
+  }
+
+  /**
+   * Fill `#pose` for shape s of body b (see `SWEEP_POSE`); false when the shape's box lies
+   * wholly above `top` (its elements would feel nothing).
+   */
+  #shapePose(set: BodySet, s: number, b: number, top: number): boolean {
+    const R = this.#R, RB = this.#RB, RL = this.#RL, pose = this.#pose;
+    const q = set.quat, lq = set.localQuat;
+    quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
+    quatMatrix(lq[4 * s], lq[4 * s + 1], lq[4 * s + 2], lq[4 * s + 3], RL, 0);
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) {
+        R[3 * i + j] = RB[3 * i] * RL[j] + RB[3 * i + 1] * RL[3 + j] + RB[3 * i + 2] * RL[6 + j];
+      }
+    }
+    const lp = set.localPos, lx = lp[3 * s], ly = lp[3 * s + 1], lz = lp[3 * s + 2];
+    const px = set.pos[3 * b] + RB[0] * lx + RB[1] * ly + RB[2] * lz;
+    const py = set.pos[3 * b + 1] + RB[3] * lx + RB[4] * ly + RB[5] * lz;
+    const pz = set.pos[3 * b + 2] + RB[6] * lx + RB[7] * ly + RB[8] * lz;
+    // the lowest point of the shape's local box: skip shapes wholly above the surface
+    const hh = set.localHalf, mm = set.localMid;
+    const low = pz + R[6] * mm[3 * s] + R[7] * mm[3 * s + 1] + R[8] * mm[3 * s + 2] -
+      (Math.abs(R[6]) * hh[3 * s] + Math.abs(R[7]) * hh[3 * s + 1] +
+        Math.abs(R[8]) * hh[3 * s + 2]);
+    if (!(low < top)) return false;
+    for (let k = 0; k < 9; k++) pose[k] = R[k];
+    pose[9] = px, pose[10] = py, pose[11] = pz;
+    for (let k = 0; k < 3; k++) {
+      pose[12 + k] = set.com[3 * b + k];
+      pose[15 + k] = set.vel[3 * b + k];
+      pose[18 + k] = set.ang[3 * b + k];
+    }
+    pose[21] = top;
+    return true;
+  }
+
+  /**
+   * The elements of `body` that feel the ground at its present pose and velocities — what its
+   * next step applies (on a deforming surface, with depths from the map as it stands; the map is
+   * not changed) — with their centroids, normals, areas and forces in the world frame. Their
+   * forces sum to the ground's force on the body at that pose: a map of where the ground pushes
+   * (e.g. a wheel's stress around its rim). Empty before the world's first step (the elements are
+   * cut then) and for a static body.
+   *
+   * @example
+   * ```ts
+   * import { RftFourier, World } from "@grainlab/grainlab/sphere3d";
+   * import { expect } from "expect";
+   * const world = await World.create({ gravity: [0, 0, 0] });
+   * const ground = world.addRftGround(new RftFourier(), { surfaceHeight: 0, elementSize: 0.02 });
+   * const plate = world.addBox({
+   *   halfExtents: [0.05, 0.05, 0.005], position: [0, 0, -0.015],
+   *   bodyType: "kinematic", linearVelocity: [0, 0, -1e-4],
+   * });
+   * world.step();
+   * const e = ground.elementForces(plate);
+   * let fz = 0;
+   * for (let k = 0; k < e.area.length; k++) fz += e.force[3 * k + 2];
+   * // the underside's elements, 2 cm deep (a hair deeper after the step): 200 N in all
+   * expect(fz).toBeCloseTo(200, 1);
+   * expect(e.normal[2]).toBe(-1); // facing down
+   * ```
+   */
+  elementForces(body: RigidBody | number): RftElementForces {
+    const b = typeof body === "number" ? body : body?.id;
+    if (typeof b !== "number" || !Number.isInteger(b) || b < 0) {
+      throw new TypeError(
+        `RftGround.elementForces: body (${String(body)}) must be a RigidBody or a body id`,
+      );
+    }
+    const m = this.#m, out: number[] = [];
+    if (m !== null && b < this.#bodies && m.set.kind[b] !== BodyKind.static) {
+      const set = m.set, map = this.surface;
+      const top = map === null ? this.surfaceHeight : map.maxHeight;
+      const ch = this.#chunkOf, grid = this.#grid;
+      for (let s = 0; s < this.#built; s++) {
+        if (set.shapeBody[s] !== b || !this.#shapePose(set, s, b, top)) continue;
+        rftShapeElements(
+          this.model,
+          grid,
+          this.#el,
+          this.#start,
+          this.#chunk,
+          s,
+          ch[s],
+          ch[s + 1],
+          this.#pose,
+          map,
+          out,
+        );
+      }
+    }
+    const n = out.length / 10,
+      r: RftElementForces = {
+        position: new Float64Array(3 * n),
+        normal: new Float64Array(3 * n),
+        area: new Float64Array(n),
+        force: new Float64Array(3 * n),
+      };
+    for (let k = 0; k < n; k++) {
+      for (let i = 0; i < 3; i++) {
+        r.position[3 * k + i] = out[10 * k + i];
+        r.normal[3 * k + i] = out[10 * k + 3 + i];
+        r.force[3 * k + i] = out[10 * k + 7 + i];
+      }
+      r.area[k] = out[10 * k + 6];
+    }
+    return r;
   }
 
   /**

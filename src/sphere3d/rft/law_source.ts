@@ -192,7 +192,9 @@ function cellLaw(g: string, x: string, isUniform: string, i: string, p: string):
  * import { expect } from "expect";
  * const text = rftLocateLaw({ betas: "B", gammas: "G", uniformBeta: "true",
  *   uniformGamma: "false", beta: "beta", gamma: "gamma", prefix: "" });
- * const locate = new Function("B", "G", "beta", "gamma", `${text}\nreturn [i, j, t, u];`);
+ * // the statements are TypeScript: their type annotations go before they run as JavaScript
+ * const js = text.replaceAll(": number", "");
+ * const locate = new Function("B", "G", "beta", "gamma", `${js}\nreturn [i, j, t, u];`);
  * const grid = Float64Array.of(-Math.PI / 2, 0, Math.PI / 2);
  * expect(locate(grid, grid, Math.PI / 4, -Math.PI / 2)).toEqual([1, 0, 0.5, 0]);
  * expect(locate(grid, grid, Math.PI + 0.1, 0)[0]).toBe(1); // β modulo π

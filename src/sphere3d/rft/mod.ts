@@ -20,6 +20,6 @@ export type { RftFourierTableOptions, RftSource, RftTableSpec } from "./table.ts
 export { fitRft } from "./fit.ts";
 export type { RftFit, RftSamples } from "./fit.ts";
 export { RftGround } from "./ground.ts";
-export type { RftGroundOptions } from "./ground.ts";
+export type { RftElementForces, RftGroundOptions } from "./ground.ts";
 export { RftHeightMap } from "./surface.ts";
 export type { RftDeformOptions } from "./surface.ts";
