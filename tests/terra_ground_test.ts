@@ -321,6 +321,11 @@ describe("RFT ground: validation and elements", () => {
     expect(add(new RftFourier(), { surfaceHeight: 0, elemntSize: 1 })).toThrow(
       /unknown option "elemntSize"/,
     );
+    for (const mu of [-0.5, NaN, "0.5"]) {
+      expect(add(new RftFourier(), { surfaceHeight: 0, interfaceFriction: mu })).toThrow(
+        /interfaceFriction \(.*\) must be a number >= 0/,
+      );
+    }
     expect(add({}, { surfaceHeight: 0 })).toThrow(
       /model \(\[object Object\]\) must be an RftTable/,
     );

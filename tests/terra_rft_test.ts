@@ -118,6 +118,61 @@ describe("RFT element force", () => {
     for (let k = 0; k < 3; k++) near(f2[k], 6 * f1[k], 1e-12);
   });
 
+  it("with an interface friction μ, leans from the normal by at most atan μ", () => {
+    // a slipping wheel's rim element: normal tilted 20° forward-down, moving back and down
+    const th = (20 * Math.PI) / 180, n = [Math.sin(th), 0, -Math.cos(th)];
+    const v = [0.05 - 0.33 * Math.cos(th), 0, -0.33 * Math.sin(th)];
+    const free = rftElementForce(generic, { area: 1e-4, normal: n, velocity: v, depth: 0.015 });
+    const parts = (f: number[]) => {
+      const press = -(f[0] * n[0] + f[1] * n[1] + f[2] * n[2]);
+      const t = f.map((x, k) => x + press * n[k]);
+      return { press, slide: Math.hypot(...t) };
+    };
+    const p0 = parts(free);
+    expect(p0.press).toBeGreaterThan(0);
+    expect(p0.slide / p0.press).toBeGreaterThan(0.5); // Li et al.'s RFT leans further here
+    for (const mu of [0.5, 0.2, 0]) {
+      const f = rftElementForce(generic, {
+        area: 1e-4,
+        normal: n,
+        velocity: v,
+        depth: 0.015,
+        interfaceFriction: mu,
+      });
+      const p = parts(f);
+      near(p.press, p0.press, 1e-12); // the pressing part is kept
+      near(p.slide, mu * p0.press, 1e-9); // the sliding part capped at μ times it
+    }
+    // a force within the cone, or μ = ∞, is left bit for bit
+    expect(
+      rftElementForce(generic, {
+        area: 1e-4,
+        normal: n,
+        velocity: v,
+        depth: 0.015,
+        interfaceFriction: 5,
+      }),
+    ).toEqual(free);
+    expect(
+      rftElementForce(generic, {
+        area: 1e-4,
+        normal: n,
+        velocity: v,
+        depth: 0.015,
+        interfaceFriction: Infinity,
+      }),
+    ).toEqual(free);
+    expect(() =>
+      rftElementForce(generic, {
+        area: 1e-4,
+        normal: n,
+        velocity: v,
+        depth: 0.015,
+        interfaceFriction: -0.1,
+      })
+    ).toThrow(/element\.interfaceFriction \(-0\.1\) must be a number >= 0/);
+  });
+
   it("names the bad field", () => {
     expect(() => el([0, 0, -1], [0, 0, -1], NaN)).toThrow(/element\.depth \(NaN\) must be finite/);
     expect(() => el([0, 0, 0], [0, 0, -1])).toThrow(/element\.normal must not be zero/);

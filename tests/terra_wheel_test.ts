@@ -146,6 +146,38 @@ describe("singleWheelTest (smoke)", () => {
     }
   });
 
+  it("with the wheel's friction as the interface's, RFT's rim leans no further than μ", async () => {
+    // Li et al.'s RFT lets the slipping rim's grains push up to 0.7 of the pressure along it
+    // (ci); capped at the wheel-grain friction 0.5 the pull falls, the torque with it
+    const capped = await singleWheelTest({
+      scale: "smoke",
+      ground: table,
+      load: W,
+      interfaceFriction: 0.5,
+    });
+    // per bin (each facet caps along its own normal, up to half a facet's angle, 5.6° at
+    // R/5 elements, from the radial direction the bins use: tan(atan 0.5 + 5.6°) = 0.62)
+    let leanFree = 0;
+    for (let k = 0; k < 36; k++) {
+      const sn = rft.rim.normal[2][k];
+      if (sn > 100) leanFree = Math.max(leanFree, rft.rim.shear[2][k] / sn);
+    }
+    expect(leanFree).toBeGreaterThan(0.62);
+    for (let i = 0; i < 3; i++) {
+      for (let k = 0; k < 36; k++) {
+        const sn = capped.rim.normal[i][k], t = capped.rim.shear[i][k];
+        expect(Math.abs(t)).toBeLessThanOrEqual(0.62 * sn + 1e-9);
+      }
+      expect(Math.abs(capped.verticalForce[i] - W)).toBeLessThan(0.02 * W);
+    }
+    expect(capped.drawbarPull[2]).toBeLessThan(rft.drawbarPull[2]); // ci: 0.73 -> 0.31 N
+    expect(capped.torque[2]).toBeLessThan(rft.torque[2]);
+    expect(capped.drawbarPull[0]).toBeCloseTo(rft.drawbarPull[0], 1); // rolling: barely leans
+    await expect(
+      singleWheelTest({ scale: "smoke", ground: table, interfaceFriction: -1 }),
+    ).rejects.toThrow(/interfaceFriction \(-1\) must be a number >= 0/);
+  });
+
   it("names bad options and refuses a table of other grains", async () => {
     const t = RftTable.fromFourier({ zeta: 0.3, material: "beads", grainDiameter: 0.01 });
     await expect(singleWheelTest({ scale: "smoke", ground: t, slips: [1.2] })).rejects.toThrow(

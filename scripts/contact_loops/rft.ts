@@ -1,12 +1,31 @@
 /**
  * Templates of `src/sphere3d/rft/element_gen.ts` (the scalar RFT element law) and
  * `src/sphere3d/rft/ground_sweep_gen.ts` (the RFT ground's sweep over one shape's elements),
- * written around the law fragment of `src/sphere3d/rft/law_source.ts`.
+ * written around the law fragments of `src/sphere3d/rft/law_source.ts`.
  *
  * @module
  */
-import { rftBilinearLaw, rftElementLaw, rftLocateLaw } from "../../src/sphere3d/rft/law_source.ts";
+import {
+  rftBilinearLaw,
+  rftElementLaw,
+  rftFrictionCapLaw,
+  rftLocateLaw,
+} from "../../src/sphere3d/rft/law_source.ts";
 import { indent } from "./text.ts";
+
+/** The interface-friction cap on the lets `f0, f1, f2`, the normal `nx, ny, nz` and `mu`. */
+function capText(prefix: string): string {
+  return rftFrictionCapLaw({
+    f0: "f0",
+    f1: "f1",
+    f2: "f2",
+    nx: "nx",
+    ny: "ny",
+    nz: "nz",
+    mu: "mu",
+    prefix,
+  });
+}
 
 /**
  * The first line of the RFT law's generated files.
@@ -75,7 +94,8 @@ export interface RftAlphaSource {
  * The RFT force (N) on one surface element, written to \`out[o..o+2]\`; returns false (and
  * writes zeros) when the element is above the surface, still, trailing or edge-on. \`nx, ny,
  * nz\` is the outward unit normal, \`v\` the element's velocity (m/s), \`depth\` (m) below the
- * surface, \`area\` (m²). Allocation-free.
+ * surface, \`area\` (m²); \`mu\` the body surface's friction against the grains, which caps the
+ * force's lean from the normal (\`Infinity\`, the default: no cap). Allocation-free.
  *
  * @example
  * \`\`\`ts
@@ -100,10 +120,13 @@ export function rftElementForceInto(
   depth: number,
   out: Float64Array | number[],
   o = 0,
+  mu = Infinity,
 ): boolean {
   out[o] = 0, out[o + 1] = 0, out[o + 2] = 0;
 ${indent(law, 2)}
-  out[o] = fh * ex, out[o + 1] = fh * ey, out[o + 2] = fz;
+  let f0 = fh * ex, f1 = fh * ey, f2 = fz;
+${indent(capText("c"), 2)}
+  out[o] = f0, out[o + 1] = f1, out[o + 2] = f2;
   return true;
 }
 `;
@@ -170,20 +193,20 @@ import type { RftHeightMap } from "./surface.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 
 /**
- * The pose and motion of one shape for {@link rftShapeSweep}, 22 floats: the rotation from
+ * The pose and motion of one shape for {@link rftShapeSweep}, 23 floats: the rotation from
  * the shape frame to the world (row-major, 0–8), the shape origin (9–11), the body's centre of
- * mass (12–14), its velocity (15–17) and angular velocity (18–20), and the surface's highest
- * point (21). The sums come back in 0–5 of \`sums\`: force (N), torque about the centre of mass
- * (N·m).
+ * mass (12–14), its velocity (15–17) and angular velocity (18–20), the surface's highest point
+ * (21) and the interface friction μ (22; \`Infinity\`: no cap). The sums come back in 0–5 of
+ * \`sums\`: force (N), torque about the centre of mass (N·m).
  *
  * @example
  * \`\`\`ts
  * import { SWEEP_POSE } from "./ground_sweep_gen.ts";
  * import { expect } from "expect";
- * expect(SWEEP_POSE).toBe(22);
+ * expect(SWEEP_POSE).toBe(23);
  * \`\`\`
  */
-export const SWEEP_POSE = 22;
+export const SWEEP_POSE = 23;
 
 /**
  * Add the RFT forces on the elements of shape \`s\` (elements \`start[s]\` to one before
@@ -202,8 +225,8 @@ export const SWEEP_POSE = 22;
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(22);
- * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[21] = 0;
+ * const pose = new Float64Array(23);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), sums = new Float64Array(6);
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
  * const active = rftShapeSweep(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, sums);
@@ -243,8 +266,8 @@ ${indent(sweepLoop(law, true), 2)}
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(22);
- * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[21] = 0;
+ * const pose = new Float64Array(23);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), out: number[] = [];
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
  * expect(rftShapeElements(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, out))
@@ -289,17 +312,20 @@ function sweepLoop(law: string, sum: boolean): string {
     }`
     : "";
   const use = sum
-    ? `const f0 = _fh * _ex, f1 = _fh * _ey;
+    ? `let f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+${capText("_")}
 active++;
-fx += f0, fy += f1, fz += _fz;
-tx += ry * _fz - rz * f1, ty += rz * f0 - rx * _fz, tz += rx * f1 - ry * f0;`
-    : `active++;
-out.push(x, y, z, nx, ny, nz, el[o + 6], _fh * _ex, _fh * _ey, _fz);`;
+fx += f0, fy += f1, fz += f2;
+tx += ry * f2 - rz * f1, ty += rz * f0 - rx * f2, tz += rx * f1 - ry * f0;`
+    : `let f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+${capText("_")}
+active++;
+out.push(x, y, z, nx, ny, nz, el[o + 6], f0, f1, f2);`;
   return `const R0 = pose[0], R1 = pose[1], R2 = pose[2], R3 = pose[3], R4 = pose[4], R5 = pose[5];
 const R6 = pose[6], R7 = pose[7], R8 = pose[8];
 const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], cz = pose[14];
 const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
-const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21];
+const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
 const end = start[s + 1];
 ${sum ? "let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;" : "let active = 0;"}
 for (let k = first; k < last; k++) {

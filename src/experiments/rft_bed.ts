@@ -217,3 +217,24 @@ export function rftDeformOptions(
   const cellSize = positive(w, "deform.cellSize", v.cellSize ?? 0.5) * d;
   return v.repose === undefined ? { cellSize } : { cellSize, repose: v.repose };
 }
+
+/**
+ * Check an experiment's `interfaceFriction` option (see `RftGroundOptions.interfaceFriction`):
+ * a number ≥ 0, `Infinity` (the default) for no cap.
+ *
+ * @example
+ * ```ts
+ * import { rftFrictionOption } from "./rft_bed.ts";
+ * import { expect } from "expect";
+ * expect(rftFrictionOption("demo", undefined)).toBe(Infinity);
+ * expect(rftFrictionOption("demo", 0.5)).toBe(0.5);
+ * expect(() => rftFrictionOption("demo", -1)).toThrow(/interfaceFriction \(-1\)/);
+ * ```
+ */
+export function rftFrictionOption(w: string, v: unknown): number {
+  if (v === undefined) return Infinity;
+  if (typeof v !== "number" || !(v >= 0)) {
+    throw new RangeError(`${w}: interfaceFriction (${String(v)}) must be a number >= 0`);
+  }
+  return v;
+}

@@ -39,6 +39,7 @@ import {
   loadRftBed,
   type RftDeformChoice,
   rftDeformOptions,
+  rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
 
@@ -79,6 +80,12 @@ export interface RobotOnGroundOptions extends GrainOptions {
    * walks: cells of `cellSize` (d), angle of repose `repose` (rad). @default undefined (flat)
    */
   deform?: RftDeformChoice;
+  /**
+   * On an RFT ground, the bodies' friction against the grains, which caps each element force's
+   * lean from the surface normal at atan μ (see `RftGroundOptions.interfaceFriction`).
+   * @default Infinity (no cap: Li et al.'s RFT)
+   */
+  interfaceFriction?: number;
 }
 
 /** The result of {@link robotOnGround}. */
@@ -136,6 +143,7 @@ const KEYS = [
   "rftTimeStep",
   "implicitDrag",
   "deform",
+  "interfaceFriction",
 ];
 const PRESETS: Record<ExperimentScale, Partial<RobotOnGroundOptions>> = {
   smoke: { period: 0.4, cycles: 2, bed: [40, 14, 4], diameter: 0.015, rollingFriction: 0.05 },
@@ -206,6 +214,7 @@ export async function robotOnGround(
   const rftDt = positive(w, "rftTimeStep", o.rftTimeStep ?? 1e-3);
   const implicitDrag = bool(w, "implicitDrag", o.implicitDrag, false);
   const deform = rftDeformOptions(w, o.deform, m.d);
+  const interfaceFriction = rftFrictionOption(w, o.interfaceFriction);
   if (ground !== "dem") checkTableMatchesBed(w, ground, m);
 
   const dt = ground === "dem" ? m.dt : rftDt;
@@ -224,6 +233,7 @@ export async function robotOnGround(
       surfaceHeight: 0,
       elementSize: 0.5 * m.d,
       implicitDrag,
+      interfaceFriction,
       ...(deform === null ? {} : { deform: { ...deform, bounds: [-span, -0.15, ahead, 0.15] } }),
     }).surface;
   }

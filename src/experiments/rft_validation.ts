@@ -36,6 +36,7 @@ import {
   loadRftBed,
   type RftDeformChoice,
   rftDeformOptions,
+  rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
 import { calibrateRft } from "./rft_calibration.ts";
@@ -109,6 +110,12 @@ export interface RftValidationOptions extends GrainOptions {
    * cells of `cellSize` (d), angle of repose `repose` (rad). @default undefined (flat RFT)
    */
   deform?: RftDeformChoice;
+  /**
+   * On an RFT ground, the bodies' friction against the grains, which caps each element force's
+   * lean from the surface normal at atan μ (see `RftGroundOptions.interfaceFriction`).
+   * @default Infinity (no cap: Li et al.'s RFT)
+   */
+  interfaceFriction?: number;
 }
 
 /** The result of {@link rftValidation}. */
@@ -197,6 +204,7 @@ const KEYS = [
   "beds",
   "startHeight",
   "deform",
+  "interfaceFriction",
 ];
 const DEG = Math.PI / 180;
 const PRESETS: Record<ExperimentScale, Partial<RftValidationOptions>> = {
@@ -289,6 +297,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
   const lift = (clear: number, least: number) =>
     startHeight !== undefined ? startHeight * d : Math.max(least, clear + 0.05 * d);
   const deform = rftDeformOptions(w, o.deform, d);
+  const interfaceFriction = rftFrictionOption(w, o.interfaceFriction);
   const beds = o.beds ?? 1;
   if (typeof beds !== "number" || !Number.isInteger(beds) || beds < 1) {
     throw new RangeError(`${w}: beds (${String(beds)}) must be an integer ≥ 1`);
@@ -430,6 +439,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     const ground = rftWorld.addRftGround(table, {
       surfaceHeight: surface,
       elementSize,
+      interfaceFriction,
       ...(deform === null ? {} : {
         deform: {
           ...deform,

@@ -35,6 +35,7 @@ import {
   loadRftBed,
   type RftDeformChoice,
   rftDeformOptions,
+  rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
 import {
@@ -93,6 +94,12 @@ export interface SingleWheelOptions extends GrainOptions {
    * cells of `cellSize` (d), angle of repose `repose` (rad). @default undefined (flat)
    */
   deform?: RftDeformChoice;
+  /**
+   * On an RFT ground, the bodies' friction against the grains, which caps each element force's
+   * lean from the surface normal at atan μ (see `RftGroundOptions.interfaceFriction`).
+   * @default Infinity (no cap: Li et al.'s RFT)
+   */
+  interfaceFriction?: number;
 }
 
 /** The result of {@link singleWheelTest}. Steady-state means over the window after the run-in. */
@@ -173,6 +180,7 @@ const KEYS = [
   "rftTimeStep",
   "elementSize",
   "deform",
+  "interfaceFriction",
 ];
 const PRESETS: Record<ExperimentScale, Partial<SingleWheelOptions>> = {
   smoke: { slips: [0, 0.3, 0.7], speed: 0.05, travel: 0.06, bed: [8, 5] },
@@ -230,6 +238,7 @@ export async function singleWheelTest(
   const rftDt = positive(w, "rftTimeStep", o.rftTimeStep ?? 2e-3);
   const elementSize = positive(w, "elementSize", o.elementSize ?? R / 5);
   const deform = rftDeformOptions(w, o.deform, m.d);
+  const interfaceFriction = rftFrictionOption(w, o.interfaceFriction);
   const bedSpec = o.bed;
   if (!Array.isArray(bedSpec) || bedSpec.length !== 2) {
     throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [width, depth] (d)`);
@@ -273,6 +282,7 @@ export async function singleWheelTest(
         surfaceHeight: surface,
         elementSize,
         implicitDrag: false,
+        interfaceFriction,
         ...(deform === null ? {} : {
           deform: { ...deform, bounds: [-length / 2, -bedW * d / 2, length / 2, bedW * d / 2] },
         }),

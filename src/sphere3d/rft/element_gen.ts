@@ -27,7 +27,8 @@ export interface RftAlphaSource {
  * The RFT force (N) on one surface element, written to `out[o..o+2]`; returns false (and
  * writes zeros) when the element is above the surface, still, trailing or edge-on. `nx, ny,
  * nz` is the outward unit normal, `v` the element's velocity (m/s), `depth` (m) below the
- * surface, `area` (m²). Allocation-free.
+ * surface, `area` (m²); `mu` the body surface's friction against the grains, which caps the
+ * force's lean from the normal (`Infinity`, the default: no cap). Allocation-free.
  *
  * @example
  * ```ts
@@ -52,6 +53,7 @@ export function rftElementForceInto(
   depth: number,
   out: Float64Array | number[],
   o = 0,
+  mu = Infinity,
 ): boolean {
   out[o] = 0, out[o + 1] = 0, out[o + 2] = 0;
   if (!(depth > 0) || !(area > 0)) return false;
@@ -80,6 +82,21 @@ export function rftElementForceInto(
   const ax = model.alphaXAt(beta, gamma);
   const fz = az * s;
   const fh = -ax * s;
-  out[o] = fh * ex, out[o + 1] = fh * ey, out[o + 2] = fz;
+  let f0 = fh * ex, f1 = fh * ey, f2 = fz;
+  {
+    const cpress = -(f0 * nx + f1 * ny + f2 * nz);
+    if (cpress > 0) {
+      const ct0 = f0 + cpress * nx, ct1 = f1 + cpress * ny;
+      const ct2 = f2 + cpress * nz;
+      const cslide = Math.sqrt(ct0 * ct0 + ct1 * ct1 + ct2 * ct2);
+      if (cslide > mu * cpress) {
+        const ckeep = (mu * cpress) / cslide;
+        f0 = -cpress * nx + ckeep * ct0;
+        f1 = -cpress * ny + ckeep * ct1;
+        f2 = -cpress * nz + ckeep * ct2;
+      }
+    }
+  }
+  out[o] = f0, out[o + 1] = f1, out[o + 2] = f2;
   return true;
 }

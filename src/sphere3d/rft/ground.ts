@@ -61,6 +61,16 @@ export interface RftGroundOptions {
    * ruts behind. @default undefined (a flat surface, undisturbed)
    */
   deform?: RftDeformOptions;
+  /**
+   * Friction coefficient μ of the bodies' surfaces against the grains (≥ 0): each element's
+   * force may lean from its inward normal by at most atan μ, the part along the surface capped
+   * at μ times the part pressing on it (as a rubbing interface bounds it). RFT's stress on a
+   * plate's leading face includes what its edges and trailing face carried in the calibration,
+   * so on a body's single surface it can lean further than the surface's friction allows (a
+   * slipping wheel's rim: up to 0.7 of the pressure against μ = 0.5; docs/terradynamics.md).
+   * @default Infinity (no cap: Li et al.'s RFT)
+   */
+  interfaceFriction?: number;
 }
 
 /**
@@ -125,6 +135,8 @@ export class RftGround {
   readonly elementSize: number | null;
   /** Whether the drag part of dynamic bodies' loads is integrated implicitly. */
   readonly implicitDrag: boolean;
+  /** The bodies' friction against the grains, capping each element force's lean (∞: none). */
+  readonly interfaceFriction: number;
   /** The deforming surface's height map (`options.deform`), or null for a flat surface. */
   readonly surface: RftHeightMap | null;
   /** Elements of all shapes, {@link STRIDE} floats each, in shape frames. */
@@ -181,10 +193,13 @@ export class RftGround {
       throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
     }
     for (const k of Object.keys(options)) {
-      if (k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag" && k !== "deform") {
+      if (
+        k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag" && k !== "deform" &&
+        k !== "interfaceFriction"
+      ) {
         throw new RangeError(
           `${where}: unknown option "${k}" ` +
-            "(valid: surfaceHeight, elementSize, implicitDrag, deform)",
+            "(valid: surfaceHeight, elementSize, implicitDrag, deform, interfaceFriction)",
         );
       }
     }
@@ -201,6 +216,13 @@ export class RftGround {
     if (typeof implicit !== "boolean") {
       throw new TypeError(`${where}: implicitDrag (${String(implicit)}) must be a boolean`);
     }
+    const mu = options.interfaceFriction ?? Infinity;
+    if (typeof mu !== "number" || !(mu >= 0)) {
+      throw new RangeError(
+        `${where}: interfaceFriction (${String(mu)}) must be a number >= 0 (Infinity: no cap)`,
+      );
+    }
+    this.interfaceFriction = mu;
     this.model = model;
     this.#grid = model instanceof RftTable ? rftTableGrid(model) : null;
     this.surfaceHeight = h;
@@ -359,6 +381,7 @@ export class RftGround {
       pose[18 + k] = set.ang[3 * b + k];
     }
     pose[21] = top;
+    pose[22] = this.interfaceFriction;
     return true;
   }
 

@@ -12,20 +12,20 @@ import type { RftHeightMap } from "./surface.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 
 /**
- * The pose and motion of one shape for {@link rftShapeSweep}, 22 floats: the rotation from
+ * The pose and motion of one shape for {@link rftShapeSweep}, 23 floats: the rotation from
  * the shape frame to the world (row-major, 0–8), the shape origin (9–11), the body's centre of
- * mass (12–14), its velocity (15–17) and angular velocity (18–20), and the surface's highest
- * point (21). The sums come back in 0–5 of `sums`: force (N), torque about the centre of mass
- * (N·m).
+ * mass (12–14), its velocity (15–17) and angular velocity (18–20), the surface's highest point
+ * (21) and the interface friction μ (22; `Infinity`: no cap). The sums come back in 0–5 of
+ * `sums`: force (N), torque about the centre of mass (N·m).
  *
  * @example
  * ```ts
  * import { SWEEP_POSE } from "./ground_sweep_gen.ts";
  * import { expect } from "expect";
- * expect(SWEEP_POSE).toBe(22);
+ * expect(SWEEP_POSE).toBe(23);
  * ```
  */
-export const SWEEP_POSE = 22;
+export const SWEEP_POSE = 23;
 
 /**
  * Add the RFT forces on the elements of shape `s` (elements `start[s]` to one before
@@ -44,8 +44,8 @@ export const SWEEP_POSE = 22;
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(22);
- * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[21] = 0;
+ * const pose = new Float64Array(23);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), sums = new Float64Array(6);
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
  * const active = rftShapeSweep(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, sums);
@@ -70,7 +70,7 @@ export function rftShapeSweep(
   const R6 = pose[6], R7 = pose[7], R8 = pose[8];
   const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], cz = pose[14];
   const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
-  const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21];
+  const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
   const end = start[s + 1];
   let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;
   for (let k = first; k < last; k++) {
@@ -202,10 +202,24 @@ export function rftShapeSweep(
       }
       const _fz = _az * _s;
       const _fh = -_ax * _s;
-      const f0 = _fh * _ex, f1 = _fh * _ey;
+      let f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+      {
+        const _press = -(f0 * nx + f1 * ny + f2 * nz);
+        if (_press > 0) {
+          const _t0 = f0 + _press * nx, _t1 = f1 + _press * ny;
+          const _t2 = f2 + _press * nz;
+          const _slide = Math.sqrt(_t0 * _t0 + _t1 * _t1 + _t2 * _t2);
+          if (_slide > mu * _press) {
+            const _keep = (mu * _press) / _slide;
+            f0 = -_press * nx + _keep * _t0;
+            f1 = -_press * ny + _keep * _t1;
+            f2 = -_press * nz + _keep * _t2;
+          }
+        }
+      }
       active++;
-      fx += f0, fy += f1, fz += _fz;
-      tx += ry * _fz - rz * f1, ty += rz * f0 - rx * _fz, tz += rx * f1 - ry * f0;
+      fx += f0, fy += f1, fz += f2;
+      tx += ry * f2 - rz * f1, ty += rz * f0 - rx * f2, tz += rx * f1 - ry * f0;
     }
   }
   sums[0] += fx, sums[1] += fy, sums[2] += fz, sums[3] += tx, sums[4] += ty, sums[5] += tz;
@@ -226,8 +240,8 @@ export function rftShapeSweep(
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(22);
- * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[21] = 0;
+ * const pose = new Float64Array(23);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), out: number[] = [];
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
  * expect(rftShapeElements(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, out))
@@ -254,7 +268,7 @@ export function rftShapeElements(
   const R6 = pose[6], R7 = pose[7], R8 = pose[8];
   const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], cz = pose[14];
   const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
-  const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21];
+  const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
   const end = start[s + 1];
   let active = 0;
   for (let k = first; k < last; k++) {
@@ -380,8 +394,23 @@ export function rftShapeElements(
       }
       const _fz = _az * _s;
       const _fh = -_ax * _s;
+      let f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+      {
+        const _press = -(f0 * nx + f1 * ny + f2 * nz);
+        if (_press > 0) {
+          const _t0 = f0 + _press * nx, _t1 = f1 + _press * ny;
+          const _t2 = f2 + _press * nz;
+          const _slide = Math.sqrt(_t0 * _t0 + _t1 * _t1 + _t2 * _t2);
+          if (_slide > mu * _press) {
+            const _keep = (mu * _press) / _slide;
+            f0 = -_press * nx + _keep * _t0;
+            f1 = -_press * ny + _keep * _t1;
+            f2 = -_press * nz + _keep * _t2;
+          }
+        }
+      }
       active++;
-      out.push(x, y, z, nx, ny, nz, el[o + 6], _fh * _ex, _fh * _ey, _fz);
+      out.push(x, y, z, nx, ny, nz, el[o + 6], f0, f1, f2);
     }
   }
   return active;

@@ -237,3 +237,72 @@ export function rftBilinearLaw(a: string, k: string, ng: string, t: string, u: s
   ? (1 - ${t}) * ${v00} + ${t} * ${v10}
   : (1 - ${t}) * ((1 - ${u}) * ${v00} + ${u} * ${v01}) + ${t} * ((1 - ${u}) * ${v10} + ${u} * ${v11}))`;
 }
+
+/**
+ * The names a host binds to the interface-friction cap's inputs and its force.
+ *
+ * @example
+ * ```ts
+ * import { rftFrictionCapLaw, type RftCapNames } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const v: RftCapNames = { f0: "a", f1: "b", f2: "c", nx: "nx", ny: "ny", nz: "nz", mu: "mu",
+ *   prefix: "_" };
+ * expect(rftFrictionCapLaw(v)).toContain("const _press = -(a * nx + b * ny + c * nz);");
+ * ```
+ */
+export interface RftCapNames {
+  /** The element's force, x (N): a `let`, changed in place. */
+  f0: string;
+  /** Its y. */
+  f1: string;
+  /** Its z. */
+  f2: string;
+  /** Outward unit normal, x. */
+  nx: string;
+  /** Outward unit normal, y. */
+  ny: string;
+  /** Outward unit normal, z. */
+  nz: string;
+  /** The interface's friction coefficient μ ≥ 0; `Infinity` leaves every force as it is. */
+  mu: string;
+  /** Prefix of the temporaries. */
+  prefix: string;
+}
+
+/**
+ * The interface-friction cap: a body's surface rubs on the grains with friction coefficient μ,
+ * so the grains' force on an element can lean from the element's inward normal by at most
+ * atan μ. The part of the force along the surface is scaled down to μ times the part pressing
+ * on it (the pressing part kept); a force that does not press, or leans less, is left as it is
+ * (with μ = ∞, every force, bit for bit).
+ *
+ * @example
+ * ```ts
+ * import { rftFrictionCapLaw } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const text = rftFrictionCapLaw({ f0: "f0", f1: "f1", f2: "f2", nx: "nx", ny: "ny", nz: "nz",
+ *   mu: "mu", prefix: "" });
+ * const cap = new Function("f0", "f1", "f2", "nx", "ny", "nz", "mu",
+ *   `${text}\nreturn [f0, f1, f2];`);
+ * // a floor element (normal down) pushed up by 2 N and dragged back by 3 N: μ = 0.5 keeps 1 N
+ * expect(cap(-3, 0, 2, 0, 0, -1, 0.5)).toEqual([-1, 0, 2]);
+ * expect(cap(-3, 0, 2, 0, 0, -1, Infinity)).toEqual([-3, 0, 2]);
+ * ```
+ */
+export function rftFrictionCapLaw(v: RftCapNames): string {
+  const p = v.prefix, { f0, f1, f2, nx, ny, nz } = v;
+  return `{
+  const ${p}press = -(${f0} * ${nx} + ${f1} * ${ny} + ${f2} * ${nz});
+  if (${p}press > 0) {
+    const ${p}t0 = ${f0} + ${p}press * ${nx}, ${p}t1 = ${f1} + ${p}press * ${ny};
+    const ${p}t2 = ${f2} + ${p}press * ${nz};
+    const ${p}slide = Math.sqrt(${p}t0 * ${p}t0 + ${p}t1 * ${p}t1 + ${p}t2 * ${p}t2);
+    if (${p}slide > ${v.mu} * ${p}press) {
+      const ${p}keep = (${v.mu} * ${p}press) / ${p}slide;
+      ${f0} = -${p}press * ${nx} + ${p}keep * ${p}t0;
+      ${f1} = -${p}press * ${ny} + ${p}keep * ${p}t1;
+      ${f2} = -${p}press * ${nz} + ${p}keep * ${p}t2;
+    }
+  }
+}`;
+}

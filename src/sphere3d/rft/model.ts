@@ -297,6 +297,11 @@ export interface RftElement {
   velocity: readonly number[];
   /** Depth below the free surface (m); ≤ 0 is above it (no force). */
   depth: number;
+  /**
+   * Friction coefficient of the surface against the grains, ≥ 0: caps the force's lean from the
+   * inward normal at atan μ (see `RftGroundOptions.interfaceFriction`). @default Infinity
+   */
+  interfaceFriction?: number;
 }
 
 /**
@@ -349,6 +354,12 @@ export function rftElementForce(
   const depth = num("element.depth", element.depth);
   const len = Math.hypot(n[0], n[1], n[2]);
   if (!(len > 0)) throw new RangeError(`${where}: element.normal must not be zero`);
+  const mu = element.interfaceFriction ?? Infinity;
+  if (typeof mu !== "number" || !(mu >= 0)) {
+    throw new RangeError(
+      `${where}: element.interfaceFriction (${String(mu)}) must be a number >= 0`,
+    );
+  }
   const out: [number, number, number] = [0, 0, 0];
   rftElementForceInto(
     model,
@@ -361,6 +372,8 @@ export function rftElementForce(
     v[2],
     depth,
     out,
+    0,
+    mu,
   );
   return out;
 }
