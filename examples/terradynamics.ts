@@ -86,6 +86,33 @@ await compose([
   wheelPanel("drawbarPull", 1, "drawbar pull (N)"),
   wheelPanel("sinkage", 1e3, "sinkage (mm)"),
 ], { title: `Single wheel, W = ${dem.load} N: DEM against RFT` }).save(`${OUT}/wheel.png`);
+// where the ground carries the wheel at the highest slip: σ(θ) around the rim on both grounds
+const last = (r: typeof dem) => r.slips.length - 1;
+const deg = (r: typeof dem) => Array.from(r.rim.angle, (a) => (a * 180) / Math.PI);
+await compose(
+  (["normal", "shear"] as const).map((k) =>
+    lines([
+      {
+        label: "DEM",
+        x: deg(dem),
+        y: Array.from(dem.rim[k][last(dem)], (v) => v / 1e3),
+        color: "#333",
+      },
+      {
+        label: "RFT",
+        x: deg(rft),
+        y: Array.from(rft.rim[k][last(rft)], (v) => v / 1e3),
+        color: "#e15759",
+      },
+    ], {
+      xLabel: "θ from the bottom (°)",
+      yLabel: k === "normal" ? "σ (kPa)" : "τ (kPa)",
+      width: 420,
+      height: 260,
+    })
+  ),
+  { title: `Stress around the rim at s = ${dem.slips[last(dem)]}` },
+).save(`${OUT}/rim.png`);
 for (const r of [dem, rft]) {
   const perSecond = r.wallSeconds / r.simulatedSeconds;
   console.log(
