@@ -8,7 +8,9 @@
  * Wong–Reece: free rolling (s = 0) meets the compaction resistance (negative drawbar pull);
  * at s = 0.7 the wheel pulls, digs in and needs more torque. The pull's bed-to-bed scatter at
  * this size is about 0.2 N (docs/terradynamics.md), so only the rise across the sweep is
- * asserted, not its shape in between.
+ * asserted, not its shape in between. Around the rim, the DEM's grains carry part of the load
+ * behind the bottom, where RFT's trailing rim feels nothing (`rim`), and RFT's force leans further
+ * along the rim than the wheel-grain friction allows unless `interfaceFriction` caps it.
  */
 import { describe, it } from "node:test";
 import { expect } from "expect";
@@ -91,5 +93,47 @@ describe("singleWheelTest on the DEM (ci, s = 0 and 0.7)", () => {
       }
     }
     expect(Math.abs(m.drawbarPull[0] - dem.drawbarPull[0])).toBeLessThan(0.25 * W);
+  });
+
+  it("around the rim: the DEM's grains carry the wheel behind the bottom, RFT's do not", async () => {
+    // docs/terradynamics.md, "Where the ground carries the wheel": behind the bottom (θ < 0) the
+    // DEM's grains carry 12 % of W rolling and 19-20 % at s = 0.7; RFT's trailing rim 1-5 %. Its
+    // force leans along the rim up to 0.8 of the pressure (the DEM's 0.1-0.3), which
+    // interfaceFriction caps at the wheel-grain friction, taking the pull at s = 0.7 to the DEM's
+    const measured = await cachedRftTable();
+    const free = await singleWheelTest({ scale: "ci", slips: [0, 0.7], load: W, ground: measured });
+    const capped = await singleWheelTest({
+      scale: "ci",
+      slips: [0, 0.7],
+      load: W,
+      ground: measured,
+      interfaceFriction: 0.5,
+    });
+    const area = dem.radius * (Math.PI / 36) * dem.width;
+    const share = (r: SingleWheelResult, i: number) => {
+      let all = 0, behind = 0, press = 0, along = 0;
+      r.rim.angle.forEach((a, k) => {
+        const sn = r.rim.normal[i][k], t = r.rim.shear[i][k];
+        const fz = (sn * Math.cos(a) + t * Math.sin(a)) * area;
+        all += fz, press += sn, along += t;
+        if (a < 0) behind += fz;
+      });
+      return { behind: behind / all, lean: along / press };
+    };
+    for (let i = 0; i < 2; i++) {
+      const d = share(dem, i), f = share(free, i), c = share(capped, i);
+      console.log(
+        `  s ${dem.slips[i]}: W behind the bottom DEM ${(100 * d.behind).toFixed(0)} %, RFT ` +
+          `${(100 * f.behind).toFixed(0)} %; Στ/Σσ DEM ${d.lean.toFixed(2)}, RFT ` +
+          `${f.lean.toFixed(2)}, capped ${c.lean.toFixed(2)}`,
+      );
+      expect(d.behind).toBeGreaterThan(0.08);
+      expect(f.behind).toBeLessThan(0.5 * d.behind);
+      expect(c.lean).toBeLessThanOrEqual(0.55);
+    }
+    expect(share(free, 1).lean).toBeGreaterThan(0.6);
+    expect(share(dem, 1).lean).toBeLessThan(0.4);
+    expect(Math.abs(capped.drawbarPull[1] - dem.drawbarPull[1])).toBeLessThan(0.1 * W);
+    expect(Math.abs(free.drawbarPull[1] - dem.drawbarPull[1])).toBeGreaterThan(0.1 * W);
   });
 });
