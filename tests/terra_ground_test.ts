@@ -45,6 +45,19 @@ function plate(world: World, x: number, z: number, v: [number, number, number]) 
 /** Half extents of a box body as the bodies keep them (the engine may round them to float32). */
 const half = (b: { shapes: { halfExtents?: number[] }[] }) => b.shapes[0].halfExtents!;
 
+/** A kinematic 12 × 8 × 6 cm mesh box, tilted, turning and moving, half in the ground at z = 0. */
+function tumblingBox(world: World) {
+  const ql = Math.hypot(0.2, -0.3, 0.1, 0.927);
+  return world.addMesh({
+    ...boxMesh([0.06, 0.04, 0.03]),
+    position: [0.1, -0.05, 0.01],
+    orientation: [0.2 / ql, -0.3 / ql, 0.1 / ql, 0.927 / ql],
+    bodyType: "kinematic",
+    linearVelocity: [0.3, -0.1, -0.2],
+    angularVelocity: [0.5, 2, -1],
+  });
+}
+
 describe("RFT ground: a horizontal plate", () => {
   it("pushed down at depth d feels α_z(0, π/2)·d·A up and no side force, linear in d", async () => {
     for (const model of [new RftFourier(), rftTableFromFourier()]) {
@@ -422,15 +435,7 @@ describe("RFT ground: validation and elements", () => {
       for (const model of [table, forwarding]) {
         const world = await World.create({ gravity: [0, 0, 0] });
         const ground = world.addRftGround(model, { surfaceHeight: 0, elementSize: 0.006 });
-        const ql = Math.hypot(0.2, -0.3, 0.1, 0.927);
-        const body = world.addMesh({
-          ...boxMesh([0.06, 0.04, 0.03]),
-          position: [0.1, -0.05, 0.01],
-          orientation: [0.2 / ql, -0.3 / ql, 0.1 / ql, 0.927 / ql],
-          bodyType: "kinematic",
-          linearVelocity: [0.3, -0.1, -0.2],
-          angularVelocity: [0.5, 2, -1],
-        });
+        const body = tumblingBox(world);
         const out: number[] = [];
         for (let i = 0; i < 20; i++) {
           world.step();
@@ -453,15 +458,7 @@ describe("RFT ground: validation and elements", () => {
         elementSize: 0.006,
         ...(deform ? { deform: { cellSize: 0.01, bounds: [-0.3, -0.3, 0.3, 0.3] } } : {}),
       });
-      const ql = Math.hypot(0.2, -0.3, 0.1, 0.927);
-      const body = world.addMesh({
-        ...boxMesh([0.06, 0.04, 0.03]),
-        position: [0.1, -0.05, 0.01],
-        orientation: [0.2 / ql, -0.3 / ql, 0.1 / ql, 0.927 / ql],
-        bodyType: "kinematic",
-        linearVelocity: [0.3, -0.1, -0.2],
-        angularVelocity: [0.5, 2, -1],
-      });
+      const body = tumblingBox(world);
       const wall = world.addBox({
         halfExtents: [0.1, 0.1, 0.1],
         position: [0, 0, -0.05],

@@ -234,19 +234,7 @@ export const SWEEP_POSE = 23;
  * expect(sums[2]).toBeCloseTo(2, 9); // α_z · depth · area = 10⁶ · 0.02 · 10⁻⁴ N
  * \`\`\`
  */
-export function rftShapeSweep(
-  model: RftAlphaSource,
-  grid: RftGrid | null,
-  el: Float64Array,
-  start: Int32Array,
-  chunk: Float64Array,
-  s: number,
-  first: number,
-  last: number,
-  pose: Float64Array,
-  map: RftHeightMap | null,
-  sums: Float64Array,
-): number {
+export function rftShapeSweep(${SWEEP_PARAMS}, sums: Float64Array): number {
 ${indent(sweepLoop(law, true), 2)}
   sums[0] += fx, sums[1] += fy, sums[2] += fz, sums[3] += tx, sums[4] += ty, sums[5] += tz;
   return active;
@@ -277,24 +265,17 @@ ${indent(sweepLoop(law, true), 2)}
  * expect(fz).toBeCloseTo(2, 9);
  * \`\`\`
  */
-export function rftShapeElements(
-  model: RftAlphaSource,
-  grid: RftGrid | null,
-  el: Float64Array,
-  start: Int32Array,
-  chunk: Float64Array,
-  s: number,
-  first: number,
-  last: number,
-  pose: Float64Array,
-  map: RftHeightMap | null,
-  out: number[],
-): number {
+export function rftShapeElements(${SWEEP_PARAMS}, out: number[]): number {
 ${indent(sweepLoop(law, false), 2)}
   return active;
 }
 `;
 }
+
+/** The parameters both sweeps take before their output (formatting splits them a line each). */
+const SWEEP_PARAMS = "model: RftAlphaSource, grid: RftGrid | null, el: Float64Array, " +
+  "start: Int32Array, chunk: Float64Array, s: number, first: number, last: number, " +
+  "pose: Float64Array, map: RftHeightMap | null";
 
 /**
  * The loop over one shape's elements around the element law `law`: with `sum`, the forces
