@@ -13,6 +13,18 @@ import {
 } from "../../src/sphere3d/rft/law_source.ts";
 import { indent } from "./text.ts";
 
+/** The element law's inputs under their own names, as both the scalar law and the sweeps bind them. */
+const ELEMENT_NAMES = {
+  nx: "nx",
+  ny: "ny",
+  nz: "nz",
+  vx: "vx",
+  vy: "vy",
+  vz: "vz",
+  depth: "depth",
+  model: "model",
+};
+
 /** The interface-friction cap on the lets `f0, f1, f2`, the normal `nx, ny, nz` and `mu`. */
 function capText(prefix: string): string {
   return rftFrictionCapLaw({
@@ -52,19 +64,7 @@ export function rftHeader(): string {
  * ```
  */
 export function rftElementText(): string {
-  const law = rftElementLaw({
-    area: "area",
-    nx: "nx",
-    ny: "ny",
-    nz: "nz",
-    vx: "vx",
-    vy: "vy",
-    vz: "vz",
-    depth: "depth",
-    model: "model",
-    skip: "return false;",
-    prefix: "",
-  });
+  const law = rftElementLaw({ ...ELEMENT_NAMES, area: "area", skip: "return false;", prefix: "" });
   return `${rftHeader()}
 /**
  * The RFT element law of \`law_source.ts\` as a scalar function (\`model.ts\` states the law).
@@ -144,15 +144,8 @@ ${indent(capText("c"), 2)}
  */
 export function rftSweepText(): string {
   const law = rftElementLaw({
+    ...ELEMENT_NAMES,
     area: "el[o + 6]",
-    nx: "nx",
-    ny: "ny",
-    nz: "nz",
-    vx: "vx",
-    vy: "vy",
-    vz: "vz",
-    depth: "depth",
-    model: "model",
     skip: "continue;",
     prefix: "_",
     alphas: `let _az: number, _ax: number;
