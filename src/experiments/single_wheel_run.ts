@@ -22,8 +22,8 @@ export interface WheelScene {
   ground: RftGround | null;
   /** The DEM bed's grains (their contacts give the rim's stress), or null on RFT. @default null */
   grains?: GranularSystem | null;
-  /** Wheel width (m), for the rim's stress. @default 0.03 */
-  width?: number;
+  /** Wheel width (m), for the rim's stress. */
+  width: number;
   /** Height of the undisturbed free surface (m). */
   surface: number;
   /** Lowest height the wheel's bottom may reach (m): the bed floor plus a margin, or −∞. */
@@ -113,7 +113,7 @@ export interface WheelWindow {
  *   linearVelocity: [0.05, 0, 0], angularVelocity: [0, omega, 0],
  * });
  * const { steady } = runWheel("demo", {
- *   world, wheel, ground, surface: 0, floor: -Infinity, radius: 0.05, load: 3,
+ *   world, wheel, ground, surface: 0, floor: -Infinity, radius: 0.05, width: 0.03, load: 3,
  *   mass: 3 / 9.81, damping: 30, speed: 0.05, omega, steps: 600, block: 20, firstSteady: 15,
  * });
  * world.close();
@@ -138,7 +138,7 @@ export function runWheel(
     slip: new Float64Array(blocks),
   };
   const x0 = wheel.position[0];
-  const rim = new RimSampler(R, s.width ?? 0.03), grains = s.grains ?? null;
+  const rim = new RimSampler(R, s.width), grains = s.grains ?? null;
   let sampling = 0;
   const vel = [s.speed, 0, 0];
   let vz = 0, fz = 0;

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { ContactRecord } from "../contact/record.ts";
+import { ContactKind, type ContactRecord } from "../contact/record.ts";
 import type { RftElementForces } from "../sphere3d/mod.ts";
 
 /** Bins of the rim's stress: 5° over [−90°, 90°]. */
@@ -96,7 +96,7 @@ export class RimSampler {
     const kind = record.kind, bd = record.boundary, p = record.point, n = record.normal;
     const fn = record.normalForce, ft = record.tangentialForce;
     for (let q = 0; q < record.count; q++) {
-      if (kind[q] !== 3 || bd[q] !== body || Math.abs(n[3 * q + 1]) > 0.5) continue;
+      if (kind[q] !== ContactKind.body || bd[q] !== body || Math.abs(n[3 * q + 1]) > 0.5) continue;
       const fx = -(n[3 * q] * fn[q] + ft[3 * q]), fz = -(n[3 * q + 2] * fn[q] + ft[3 * q + 2]);
       this.#add(p[3 * q], p[3 * q + 2], fx, fz, ax, az);
     }

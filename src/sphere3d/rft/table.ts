@@ -55,6 +55,9 @@ const KEYS = [
 const ANGLE_TOLERANCE = 1e-6;
 const HALF_PI = Math.PI / 2;
 
+/** Reads a table's grid (set by {@link RftTable}'s static block). */
+let gridOf: (table: RftTable) => RftGrid;
+
 /**
  * An RFT table (see the module notes); a stress model for the RFT ground.
  *
@@ -94,16 +97,16 @@ export class RftTable implements RftStressModel {
   readonly intrusionSpeed: number | null;
   /** Solid volume fraction, or null. */
   readonly volumeFraction: number | null;
-  readonly #uniformB: boolean;
-  readonly #uniformG: boolean;
-  /** The angles last looked up, their cell (i, j) and the fractions (t, u) in it. */
+  /** The grid and values as the look-up reads them (the arrays above, not copies). */
+  readonly #grid: RftGrid;
+  /** The angles last looked up, and their cell: i (β), j (γ) and the fractions t, u in it. */
   #lastBeta = NaN;
   #lastGamma = NaN;
-  #i = 0;
-  #j = 0;
-  #t = 0;
-  #u = 0;
   readonly #cell = new Float64Array(4);
+
+  static {
+    gridOf = (t) => t.#grid;
+  }
 
   /**
    * A table sampled from the Fourier form on a uniform grid over [−π/2, π/2]² (default: Li et
@@ -168,8 +171,14 @@ export class RftTable implements RftStressModel {
       (x) => x > 0 && x < 1,
       "in (0, 1)",
     );
-    this.#uniformB = uniform(this.beta);
-    this.#uniformG = uniform(this.gamma);
+    this.#grid = {
+      beta: this.beta,
+      gamma: this.gamma,
+      alphaZ: this.alphaZ,
+      alphaX: this.alphaX,
+      uniformBeta: uniform(this.beta),
+      uniformGamma: uniform(this.gamma),
+    };
   }
 
   /** α_z(β, γ) (N/m³), bilinear between grid points; β modulo π, γ clamped to ±π/2. */
@@ -201,19 +210,18 @@ export class RftTable implements RftStressModel {
 
   #at(a: Float64Array, beta: number, gamma: number): number {
     // the ground asks for α_z and then α_x at the same angles: the cell is found once
+    const c = this.#cell, g = this.#grid;
     if (beta !== this.#lastBeta || gamma !== this.#lastGamma) {
-      const c = this.#cell;
-      rftTableLocate(this.beta, this.gamma, this.#uniformB, this.#uniformG, beta, gamma, c);
-      this.#i = c[0], this.#j = c[1], this.#t = c[2], this.#u = c[3];
+      rftTableLocate(g.beta, g.gamma, g.uniformBeta, g.uniformGamma, beta, gamma, c);
       this.#lastBeta = beta, this.#lastGamma = gamma;
     }
-    return rftTableValue(a, this.gamma.length, this.#i, this.#j, this.#t, this.#u);
+    return rftTableValue(a, g.gamma.length, c[0], c[1], c[2], c[3]);
   }
 }
 
 /**
- * The grid and values of `table` as the RFT ground's sweep reads them (the table's own arrays,
- * not copies).
+ * The grid and values of `table` as its own look-up and the RFT ground's sweep read them (the
+ * table's own arrays, not copies; the grids' uniformity found once, when the table was made).
  *
  * @example
  * ```ts
@@ -226,14 +234,7 @@ export class RftTable implements RftStressModel {
  * ```
  */
 export function rftTableGrid(table: RftTable): RftGrid {
-  return {
-    beta: table.beta,
-    gamma: table.gamma,
-    alphaZ: table.alphaZ,
-    alphaX: table.alphaX,
-    uniformBeta: uniform(table.beta),
-    uniformGamma: uniform(table.gamma),
-  };
+  return gridOf(table);
 }
 
 function uniform(x: Float64Array): boolean {
