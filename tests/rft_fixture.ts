@@ -41,3 +41,26 @@ export interface CachedCalibration {
 export const cachedCalibration: CachedCalibration = JSON.parse(
   Deno.readTextFileSync(`${DIR}rft_dem_calibration.json`),
 );
+
+/** The cached pressure-memory calibration (`rft_dem_memory.json`) the tests read. */
+export interface CachedMemory {
+  /** `{ length, separation }` (m), for `RftGroundOptions.stressMemory`. */
+  memory: { length: number; separation: number };
+  /** Grains in the bed. */
+  grains: number;
+  /** Each slide's fit (SI units). */
+  slides: { approach: number; length: number; p0: number; pInf: number; r2: number }[];
+  /** The rise's fit (SI units). */
+  rise: { effectiveLength: number; p0: number; r2: number };
+  /** The grains, as a table's metadata records them. */
+  medium: { grainDiameter: number; friction: number };
+}
+
+/**
+ * The pressure memory calibrated on the cached table's grains (`rft_dem_memory.json`, written
+ * by `scripts/gen_rft_memory_fixture.ts`; `tests/experiments_rft_memory_test.ts` checks it
+ * against a fresh calibration).
+ */
+export const cachedMemory: CachedMemory = JSON.parse(
+  Deno.readTextFileSync(`${DIR}rft_dem_memory.json`),
+);

@@ -10,6 +10,7 @@ import {
   rftElementLaw,
   rftFrictionCapLaw,
   rftLocateLaw,
+  rftMemoryLaw,
 } from "../../src/sphere3d/rft/law_source.ts";
 import { indent } from "./text.ts";
 
@@ -146,7 +147,7 @@ export function rftSweepText(): string {
   const law = rftElementLaw({
     ...ELEMENT_NAMES,
     area: "el[o + 6]",
-    skip: "continue;",
+    skip: "break _law;",
     prefix: "_",
     alphas: `let _az: number, _ax: number;
 if (grid !== null) {
@@ -186,28 +187,30 @@ import type { RftHeightMap } from "./surface.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 
 /**
- * The pose and motion of one shape for {@link rftShapeSweep}, 23 floats: the rotation from
+ * The pose and motion of one shape for {@link rftShapeSweep}, 26 floats: the rotation from
  * the shape frame to the world (row-major, 0–8), the shape origin (9–11), the body's centre of
  * mass (12–14), its velocity (15–17) and angular velocity (18–20), the surface's highest point
- * (21) and the interface friction μ (22; \`Infinity\`: no cap). The sums come back in 0–5 of
+ * (21), the interface friction μ (22; \`Infinity\`: no cap), and for the pressure memory the
+ * step's number (23), dt/ℓ (24, s/m) and dt/ℓ_sep (25, s/m). The sums come back in 0–5 of
  * \`sums\`: force (N), torque about the centre of mass (N·m).
  *
  * @example
  * \`\`\`ts
  * import { SWEEP_POSE } from "./ground_sweep_gen.ts";
  * import { expect } from "expect";
- * expect(SWEEP_POSE).toBe(23);
+ * expect(SWEEP_POSE).toBe(26);
  * \`\`\`
  */
-export const SWEEP_POSE = 23;
+export const SWEEP_POSE = 26;
 
 /**
  * Add the RFT forces on the elements of shape \`s\` (elements \`start[s]\` to one before
  * \`start[s + 1]\`, chunks \`first\` to one before \`last\`, chunks wholly above \`pose[21]\`
  * skipped) at the pose \`pose\` (see {@link SWEEP_POSE}) to \`sums\`; depths from \`map\` where
  * given, and the elements stamped into it. α comes from \`grid\` (the model's own table, looked
- * up here) or, when it is null, from the model's calls. Returns the number of elements that felt
- * a force.
+ * up here) or, when it is null, from the model's calls. With \`mem\` (two numbers per element),
+ * each element's pressure relaxes towards RFT's (\`rftMemoryLaw\` of \`law_source.ts\`) and is
+ * stored there. Returns the number of elements that felt a force.
  *
  * @example
  * \`\`\`ts
@@ -218,11 +221,12 @@ export const SWEEP_POSE = 23;
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(23);
+ * const pose = new Float64Array(26);
  * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), sums = new Float64Array(6);
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
- * const active = rftShapeSweep(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, sums);
+ * const starts = Int32Array.of(0, n);
+ * const active = rftShapeSweep(m, null, el, starts, chunk, 0, 0, 1, pose, null, null, sums);
  * expect(active).toBe(n);
  * expect(sums[2]).toBeCloseTo(2, 9); // α_z · depth · area = 10⁶ · 0.02 · 10⁻⁴ N
  * \`\`\`
@@ -237,7 +241,7 @@ ${indent(sweepLoop(law, true), 2)}
  * The elements of shape \`s\` that feel a force at the pose \`pose\` (as {@link rftShapeSweep}
  * takes them), appended to \`out\` as 10 numbers each: centroid (m), outward unit normal, area
  * (m²) and force (N), all in the world frame. The height map, where given, is read, not
- * stamped. Returns the number appended.
+ * stamped, and \`mem\` read, not stored. Returns the number appended.
  *
  * @example
  * \`\`\`ts
@@ -247,12 +251,12 @@ ${indent(sweepLoop(law, true), 2)}
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(23);
+ * const pose = new Float64Array(26);
  * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), out: number[] = [];
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
- * expect(rftShapeElements(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, out))
- *   .toBe(n);
+ * const starts = Int32Array.of(0, n);
+ * expect(rftShapeElements(m, null, el, starts, chunk, 0, 0, 1, pose, null, null, out)).toBe(n);
  * let fz = 0;
  * for (let k = 0; k < n; k++) fz += out[10 * k + 9];
  * expect(fz).toBeCloseTo(2, 9);
@@ -268,7 +272,7 @@ ${indent(sweepLoop(law, false), 2)}
 /** The parameters both sweeps take before their output (formatting splits them a line each). */
 const SWEEP_PARAMS = "model: RftAlphaSource, grid: RftGrid | null, el: Float64Array, " +
   "start: Int32Array, chunk: Float64Array, s: number, first: number, last: number, " +
-  "pose: Float64Array, map: RftHeightMap | null";
+  "pose: Float64Array, map: RftHeightMap | null, mem: Float64Array | null";
 
 /**
  * The loop over one shape's elements around the element law `law`: with `sum`, the forces
@@ -285,21 +289,38 @@ function sweepLoop(law: string, sum: boolean): string {
       map.stamp(x, y, z, hx, hy, half * Math.sqrt(Math.max(0, 1 - nz * nz)), vx, vy, vz);
     }`
     : "";
+  const memory = rftMemoryLaw({
+    f0: "f0",
+    f1: "f1",
+    f2: "f2",
+    nx: "nx",
+    ny: "ny",
+    nz: "nz",
+    vx: "vx",
+    vy: "vy",
+    vz: "vz",
+    depthArea: "depth * el[o + 6]",
+    mem: "mem",
+    index: "e",
+    stamp: "now",
+    perPath: "perPath",
+    perSeparation: "perSep",
+    felt: "_felt",
+    write: sum,
+    prefix: "_",
+  });
   const use = sum
-    ? `let f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
-${capText("_")}
-active++;
+    ? `active++;
 fx += f0, fy += f1, fz += f2;
 tx += ry * f2 - rz * f1, ty += rz * f0 - rx * f2, tz += rx * f1 - ry * f0;`
-    : `let f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
-${capText("_")}
-active++;
+    : `active++;
 out.push(x, y, z, nx, ny, nz, el[o + 6], f0, f1, f2);`;
   return `const R0 = pose[0], R1 = pose[1], R2 = pose[2], R3 = pose[3], R4 = pose[4], R5 = pose[5];
 const R6 = pose[6], R7 = pose[7], R8 = pose[8];
 const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], cz = pose[14];
 const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
 const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
+const now = pose[23], perPath = pose[24], perSep = pose[25];
 const end = start[s + 1];
 ${sum ? "let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;" : "let active = 0;"}
 for (let k = first; k < last; k++) {
@@ -326,7 +347,15 @@ for (let k = first; k < last; k++) {
     const rx = x - cx, ry = y - cy, rz = z - cz;
     const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
     const vz = vz0 + wx * ry - wy * rx;${stamp}
-${indent(law, 4)}
+    let f0 = 0, f1 = 0, f2 = 0, _felt = false;
+    _law: {
+${indent(law, 6)}
+      f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+      _felt = true;
+    }
+    if (mem !== null) ${indent(memory, 4).trimStart()}
+    if (!_felt) continue;
+${indent(capText("_"), 4)}
 ${indent(use, 4)}
   }
 }`;

@@ -18,6 +18,7 @@
  * | {@link forceDistribution}, {@link starForceDistribution} | P(f/⟨f⟩) ∝ e^{−β·f/⟨f⟩} above the mean, β ≈ 1–2 |
  * | {@link restitutionVsSpeed} | Hertz: contact time ∝ v^{−1/5}; the linear law's e and time do not depend on v |
  * | {@link calibrateRft} | RFT: a plate's resistance is α(β, γ)·A·depth; α gives ζ and the Fourier fit |
+ * | {@link calibrateRftMemory} | a plate's pressure outlasts its push: it decays as e^{−x/ℓ} along a slide, faster (ℓ_sep) as it rises |
  * | {@link singleWheelTest} | Wong–Reece: a driven wheel's drawbar pull rises with slip and levels off; sinkage and torque grow |
  * | {@link rftValidation} | RFT against the DEM it came from: a C-leg and a tilted plate, force curves side by side |
  * | {@link deheapRftTable} | an RFT table for the deforming surface: the calibration plates' own heaps taken out |
@@ -88,6 +89,8 @@ export type {
 export type { BeverlooFit, ExponentialTail, PowerLawFit } from "./fit.ts";
 export { calibrateRft } from "./rft_calibration.ts";
 export type { RftCalibration, RftCalibrationOptions } from "./rft_calibration.ts";
+export { calibrateRftMemory } from "./rft_memory.ts";
+export type { RftMemoryCalibration, RftMemoryOptions } from "./rft_memory.ts";
 export { singleWheelTest } from "./single_wheel.ts";
 export type { SingleWheelOptions, SingleWheelResult } from "./single_wheel.ts";
 export { type RftValidation, rftValidation, type RftValidationOptions } from "./rft_validation.ts";

@@ -25,7 +25,7 @@
  * @module
  */
 import { quatMatrix } from "../sphere3d/bodies/body_set.ts";
-import { type RftHeightMap, RftTable, World } from "../sphere3d/mod.ts";
+import { type RftGroundOptions, type RftHeightMap, RftTable, World } from "../sphere3d/mod.ts";
 import { bool, integerIn, positive } from "../math/validate.ts";
 import {
   experimentOptions,
@@ -42,6 +42,7 @@ import {
   rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
+import { checkStressMemory } from "../sphere3d/rft/memory.ts";
 
 /** Options of {@link robotOnGround}. */
 export interface RobotOnGroundOptions extends GrainOptions {
@@ -86,6 +87,11 @@ export interface RobotOnGroundOptions extends GrainOptions {
    * @default Infinity (no cap: Li et al.'s RFT)
    */
   interfaceFriction?: number;
+  /**
+   * On an RFT ground, a pressure memory (see `RftGroundOptions.stressMemory`; lengths in m, as
+   * `calibrateRftMemory` measures them). @default undefined (none: Li et al.'s RFT)
+   */
+  stressMemory?: RftGroundOptions["stressMemory"];
 }
 
 /** The result of {@link robotOnGround}. */
@@ -144,6 +150,7 @@ const KEYS = [
   "implicitDrag",
   "deform",
   "interfaceFriction",
+  "stressMemory",
 ];
 const PRESETS: Record<ExperimentScale, Partial<RobotOnGroundOptions>> = {
   smoke: { period: 0.4, cycles: 2, bed: [40, 14, 4], diameter: 0.015, rollingFriction: 0.05 },
@@ -215,6 +222,7 @@ export async function robotOnGround(
   const implicitDrag = bool(w, "implicitDrag", o.implicitDrag, false);
   const deform = rftDeformOptions(w, o.deform, m.d);
   const interfaceFriction = rftFrictionOption(w, o.interfaceFriction);
+  const stressMemory = checkStressMemory(w, o.stressMemory);
   if (ground !== "dem") checkTableMatchesBed(w, ground, m);
 
   const dt = ground === "dem" ? m.dt : rftDt;
@@ -234,6 +242,7 @@ export async function robotOnGround(
       elementSize: 0.5 * m.d,
       implicitDrag,
       interfaceFriction,
+      ...(stressMemory === null ? {} : { stressMemory }),
       ...(deform === null ? {} : { deform: { ...deform, bounds: [-span, -0.15, ahead, 0.15] } }),
     }).surface;
   }

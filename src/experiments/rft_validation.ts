@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { RftTable, World } from "../sphere3d/mod.ts";
+import { type RftGroundOptions, RftTable, World } from "../sphere3d/mod.ts";
 import { positive } from "../math/validate.ts";
 import {
   experimentOptions,
@@ -39,6 +39,7 @@ import {
   rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
+import { checkStressMemory } from "../sphere3d/rft/memory.ts";
 import { calibrateRft } from "./rft_calibration.ts";
 import {
   cLegMesh,
@@ -116,6 +117,11 @@ export interface RftValidationOptions extends GrainOptions {
    * @default Infinity (no cap: Li et al.'s RFT)
    */
   interfaceFriction?: number;
+  /**
+   * On an RFT ground, a pressure memory (see `RftGroundOptions.stressMemory`; lengths in m, as
+   * `calibrateRftMemory` measures them). @default undefined (none: Li et al.'s RFT)
+   */
+  stressMemory?: RftGroundOptions["stressMemory"];
 }
 
 /** The result of {@link rftValidation}. */
@@ -205,6 +211,7 @@ const KEYS = [
   "startHeight",
   "deform",
   "interfaceFriction",
+  "stressMemory",
 ];
 const DEG = Math.PI / 180;
 const PRESETS: Record<ExperimentScale, Partial<RftValidationOptions>> = {
@@ -298,6 +305,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     startHeight !== undefined ? startHeight * d : Math.max(least, clear + 0.05 * d);
   const deform = rftDeformOptions(w, o.deform, d);
   const interfaceFriction = rftFrictionOption(w, o.interfaceFriction);
+  const stressMemory = checkStressMemory(w, o.stressMemory);
   const beds = o.beds ?? 1;
   if (typeof beds !== "number" || !Number.isInteger(beds) || beds < 1) {
     throw new RangeError(`${w}: beds (${String(beds)}) must be an integer ≥ 1`);
@@ -440,6 +448,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
       surfaceHeight: surface,
       elementSize,
       interfaceFriction,
+      ...(stressMemory === null ? {} : { stressMemory }),
       ...(deform === null ? {} : {
         deform: {
           ...deform,

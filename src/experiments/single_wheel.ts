@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { RftTable, World } from "../sphere3d/mod.ts";
+import { type RftGroundOptions, RftTable, World } from "../sphere3d/mod.ts";
 import { nonNegative, positive } from "../math/validate.ts";
 import { rimAngles } from "./wheel_rim.ts";
 import {
@@ -38,6 +38,7 @@ import {
   rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
+import { checkStressMemory } from "../sphere3d/rft/memory.ts";
 import {
   runWheel,
   type WheelScene,
@@ -100,6 +101,11 @@ export interface SingleWheelOptions extends GrainOptions {
    * @default Infinity (no cap: Li et al.'s RFT)
    */
   interfaceFriction?: number;
+  /**
+   * On an RFT ground, a pressure memory (see `RftGroundOptions.stressMemory`; lengths in m, as
+   * `calibrateRftMemory` measures them). @default undefined (none: Li et al.'s RFT)
+   */
+  stressMemory?: RftGroundOptions["stressMemory"];
 }
 
 /** The result of {@link singleWheelTest}. Steady-state means over the window after the run-in. */
@@ -181,6 +187,7 @@ const KEYS = [
   "elementSize",
   "deform",
   "interfaceFriction",
+  "stressMemory",
 ];
 const PRESETS: Record<ExperimentScale, Partial<SingleWheelOptions>> = {
   smoke: { slips: [0, 0.3, 0.7], speed: 0.05, travel: 0.06, bed: [8, 5] },
@@ -239,6 +246,7 @@ export async function singleWheelTest(
   const elementSize = positive(w, "elementSize", o.elementSize ?? R / 5);
   const deform = rftDeformOptions(w, o.deform, m.d);
   const interfaceFriction = rftFrictionOption(w, o.interfaceFriction);
+  const stressMemory = checkStressMemory(w, o.stressMemory);
   const bedSpec = o.bed;
   if (!Array.isArray(bedSpec) || bedSpec.length !== 2) {
     throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [width, depth] (d)`);
@@ -283,6 +291,7 @@ export async function singleWheelTest(
         elementSize,
         implicitDrag: false,
         interfaceFriction,
+        ...(stressMemory === null ? {} : { stressMemory }),
         ...(deform === null ? {} : {
           deform: { ...deform, bounds: [-length / 2, -bedW * d / 2, length / 2, bedW * d / 2] },
         }),

@@ -39,6 +39,7 @@ import { rftShapeElements, rftShapeSweep, SWEEP_POSE } from "./ground_sweep_gen.
 import { RftTable, rftTableGrid } from "./table.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 import { type RftDeformOptions, RftHeightMap } from "./surface.ts";
+import { checkStressMemory, RftMemoryState } from "./memory.ts";
 
 /** Options of `World.addRftGround`. */
 export interface RftGroundOptions {
@@ -71,6 +72,21 @@ export interface RftGroundOptions {
    * @default Infinity (no cap: Li et al.'s RFT)
    */
   interfaceFriction?: number;
+  /**
+   * A pressure memory (see `memory.ts`): each element's pressure relaxes towards RFT's over
+   * `length` (m) of its travel and `separation` (m) of moving away from the grains, instead of
+   * following its present motion at once. `calibrateRftMemory` measures both in the DEM.
+   * @default undefined (none: Li et al.'s RFT)
+   */
+  stressMemory?: {
+    /** Travel (m) of an element through the grains over which its pressure relaxes by e. */
+    length: number;
+    /**
+     * Distance (m) of moving away from the grains along the element's normal over which its
+     * pressure relaxes by e (on top of `length`). @default Infinity (only `length`)
+     */
+    separation?: number;
+  };
 }
 
 /**
@@ -139,6 +155,10 @@ export class RftGround {
   readonly interfaceFriction: number;
   /** The deforming surface's height map (`options.deform`), or null for a flat surface. */
   readonly surface: RftHeightMap | null;
+  /** The pressure memory's lengths (m; `separation` Infinity for none), or null for none. */
+  readonly stressMemory: Readonly<{ length: number; separation: number }> | null;
+  /** The pressure memory's state, or null for none. */
+  readonly #memory: RftMemoryState | null;
   /** Elements of all shapes, {@link STRIDE} floats each, in shape frames. */
   #el: Float64Array = new Float64Array(0);
   /** First element of shape s at `#start[s]`, one past its last at `#start[s + 1]`. */
@@ -195,11 +215,11 @@ export class RftGround {
     for (const k of Object.keys(options)) {
       if (
         k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag" && k !== "deform" &&
-        k !== "interfaceFriction"
+        k !== "interfaceFriction" && k !== "stressMemory"
       ) {
         throw new RangeError(
-          `${where}: unknown option "${k}" ` +
-            "(valid: surfaceHeight, elementSize, implicitDrag, deform, interfaceFriction)",
+          `${where}: unknown option "${k}" (valid: surfaceHeight, elementSize, implicitDrag, ` +
+            "deform, interfaceFriction, stressMemory)",
         );
       }
     }
@@ -222,6 +242,9 @@ export class RftGround {
         `${where}: interfaceFriction (${String(mu)}) must be a number >= 0 (Infinity: no cap)`,
       );
     }
+    const memory = checkStressMemory(where, options.stressMemory);
+    this.stressMemory = memory;
+    this.#memory = memory === null ? null : new RftMemoryState(memory);
     this.interfaceFriction = mu;
     this.model = model;
     this.#grid = model instanceof RftTable ? rftTableGrid(model) : null;
@@ -279,6 +302,7 @@ export class RftGround {
     this.#el = Float64Array.from(el);
     this.#start = Int32Array.from(start);
     this.#built = set.shapes;
+    this.#memory?.fit(this.#start[this.#built]);
     this.#chunkElements();
   }
 
@@ -324,6 +348,12 @@ export class RftGround {
     if (map !== null) map.begin();
     F.fill(0);
     T.fill(0);
+    const memory = this.#memory, mem = memory === null ? null : memory.mem;
+    if (memory !== null) {
+      memory.begin(dt);
+      this.#pose[23] = memory.now;
+      this.#pose[24] = memory.perPath, this.#pose[25] = memory.perSeparation;
+    }
     let active = 0;
     for (let s = 0; s < set.shapes; s++) {
       const b = set.shapeBody[s];
@@ -332,7 +362,20 @@ export class RftGround {
       const pose = this.#pose, sums = this.#sums;
       sums.fill(0);
       const ch = this.#chunkOf, start = this.#start, chunk = this.#chunk;
-      active += rftShapeSweep(model, grid, el, start, chunk, s, ch[s], ch[s + 1], pose, map, sums);
+      active += rftShapeSweep(
+        model,
+        grid,
+        el,
+        start,
+        chunk,
+        s,
+        ch[s],
+        ch[s + 1],
+        pose,
+        map,
+        mem,
+        sums,
+      );
       F[3 * b] += sums[0], F[3 * b + 1] += sums[1], F[3 * b + 2] += sums[2];
       T[3 * b] += sums[3], T[3 * b + 1] += sums[4], T[3 * b + 2] += sums[5];
     }
@@ -423,7 +466,9 @@ export class RftGround {
     if (m !== null && b < this.#bodies && m.set.kind[b] !== BodyKind.static) {
       const set = m.set, map = this.surface;
       const top = map === null ? this.surfaceHeight : map.maxHeight;
-      const ch = this.#chunkOf, grid = this.#grid;
+      const ch = this.#chunkOf, grid = this.#grid, memory = this.#memory;
+      // the memory as the next step reads it: felt at this step's number
+      if (memory !== null) this.#pose[23] = memory.now + 1;
       for (let s = 0; s < this.#built; s++) {
         if (set.shapeBody[s] !== b || !this.#shapePose(set, s, b, top)) continue;
         rftShapeElements(
@@ -437,6 +482,7 @@ export class RftGround {
           ch[s + 1],
           this.#pose,
           map,
+          memory === null ? null : memory.mem,
           out,
         );
       }

@@ -12,28 +12,30 @@ import type { RftHeightMap } from "./surface.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 
 /**
- * The pose and motion of one shape for {@link rftShapeSweep}, 23 floats: the rotation from
+ * The pose and motion of one shape for {@link rftShapeSweep}, 26 floats: the rotation from
  * the shape frame to the world (row-major, 0–8), the shape origin (9–11), the body's centre of
  * mass (12–14), its velocity (15–17) and angular velocity (18–20), the surface's highest point
- * (21) and the interface friction μ (22; `Infinity`: no cap). The sums come back in 0–5 of
+ * (21), the interface friction μ (22; `Infinity`: no cap), and for the pressure memory the
+ * step's number (23), dt/ℓ (24, s/m) and dt/ℓ_sep (25, s/m). The sums come back in 0–5 of
  * `sums`: force (N), torque about the centre of mass (N·m).
  *
  * @example
  * ```ts
  * import { SWEEP_POSE } from "./ground_sweep_gen.ts";
  * import { expect } from "expect";
- * expect(SWEEP_POSE).toBe(23);
+ * expect(SWEEP_POSE).toBe(26);
  * ```
  */
-export const SWEEP_POSE = 23;
+export const SWEEP_POSE = 26;
 
 /**
  * Add the RFT forces on the elements of shape `s` (elements `start[s]` to one before
  * `start[s + 1]`, chunks `first` to one before `last`, chunks wholly above `pose[21]`
  * skipped) at the pose `pose` (see {@link SWEEP_POSE}) to `sums`; depths from `map` where
  * given, and the elements stamped into it. α comes from `grid` (the model's own table, looked
- * up here) or, when it is null, from the model's calls. Returns the number of elements that felt
- * a force.
+ * up here) or, when it is null, from the model's calls. With `mem` (two numbers per element),
+ * each element's pressure relaxes towards RFT's (`rftMemoryLaw` of `law_source.ts`) and is
+ * stored there. Returns the number of elements that felt a force.
  *
  * @example
  * ```ts
@@ -44,11 +46,12 @@ export const SWEEP_POSE = 23;
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(23);
+ * const pose = new Float64Array(26);
  * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), sums = new Float64Array(6);
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
- * const active = rftShapeSweep(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, sums);
+ * const starts = Int32Array.of(0, n);
+ * const active = rftShapeSweep(m, null, el, starts, chunk, 0, 0, 1, pose, null, null, sums);
  * expect(active).toBe(n);
  * expect(sums[2]).toBeCloseTo(2, 9); // α_z · depth · area = 10⁶ · 0.02 · 10⁻⁴ N
  * ```
@@ -64,6 +67,7 @@ export function rftShapeSweep(
   last: number,
   pose: Float64Array,
   map: RftHeightMap | null,
+  mem: Float64Array | null,
   sums: Float64Array,
 ): number {
   const R0 = pose[0], R1 = pose[1], R2 = pose[2], R3 = pose[3], R4 = pose[4], R5 = pose[5];
@@ -71,6 +75,7 @@ export function rftShapeSweep(
   const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], cz = pose[14];
   const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
   const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
+  const now = pose[23], perPath = pose[24], perSep = pose[25];
   const end = start[s + 1];
   let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;
   for (let k = first; k < last; k++) {
@@ -103,106 +108,135 @@ export function rftShapeSweep(
         const hy = half * Math.sqrt(Math.max(0, 1 - ny * ny));
         map.stamp(x, y, z, hx, hy, half * Math.sqrt(Math.max(0, 1 - nz * nz)), vx, vy, vz);
       }
-      if (!(depth > 0) || !(el[o + 6] > 0)) continue;
-      const _speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
-      if (!(_speed > 0) || !(nx * vx + ny * vy + nz * vz > 1e-9 * _speed)) {
-        continue;
-      }
-      // the plane of motion: z and the horizontal velocity's direction e (for vertical motion, the
-      // normal's horizontal part, or x)
-      const _vh = Math.sqrt(vx * vx + vy * vy);
-      let _ex = 1, _ey = 0;
-      if (_vh > 1e-9 * _speed) {
-        _ex = vx / _vh, _ey = vy / _vh;
-      } else {
-        const _nh = Math.sqrt(nx * nx + ny * ny);
-        if (_nh > 0) _ex = nx / _nh, _ey = ny / _nh;
-      }
-      // the normal projected onto that plane: β from its direction, the area from its length
-      const _n2 = nx * _ex + ny * _ey, _w = Math.sqrt(_n2 * _n2 + nz * nz);
-      if (!(_w > 0)) continue;
-      let _beta = Math.atan2(nz, _n2) + Math.PI / 2;
-      if (_beta > Math.PI / 2) _beta -= Math.PI;
-      const _gamma = Math.atan2(-vz, _vh);
-      const _s = depth * el[o + 6] * _w;
-      let _az: number, _ax: number;
-      if (grid !== null) {
-        // β modulo π into [−π/2, π/2]; γ clamped (the leading-side convention keeps it in range)
-        let _b = _beta;
-        if (_b > Math.PI / 2 || _b < -Math.PI / 2) _b -= Math.PI * Math.round(_b / Math.PI);
-        _b = _b < grid.beta[0]
-          ? grid.beta[0]
-          : _b > grid.beta[grid.beta.length - 1]
-          ? grid.beta[grid.beta.length - 1]
-          : _b;
-        const _ng = grid.gamma.length;
-        const _g = _gamma < grid.gamma[0]
-          ? grid.gamma[0]
-          : _gamma > grid.gamma[_ng - 1]
-          ? grid.gamma[_ng - 1]
-          : _gamma;
-        let _i: number;
-        {
-          const _Blast = grid.beta.length - 2;
-          if (grid.uniformBeta) {
-            _i = Math.floor(
-              ((_b - grid.beta[0]) / (grid.beta[_Blast + 1] - grid.beta[0])) * (_Blast + 1),
-            );
-            _i = _i < 0 ? 0 : _i > _Blast ? _Blast : _i;
-            while (_i < _Blast && _b >= grid.beta[_i + 1]) _i++;
-            while (_i > 0 && _b < grid.beta[_i]) _i--;
-          } else {
-            let _Blo = 0, _Bhi = _Blast;
-            while (_Blo < _Bhi) {
-              const _Bmid = (_Blo + _Bhi + 1) >> 1;
-              if (grid.beta[_Bmid] <= _b) _Blo = _Bmid;
-              else _Bhi = _Bmid - 1;
+      let f0 = 0, f1 = 0, f2 = 0, _felt = false;
+      _law: {
+        if (!(depth > 0) || !(el[o + 6] > 0)) break _law;
+        const _speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
+        if (!(_speed > 0) || !(nx * vx + ny * vy + nz * vz > 1e-9 * _speed)) {
+          break _law;
+        }
+        // the plane of motion: z and the horizontal velocity's direction e (for vertical motion, the
+        // normal's horizontal part, or x)
+        const _vh = Math.sqrt(vx * vx + vy * vy);
+        let _ex = 1, _ey = 0;
+        if (_vh > 1e-9 * _speed) {
+          _ex = vx / _vh, _ey = vy / _vh;
+        } else {
+          const _nh = Math.sqrt(nx * nx + ny * ny);
+          if (_nh > 0) _ex = nx / _nh, _ey = ny / _nh;
+        }
+        // the normal projected onto that plane: β from its direction, the area from its length
+        const _n2 = nx * _ex + ny * _ey, _w = Math.sqrt(_n2 * _n2 + nz * nz);
+        if (!(_w > 0)) break _law;
+        let _beta = Math.atan2(nz, _n2) + Math.PI / 2;
+        if (_beta > Math.PI / 2) _beta -= Math.PI;
+        const _gamma = Math.atan2(-vz, _vh);
+        const _s = depth * el[o + 6] * _w;
+        let _az: number, _ax: number;
+        if (grid !== null) {
+          // β modulo π into [−π/2, π/2]; γ clamped (the leading-side convention keeps it in range)
+          let _b = _beta;
+          if (_b > Math.PI / 2 || _b < -Math.PI / 2) _b -= Math.PI * Math.round(_b / Math.PI);
+          _b = _b < grid.beta[0]
+            ? grid.beta[0]
+            : _b > grid.beta[grid.beta.length - 1]
+            ? grid.beta[grid.beta.length - 1]
+            : _b;
+          const _ng = grid.gamma.length;
+          const _g = _gamma < grid.gamma[0]
+            ? grid.gamma[0]
+            : _gamma > grid.gamma[_ng - 1]
+            ? grid.gamma[_ng - 1]
+            : _gamma;
+          let _i: number;
+          {
+            const _Blast = grid.beta.length - 2;
+            if (grid.uniformBeta) {
+              _i = Math.floor(
+                ((_b - grid.beta[0]) / (grid.beta[_Blast + 1] - grid.beta[0])) * (_Blast + 1),
+              );
+              _i = _i < 0 ? 0 : _i > _Blast ? _Blast : _i;
+              while (_i < _Blast && _b >= grid.beta[_i + 1]) _i++;
+              while (_i > 0 && _b < grid.beta[_i]) _i--;
+            } else {
+              let _Blo = 0, _Bhi = _Blast;
+              while (_Blo < _Bhi) {
+                const _Bmid = (_Blo + _Bhi + 1) >> 1;
+                if (grid.beta[_Bmid] <= _b) _Blo = _Bmid;
+                else _Bhi = _Bmid - 1;
+              }
+              _i = _Blo;
             }
-            _i = _Blo;
+          }
+          let _j: number;
+          {
+            const _Glast = grid.gamma.length - 2;
+            if (grid.uniformGamma) {
+              _j = Math.floor(
+                ((_g - grid.gamma[0]) / (grid.gamma[_Glast + 1] - grid.gamma[0])) * (_Glast + 1),
+              );
+              _j = _j < 0 ? 0 : _j > _Glast ? _Glast : _j;
+              while (_j < _Glast && _g >= grid.gamma[_j + 1]) _j++;
+              while (_j > 0 && _g < grid.gamma[_j]) _j--;
+            } else {
+              let _Glo = 0, _Ghi = _Glast;
+              while (_Glo < _Ghi) {
+                const _Gmid = (_Glo + _Ghi + 1) >> 1;
+                if (grid.gamma[_Gmid] <= _g) _Glo = _Gmid;
+                else _Ghi = _Gmid - 1;
+              }
+              _j = _Glo;
+            }
+          }
+          const _t = (_b - grid.beta[_i]) / (grid.beta[_i + 1] - grid.beta[_i]);
+          const _u = (_g - grid.gamma[_j]) / (grid.gamma[_j + 1] - grid.gamma[_j]);
+          const _k = _i * _ng + _j;
+          _az = _t === 0
+            ? (_u === 0 ? grid.alphaZ[_k] : (1 - _u) * grid.alphaZ[_k] + _u * grid.alphaZ[_k + 1])
+            : _u === 0
+            ? (1 - _t) * grid.alphaZ[_k] + _t * grid.alphaZ[_k + _ng]
+            : (1 - _t) * ((1 - _u) * grid.alphaZ[_k] + _u * grid.alphaZ[_k + 1]) +
+              _t * ((1 - _u) * grid.alphaZ[_k + _ng] + _u * grid.alphaZ[_k + _ng + 1]);
+          _ax = _t === 0
+            ? (_u === 0 ? grid.alphaX[_k] : (1 - _u) * grid.alphaX[_k] + _u * grid.alphaX[_k + 1])
+            : _u === 0
+            ? (1 - _t) * grid.alphaX[_k] + _t * grid.alphaX[_k + _ng]
+            : (1 - _t) * ((1 - _u) * grid.alphaX[_k] + _u * grid.alphaX[_k + 1]) +
+              _t * ((1 - _u) * grid.alphaX[_k + _ng] + _u * grid.alphaX[_k + _ng + 1]);
+        } else {
+          _az = model.alphaZAt(_beta, _gamma);
+          _ax = model.alphaXAt(_beta, _gamma);
+        }
+        const _fz = _az * _s;
+        const _fh = -_ax * _s;
+        f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+        _felt = true;
+      }
+      if (mem !== null) {
+        const _da = depth * el[o + 6];
+        if (_da > 0) {
+          const _mo = 2 * e;
+          // RFT's pressure on the element per unit depth (Pa/m): none on a face leaving the grains
+          const _pt = Math.max(0, -(f0 * nx + f1 * ny + f2 * nz) / _da);
+          let _pm = _pt;
+          if (mem[_mo + 1] === now - 1 && mem[_mo] !== _pt) {
+            // it felt the grains in the last step: its pressure relaxes towards RFT's
+            const _vn = nx * vx + ny * vy + nz * vz;
+            const _q = Math.exp(
+              -Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath -
+                (_vn < 0 ? -_vn * perSep : 0),
+            );
+            _pm = _pt + (mem[_mo] - _pt) * _q;
+          }
+          mem[_mo] = _pm, mem[_mo + 1] = now;
+          if (_pm !== _pt) {
+            const _extra = (_pm - _pt) * _da;
+            f0 -= _extra * nx, f1 -= _extra * ny, f2 -= _extra * nz;
+            _felt = true;
           }
         }
-        let _j: number;
-        {
-          const _Glast = grid.gamma.length - 2;
-          if (grid.uniformGamma) {
-            _j = Math.floor(
-              ((_g - grid.gamma[0]) / (grid.gamma[_Glast + 1] - grid.gamma[0])) * (_Glast + 1),
-            );
-            _j = _j < 0 ? 0 : _j > _Glast ? _Glast : _j;
-            while (_j < _Glast && _g >= grid.gamma[_j + 1]) _j++;
-            while (_j > 0 && _g < grid.gamma[_j]) _j--;
-          } else {
-            let _Glo = 0, _Ghi = _Glast;
-            while (_Glo < _Ghi) {
-              const _Gmid = (_Glo + _Ghi + 1) >> 1;
-              if (grid.gamma[_Gmid] <= _g) _Glo = _Gmid;
-              else _Ghi = _Gmid - 1;
-            }
-            _j = _Glo;
-          }
-        }
-        const _t = (_b - grid.beta[_i]) / (grid.beta[_i + 1] - grid.beta[_i]);
-        const _u = (_g - grid.gamma[_j]) / (grid.gamma[_j + 1] - grid.gamma[_j]);
-        const _k = _i * _ng + _j;
-        _az = _t === 0
-          ? (_u === 0 ? grid.alphaZ[_k] : (1 - _u) * grid.alphaZ[_k] + _u * grid.alphaZ[_k + 1])
-          : _u === 0
-          ? (1 - _t) * grid.alphaZ[_k] + _t * grid.alphaZ[_k + _ng]
-          : (1 - _t) * ((1 - _u) * grid.alphaZ[_k] + _u * grid.alphaZ[_k + 1]) +
-            _t * ((1 - _u) * grid.alphaZ[_k + _ng] + _u * grid.alphaZ[_k + _ng + 1]);
-        _ax = _t === 0
-          ? (_u === 0 ? grid.alphaX[_k] : (1 - _u) * grid.alphaX[_k] + _u * grid.alphaX[_k + 1])
-          : _u === 0
-          ? (1 - _t) * grid.alphaX[_k] + _t * grid.alphaX[_k + _ng]
-          : (1 - _t) * ((1 - _u) * grid.alphaX[_k] + _u * grid.alphaX[_k + 1]) +
-            _t * ((1 - _u) * grid.alphaX[_k + _ng] + _u * grid.alphaX[_k + _ng + 1]);
-      } else {
-        _az = model.alphaZAt(_beta, _gamma);
-        _ax = model.alphaXAt(_beta, _gamma);
       }
-      const _fz = _az * _s;
-      const _fh = -_ax * _s;
-      let f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+      if (!_felt) continue;
       {
         const _press = -(f0 * nx + f1 * ny + f2 * nz);
         if (_press > 0) {
@@ -230,7 +264,7 @@ export function rftShapeSweep(
  * The elements of shape `s` that feel a force at the pose `pose` (as {@link rftShapeSweep}
  * takes them), appended to `out` as 10 numbers each: centroid (m), outward unit normal, area
  * (m²) and force (N), all in the world frame. The height map, where given, is read, not
- * stamped. Returns the number appended.
+ * stamped, and `mem` read, not stored. Returns the number appended.
  *
  * @example
  * ```ts
@@ -240,12 +274,12 @@ export function rftShapeSweep(
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(23);
+ * const pose = new Float64Array(26);
  * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), out: number[] = [];
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
- * expect(rftShapeElements(m, null, el, Int32Array.of(0, n), chunk, 0, 0, 1, pose, null, out))
- *   .toBe(n);
+ * const starts = Int32Array.of(0, n);
+ * expect(rftShapeElements(m, null, el, starts, chunk, 0, 0, 1, pose, null, null, out)).toBe(n);
  * let fz = 0;
  * for (let k = 0; k < n; k++) fz += out[10 * k + 9];
  * expect(fz).toBeCloseTo(2, 9);
@@ -262,6 +296,7 @@ export function rftShapeElements(
   last: number,
   pose: Float64Array,
   map: RftHeightMap | null,
+  mem: Float64Array | null,
   out: number[],
 ): number {
   const R0 = pose[0], R1 = pose[1], R2 = pose[2], R3 = pose[3], R4 = pose[4], R5 = pose[5];
@@ -269,6 +304,7 @@ export function rftShapeElements(
   const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], cz = pose[14];
   const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
   const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
+  const now = pose[23], perPath = pose[24], perSep = pose[25];
   const end = start[s + 1];
   let active = 0;
   for (let k = first; k < last; k++) {
@@ -295,106 +331,134 @@ export function rftShapeElements(
       const rx = x - cx, ry = y - cy, rz = z - cz;
       const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
       const vz = vz0 + wx * ry - wy * rx;
-      if (!(depth > 0) || !(el[o + 6] > 0)) continue;
-      const _speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
-      if (!(_speed > 0) || !(nx * vx + ny * vy + nz * vz > 1e-9 * _speed)) {
-        continue;
-      }
-      // the plane of motion: z and the horizontal velocity's direction e (for vertical motion, the
-      // normal's horizontal part, or x)
-      const _vh = Math.sqrt(vx * vx + vy * vy);
-      let _ex = 1, _ey = 0;
-      if (_vh > 1e-9 * _speed) {
-        _ex = vx / _vh, _ey = vy / _vh;
-      } else {
-        const _nh = Math.sqrt(nx * nx + ny * ny);
-        if (_nh > 0) _ex = nx / _nh, _ey = ny / _nh;
-      }
-      // the normal projected onto that plane: β from its direction, the area from its length
-      const _n2 = nx * _ex + ny * _ey, _w = Math.sqrt(_n2 * _n2 + nz * nz);
-      if (!(_w > 0)) continue;
-      let _beta = Math.atan2(nz, _n2) + Math.PI / 2;
-      if (_beta > Math.PI / 2) _beta -= Math.PI;
-      const _gamma = Math.atan2(-vz, _vh);
-      const _s = depth * el[o + 6] * _w;
-      let _az: number, _ax: number;
-      if (grid !== null) {
-        // β modulo π into [−π/2, π/2]; γ clamped (the leading-side convention keeps it in range)
-        let _b = _beta;
-        if (_b > Math.PI / 2 || _b < -Math.PI / 2) _b -= Math.PI * Math.round(_b / Math.PI);
-        _b = _b < grid.beta[0]
-          ? grid.beta[0]
-          : _b > grid.beta[grid.beta.length - 1]
-          ? grid.beta[grid.beta.length - 1]
-          : _b;
-        const _ng = grid.gamma.length;
-        const _g = _gamma < grid.gamma[0]
-          ? grid.gamma[0]
-          : _gamma > grid.gamma[_ng - 1]
-          ? grid.gamma[_ng - 1]
-          : _gamma;
-        let _i: number;
-        {
-          const _Blast = grid.beta.length - 2;
-          if (grid.uniformBeta) {
-            _i = Math.floor(
-              ((_b - grid.beta[0]) / (grid.beta[_Blast + 1] - grid.beta[0])) * (_Blast + 1),
-            );
-            _i = _i < 0 ? 0 : _i > _Blast ? _Blast : _i;
-            while (_i < _Blast && _b >= grid.beta[_i + 1]) _i++;
-            while (_i > 0 && _b < grid.beta[_i]) _i--;
-          } else {
-            let _Blo = 0, _Bhi = _Blast;
-            while (_Blo < _Bhi) {
-              const _Bmid = (_Blo + _Bhi + 1) >> 1;
-              if (grid.beta[_Bmid] <= _b) _Blo = _Bmid;
-              else _Bhi = _Bmid - 1;
+      let f0 = 0, f1 = 0, f2 = 0, _felt = false;
+      _law: {
+        if (!(depth > 0) || !(el[o + 6] > 0)) break _law;
+        const _speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
+        if (!(_speed > 0) || !(nx * vx + ny * vy + nz * vz > 1e-9 * _speed)) {
+          break _law;
+        }
+        // the plane of motion: z and the horizontal velocity's direction e (for vertical motion, the
+        // normal's horizontal part, or x)
+        const _vh = Math.sqrt(vx * vx + vy * vy);
+        let _ex = 1, _ey = 0;
+        if (_vh > 1e-9 * _speed) {
+          _ex = vx / _vh, _ey = vy / _vh;
+        } else {
+          const _nh = Math.sqrt(nx * nx + ny * ny);
+          if (_nh > 0) _ex = nx / _nh, _ey = ny / _nh;
+        }
+        // the normal projected onto that plane: β from its direction, the area from its length
+        const _n2 = nx * _ex + ny * _ey, _w = Math.sqrt(_n2 * _n2 + nz * nz);
+        if (!(_w > 0)) break _law;
+        let _beta = Math.atan2(nz, _n2) + Math.PI / 2;
+        if (_beta > Math.PI / 2) _beta -= Math.PI;
+        const _gamma = Math.atan2(-vz, _vh);
+        const _s = depth * el[o + 6] * _w;
+        let _az: number, _ax: number;
+        if (grid !== null) {
+          // β modulo π into [−π/2, π/2]; γ clamped (the leading-side convention keeps it in range)
+          let _b = _beta;
+          if (_b > Math.PI / 2 || _b < -Math.PI / 2) _b -= Math.PI * Math.round(_b / Math.PI);
+          _b = _b < grid.beta[0]
+            ? grid.beta[0]
+            : _b > grid.beta[grid.beta.length - 1]
+            ? grid.beta[grid.beta.length - 1]
+            : _b;
+          const _ng = grid.gamma.length;
+          const _g = _gamma < grid.gamma[0]
+            ? grid.gamma[0]
+            : _gamma > grid.gamma[_ng - 1]
+            ? grid.gamma[_ng - 1]
+            : _gamma;
+          let _i: number;
+          {
+            const _Blast = grid.beta.length - 2;
+            if (grid.uniformBeta) {
+              _i = Math.floor(
+                ((_b - grid.beta[0]) / (grid.beta[_Blast + 1] - grid.beta[0])) * (_Blast + 1),
+              );
+              _i = _i < 0 ? 0 : _i > _Blast ? _Blast : _i;
+              while (_i < _Blast && _b >= grid.beta[_i + 1]) _i++;
+              while (_i > 0 && _b < grid.beta[_i]) _i--;
+            } else {
+              let _Blo = 0, _Bhi = _Blast;
+              while (_Blo < _Bhi) {
+                const _Bmid = (_Blo + _Bhi + 1) >> 1;
+                if (grid.beta[_Bmid] <= _b) _Blo = _Bmid;
+                else _Bhi = _Bmid - 1;
+              }
+              _i = _Blo;
             }
-            _i = _Blo;
+          }
+          let _j: number;
+          {
+            const _Glast = grid.gamma.length - 2;
+            if (grid.uniformGamma) {
+              _j = Math.floor(
+                ((_g - grid.gamma[0]) / (grid.gamma[_Glast + 1] - grid.gamma[0])) * (_Glast + 1),
+              );
+              _j = _j < 0 ? 0 : _j > _Glast ? _Glast : _j;
+              while (_j < _Glast && _g >= grid.gamma[_j + 1]) _j++;
+              while (_j > 0 && _g < grid.gamma[_j]) _j--;
+            } else {
+              let _Glo = 0, _Ghi = _Glast;
+              while (_Glo < _Ghi) {
+                const _Gmid = (_Glo + _Ghi + 1) >> 1;
+                if (grid.gamma[_Gmid] <= _g) _Glo = _Gmid;
+                else _Ghi = _Gmid - 1;
+              }
+              _j = _Glo;
+            }
+          }
+          const _t = (_b - grid.beta[_i]) / (grid.beta[_i + 1] - grid.beta[_i]);
+          const _u = (_g - grid.gamma[_j]) / (grid.gamma[_j + 1] - grid.gamma[_j]);
+          const _k = _i * _ng + _j;
+          _az = _t === 0
+            ? (_u === 0 ? grid.alphaZ[_k] : (1 - _u) * grid.alphaZ[_k] + _u * grid.alphaZ[_k + 1])
+            : _u === 0
+            ? (1 - _t) * grid.alphaZ[_k] + _t * grid.alphaZ[_k + _ng]
+            : (1 - _t) * ((1 - _u) * grid.alphaZ[_k] + _u * grid.alphaZ[_k + 1]) +
+              _t * ((1 - _u) * grid.alphaZ[_k + _ng] + _u * grid.alphaZ[_k + _ng + 1]);
+          _ax = _t === 0
+            ? (_u === 0 ? grid.alphaX[_k] : (1 - _u) * grid.alphaX[_k] + _u * grid.alphaX[_k + 1])
+            : _u === 0
+            ? (1 - _t) * grid.alphaX[_k] + _t * grid.alphaX[_k + _ng]
+            : (1 - _t) * ((1 - _u) * grid.alphaX[_k] + _u * grid.alphaX[_k + 1]) +
+              _t * ((1 - _u) * grid.alphaX[_k + _ng] + _u * grid.alphaX[_k + _ng + 1]);
+        } else {
+          _az = model.alphaZAt(_beta, _gamma);
+          _ax = model.alphaXAt(_beta, _gamma);
+        }
+        const _fz = _az * _s;
+        const _fh = -_ax * _s;
+        f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+        _felt = true;
+      }
+      if (mem !== null) {
+        const _da = depth * el[o + 6];
+        if (_da > 0) {
+          const _mo = 2 * e;
+          // RFT's pressure on the element per unit depth (Pa/m): none on a face leaving the grains
+          const _pt = Math.max(0, -(f0 * nx + f1 * ny + f2 * nz) / _da);
+          let _pm = _pt;
+          if (mem[_mo + 1] === now - 1 && mem[_mo] !== _pt) {
+            // it felt the grains in the last step: its pressure relaxes towards RFT's
+            const _vn = nx * vx + ny * vy + nz * vz;
+            const _q = Math.exp(
+              -Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath -
+                (_vn < 0 ? -_vn * perSep : 0),
+            );
+            _pm = _pt + (mem[_mo] - _pt) * _q;
+          }
+          if (_pm !== _pt) {
+            const _extra = (_pm - _pt) * _da;
+            f0 -= _extra * nx, f1 -= _extra * ny, f2 -= _extra * nz;
+            _felt = true;
           }
         }
-        let _j: number;
-        {
-          const _Glast = grid.gamma.length - 2;
-          if (grid.uniformGamma) {
-            _j = Math.floor(
-              ((_g - grid.gamma[0]) / (grid.gamma[_Glast + 1] - grid.gamma[0])) * (_Glast + 1),
-            );
-            _j = _j < 0 ? 0 : _j > _Glast ? _Glast : _j;
-            while (_j < _Glast && _g >= grid.gamma[_j + 1]) _j++;
-            while (_j > 0 && _g < grid.gamma[_j]) _j--;
-          } else {
-            let _Glo = 0, _Ghi = _Glast;
-            while (_Glo < _Ghi) {
-              const _Gmid = (_Glo + _Ghi + 1) >> 1;
-              if (grid.gamma[_Gmid] <= _g) _Glo = _Gmid;
-              else _Ghi = _Gmid - 1;
-            }
-            _j = _Glo;
-          }
-        }
-        const _t = (_b - grid.beta[_i]) / (grid.beta[_i + 1] - grid.beta[_i]);
-        const _u = (_g - grid.gamma[_j]) / (grid.gamma[_j + 1] - grid.gamma[_j]);
-        const _k = _i * _ng + _j;
-        _az = _t === 0
-          ? (_u === 0 ? grid.alphaZ[_k] : (1 - _u) * grid.alphaZ[_k] + _u * grid.alphaZ[_k + 1])
-          : _u === 0
-          ? (1 - _t) * grid.alphaZ[_k] + _t * grid.alphaZ[_k + _ng]
-          : (1 - _t) * ((1 - _u) * grid.alphaZ[_k] + _u * grid.alphaZ[_k + 1]) +
-            _t * ((1 - _u) * grid.alphaZ[_k + _ng] + _u * grid.alphaZ[_k + _ng + 1]);
-        _ax = _t === 0
-          ? (_u === 0 ? grid.alphaX[_k] : (1 - _u) * grid.alphaX[_k] + _u * grid.alphaX[_k + 1])
-          : _u === 0
-          ? (1 - _t) * grid.alphaX[_k] + _t * grid.alphaX[_k + _ng]
-          : (1 - _t) * ((1 - _u) * grid.alphaX[_k] + _u * grid.alphaX[_k + 1]) +
-            _t * ((1 - _u) * grid.alphaX[_k + _ng] + _u * grid.alphaX[_k + _ng + 1]);
-      } else {
-        _az = model.alphaZAt(_beta, _gamma);
-        _ax = model.alphaXAt(_beta, _gamma);
       }
-      const _fz = _az * _s;
-      const _fh = -_ax * _s;
-      let f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
+      if (!_felt) continue;
       {
         const _press = -(f0 * nx + f1 * ny + f2 * nz);
         if (_press > 0) {

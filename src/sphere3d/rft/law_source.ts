@@ -306,3 +306,120 @@ export function rftFrictionCapLaw(v: RftCapNames): string {
   }
 }`;
 }
+
+/**
+ * The names a host binds to the pressure memory's inputs, state and force.
+ *
+ * @example
+ * ```ts
+ * import { rftMemoryLaw, type RftMemoryNames } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const v: RftMemoryNames = { f0: "a", f1: "b", f2: "c", nx: "nx", ny: "ny", nz: "nz",
+ *   vx: "vx", vy: "vy", vz: "vz", depthArea: "da", mem: "mem", index: "e", stamp: "now",
+ *   perPath: "kp", perSeparation: "ks", felt: "felt", write: true, prefix: "_" };
+ * expect(rftMemoryLaw(v)).toContain("mem[_mo] = _pm, mem[_mo + 1] = now;");
+ * ```
+ */
+export interface RftMemoryNames {
+  /** The element's force, x (N): a `let`, changed in place. */
+  f0: string;
+  /** Its y. */
+  f1: string;
+  /** Its z. */
+  f2: string;
+  /** Outward unit normal, x. */
+  nx: string;
+  /** Outward unit normal, y. */
+  ny: string;
+  /** Outward unit normal, z. */
+  nz: string;
+  /** Element velocity, x (m/s). */
+  vx: string;
+  /** Element velocity, y (m/s). */
+  vy: string;
+  /** Element velocity, z (m/s). */
+  vz: string;
+  /** Depth times area (m³) of the element, which is below the surface. */
+  depthArea: string;
+  /**
+   * The memory: a `Float64Array`, two numbers per element — the pressure per unit depth it
+   * felt (Pa/m) and the step it felt it at.
+   */
+  mem: string;
+  /** The element's index. */
+  index: string;
+  /** This step's number (the steps before it count down by one). */
+  stamp: string;
+  /** dt/ℓ: the decay exponent per m/s of the element's speed (s/m). */
+  perPath: string;
+  /** dt/ℓ_sep: the decay exponent per m/s of moving away from the grains (s/m). */
+  perSeparation: string;
+  /** A `let` boolean, set true when the memory changes the force. */
+  felt: string;
+  /** Whether to store the new pressure (the sweep) or only read (a listing). */
+  write: boolean;
+  /** Prefix of the temporaries. */
+  prefix: string;
+}
+
+/**
+ * The pressure memory (`RftGroundOptions.stressMemory`): the pressure an element bears does
+ * not jump to RFT's when its motion turns, it relaxes towards it. Per unit depth, with p_RFT
+ * the part of the law's force pressing along the inward normal,
+ * p ← p_RFT + (p_last − p_RFT)·exp(−|v|·dt/ℓ − max(0, −n·v)·dt/ℓ_sep): over ℓ of the element's
+ * travel, and over ℓ_sep of moving away from the grains. An element that did not feel the
+ * grains in the last step starts at p_RFT. The difference p − p_RFT is added along the inward
+ * normal (the law's part along the surface is kept), so a cylinder's pressure has no torque
+ * about its axis.
+ *
+ * @example
+ * ```ts
+ * import { rftMemoryLaw } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const text = rftMemoryLaw({ f0: "f0", f1: "f1", f2: "f2", nx: "nx", ny: "ny", nz: "nz",
+ *   vx: "vx", vy: "vy", vz: "vz", depthArea: "da", mem: "mem", index: "0", stamp: "now",
+ *   perPath: "kp", perSeparation: "ks", felt: "felt", write: true, prefix: "_" });
+ * const step = new Function("f2", "vx", "da", "mem", "now", "kp",
+ *   `let f0 = 0, f1 = 0, felt = false; const nx = 0, ny = 0, nz = -1, vy = 0, vz = 0, ks = 0;
+ *   ${text}
+ *   return f2;`);
+ * const mem = Float64Array.of(0, -2); // never felt the grains
+ * // an underside (1 cm² of it, 1 cm deep: depth × area 10⁻⁶ m³) pushed down with 1 N: it
+ * // remembers 10⁶ Pa/m
+ * expect(step(1, 0, 1e-6, mem, 1, 0)).toBe(1);
+ * expect(mem[0]).toBeCloseTo(1e6, 6);
+ * // now sliding, where RFT gives nothing: the pressure relaxes by e after one length of travel
+ * expect(step(0, 0.01, 1e-6, mem, 2, 100)).toBeCloseTo(Math.exp(-1), 12);
+ * ```
+ */
+export function rftMemoryLaw(v: RftMemoryNames): string {
+  const p = v.prefix, { f0, f1, f2, nx, ny, nz, vx, vy, vz, mem } = v;
+  return `{
+  const ${p}da = ${v.depthArea};
+  if (${p}da > 0) {
+    const ${p}mo = 2 * ${v.index};
+    // RFT's pressure on the element per unit depth (Pa/m): none on a face leaving the grains
+    const ${p}pt = Math.max(0, -(${f0} * ${nx} + ${f1} * ${ny} + ${f2} * ${nz}) / ${p}da);
+    let ${p}pm = ${p}pt;
+    if (${mem}[${p}mo + 1] === ${v.stamp} - 1 && ${mem}[${p}mo] !== ${p}pt) {
+      // it felt the grains in the last step: its pressure relaxes towards RFT's
+      const ${p}vn = ${nx} * ${vx} + ${ny} * ${vy} + ${nz} * ${vz};
+      const ${p}q = Math.exp(
+        -Math.sqrt(${vx} * ${vx} + ${vy} * ${vy} + ${vz} * ${vz}) * ${v.perPath} -
+          (${p}vn < 0 ? -${p}vn * ${v.perSeparation} : 0),
+      );
+      ${p}pm = ${p}pt + (${mem}[${p}mo] - ${p}pt) * ${p}q;
+    }${
+    v.write
+      ? `
+    ${mem}[${p}mo] = ${p}pm, ${mem}[${p}mo + 1] = ${v.stamp};`
+      : ""
+  }
+    if (${p}pm !== ${p}pt) {
+      const ${p}extra = (${p}pm - ${p}pt) * ${p}da;
+      ${f0} -= ${p}extra * ${nx}, ${f1} -= ${p}extra * ${ny}, ${f2} -= ${p}extra * ${nz};
+      ${v.felt} = true;
+    }
+  }
+}`;
+}
