@@ -211,7 +211,7 @@ describe("rftValidation at ci size, on the cached 13 × 13 calibration of the sa
   });
 
   it("the C-leg on ζ × generic with the calibrated pressure memory: both within 15 %", async () => {
-    // docs/terradynamics.md, "The loaded state": against the mean of four beds, 0.117 (x) and
+    // docs/terradynamics.md, "The loaded state": against the mean of four beds, 0.116 (x) and
     // 0.074 (z); without the memory 0.159 and 0.074. The leg's elements keep the pressure they
     // built while pushing down as they turn to sweep sideways. One bed alone scatters by about
     // 0.1 of the peak about that mean (seed 1: 0.156 in x), hence the four beds here.
