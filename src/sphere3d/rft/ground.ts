@@ -38,56 +38,11 @@ import { CHUNK, cutSurface, STRIDE } from "./elements.ts";
 import { rftShapeElements, rftShapeSweep, SWEEP_POSE } from "./ground_sweep_gen.ts";
 import { RftTable, rftTableGrid } from "./table.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
-import { type RftDeformOptions, RftHeightMap } from "./surface.ts";
-import { checkStressMemory, RftMemoryState } from "./memory.ts";
+import { RftHeightMap } from "./surface.ts";
+import { RftMemoryState } from "./memory.ts";
+import { checkGroundOptions, type RftGroundOptions } from "./ground_options.ts";
 
-/** Options of `World.addRftGround`. */
-export interface RftGroundOptions {
-  /** Height of the free surface (m): the ground fills z < surfaceHeight. */
-  surfaceHeight: number;
-  /**
-   * Size of a surface element (m): round shapes are faceted at about this size and larger
-   * surface triangles are cut into rows and pieces at most this long (see `cutSurface`).
-   * @default a tenth of each shape's bounding-box diagonal
-   */
-  elementSize?: number;
-  /**
-   * Hand the drag part of each dynamic body's RFT force and torque to the engine as implicit
-   * damping (see the module notes); false applies the whole force explicitly. @default true
-   */
-  implicitDrag?: boolean;
-  /**
-   * A surface that heaps and ruts over a rectangle (see `RftHeightMap`): depths are measured
-   * from a height map that the bodies' displaced grains build up ahead of them and leave as
-   * ruts behind. @default undefined (a flat surface, undisturbed)
-   */
-  deform?: RftDeformOptions;
-  /**
-   * Friction coefficient μ of the bodies' surfaces against the grains (≥ 0): each element's
-   * force may lean from its inward normal by at most atan μ, the part along the surface capped
-   * at μ times the part pressing on it (as a rubbing interface bounds it). RFT's stress on a
-   * plate's leading face includes what its edges and trailing face carried in the calibration,
-   * so on a body's single surface it can lean further than the surface's friction allows (a
-   * slipping wheel's rim: up to 0.7 of the pressure against μ = 0.5; docs/terradynamics.md).
-   * @default Infinity (no cap: Li et al.'s RFT)
-   */
-  interfaceFriction?: number;
-  /**
-   * A pressure memory (see `memory.ts`): each element's pressure relaxes towards RFT's over
-   * `length` (m) of its travel and `separation` (m) of moving away from the grains, instead of
-   * following its present motion at once. `calibrateRftMemory` measures both in the DEM.
-   * @default undefined (none: Li et al.'s RFT)
-   */
-  stressMemory?: {
-    /** Travel (m) of an element through the grains over which its pressure relaxes by e. */
-    length: number;
-    /**
-     * Distance (m) of moving away from the grains along the element's normal over which its
-     * pressure relaxes by e (on top of `length`). @default Infinity (only `length`)
-     */
-    separation?: number;
-  };
-}
+export type { RftGroundOptions } from "./ground_options.ts";
 
 /**
  * The elements of one body that feel the RFT ground, in the world frame (see
@@ -199,58 +154,16 @@ export class RftGround {
 
   /** Validate the model and options (`World.addRftGround` calls this). */
   constructor(model: RftStressModel, options: RftGroundOptions) {
-    const where = "World.addRftGround";
-    if (
-      model === null || typeof model !== "object" ||
-      typeof (model as RftStressModel).alphaZAt !== "function" ||
-      typeof (model as RftStressModel).alphaXAt !== "function"
-    ) {
-      throw new TypeError(
-        `${where}: model (${String(model)}) must be an RftTable or RftFourier (alphaZAt, alphaXAt)`,
-      );
-    }
-    if (options === null || typeof options !== "object" || Array.isArray(options)) {
-      throw new TypeError(`${where}: options (${String(options)}) must be an options object`);
-    }
-    for (const k of Object.keys(options)) {
-      if (
-        k !== "surfaceHeight" && k !== "elementSize" && k !== "implicitDrag" && k !== "deform" &&
-        k !== "interfaceFriction" && k !== "stressMemory"
-      ) {
-        throw new RangeError(
-          `${where}: unknown option "${k}" (valid: surfaceHeight, elementSize, implicitDrag, ` +
-            "deform, interfaceFriction, stressMemory)",
-        );
-      }
-    }
-    const h = options.surfaceHeight;
-    if (typeof h !== "number") {
-      throw new TypeError(`${where}: surfaceHeight (${String(h)}) must be a number (m)`);
-    }
-    if (!Number.isFinite(h)) throw new RangeError(`${where}: surfaceHeight (${h}) must be finite`);
-    const e = options.elementSize;
-    if (e !== undefined && (typeof e !== "number" || !(e > 0) || !Number.isFinite(e))) {
-      throw new RangeError(`${where}: elementSize (${String(e)}) must be a finite number > 0 (m)`);
-    }
-    const implicit = options.implicitDrag ?? true;
-    if (typeof implicit !== "boolean") {
-      throw new TypeError(`${where}: implicitDrag (${String(implicit)}) must be a boolean`);
-    }
-    const mu = options.interfaceFriction ?? Infinity;
-    if (typeof mu !== "number" || !(mu >= 0)) {
-      throw new RangeError(
-        `${where}: interfaceFriction (${String(mu)}) must be a number >= 0 (Infinity: no cap)`,
-      );
-    }
-    const memory = checkStressMemory(where, options.stressMemory);
+    const o = checkGroundOptions(model, options);
+    const h = o.surfaceHeight, memory = o.stressMemory;
     this.stressMemory = memory;
     this.#memory = memory === null ? null : new RftMemoryState(memory);
-    this.interfaceFriction = mu;
+    this.interfaceFriction = o.interfaceFriction;
     this.model = model;
     this.#grid = model instanceof RftTable ? rftTableGrid(model) : null;
     this.surfaceHeight = h;
-    this.elementSize = e ?? null;
-    this.implicitDrag = implicit;
+    this.elementSize = o.elementSize;
+    this.implicitDrag = o.implicitDrag;
     this.surface = options.deform === undefined ? null : new RftHeightMap(h, options.deform);
   }
 
