@@ -12,6 +12,7 @@ import type { RftStressModel } from "../src/sphere3d/mod.ts";
 import type { RftStressMemory } from "../src/sphere3d/rft/memory.ts";
 import { singleWheelTest } from "../src/experiments/mod.ts";
 import { cachedMemory, cachedRftTable } from "./rft_fixture.ts";
+import { rftMemoryLaw } from "../src/sphere3d/rft/law_source.ts";
 
 /** α_z = 10⁶ N/m³ for motion steeper than 30° down, nothing otherwise; no α_x. */
 const steepOnly: RftStressModel = {
@@ -41,6 +42,40 @@ const near = (a: number, b: number, tol: number) =>
   expect(Math.abs(a - b)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(b)));
 
 describe("RFT pressure memory", () => {
+  it("relaxes by exp(-x) to 1e-12 per step, small steps and large", () => {
+    // the law's decay alone: an underside remembering 1 Pa/m, sliding where RFT gives nothing
+    const text = rftMemoryLaw({
+      f0: "f0",
+      f1: "f1",
+      f2: "f2",
+      nx: "nx",
+      ny: "ny",
+      nz: "nz",
+      vx: "vx",
+      vy: "vy",
+      vz: "vz",
+      depthArea: "1",
+      mem: "mem",
+      index: "0",
+      stamp: "1",
+      perPath: "x",
+      perSeparation: "0",
+      felt: "felt",
+      write: false,
+      prefix: "_",
+    });
+    const decay = new Function(
+      "x",
+      `let f0 = 0, f1 = 0, f2 = 0, felt = false;
+      const nx = 0, ny = 0, nz = -1, vx = 1, vy = 0, vz = 0, mem = [1, 0];
+      ${text}
+      return f2;`,
+    ) as (x: number) => number;
+    for (const x of [1e-6, 1e-3, 0.01, 0.05, 0.0999, 0.1, 0.3, 2, 40]) {
+      expect(Math.abs(decay(x) / Math.exp(-x) - 1)).toBeLessThan(1e-12);
+    }
+  });
+
   it("a plate pushed down and then slid keeps its pressure as exp(-x/length)", async () => {
     const length = 0.02;
     const { world, ground, plate } = await plateScene({ length });

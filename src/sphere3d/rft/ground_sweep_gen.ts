@@ -222,10 +222,15 @@ export function rftShapeSweep(
           if (mem[_mo + 1] === now - 1 && mem[_mo] !== _pt) {
             // it felt the grains in the last step: its pressure relaxes towards RFT's
             const _vn = nx * vx + ny * vy + nz * vz;
-            const _q = Math.exp(
-              -Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath -
-                (_vn < 0 ? -_vn * perSep : 0),
-            );
+            const _x = Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath +
+              (_vn < 0 ? -_vn * perSep : 0);
+            // exp(−x): a step's x is small, where the (3, 3) Padé approximant is within 10⁻¹² of it
+            // (x < 0.1) at a fraction of Math.exp's cost
+            const _x2 = _x * _x;
+            const _q = _x < 0.1
+              ? (120 - 60 * _x + 12 * _x2 - _x2 * _x) /
+                (120 + 60 * _x + 12 * _x2 + _x2 * _x)
+              : Math.exp(-_x);
             _pm = _pt + (mem[_mo] - _pt) * _q;
           }
           mem[_mo] = _pm, mem[_mo + 1] = now;
@@ -445,10 +450,15 @@ export function rftShapeElements(
           if (mem[_mo + 1] === now - 1 && mem[_mo] !== _pt) {
             // it felt the grains in the last step: its pressure relaxes towards RFT's
             const _vn = nx * vx + ny * vy + nz * vz;
-            const _q = Math.exp(
-              -Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath -
-                (_vn < 0 ? -_vn * perSep : 0),
-            );
+            const _x = Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath +
+              (_vn < 0 ? -_vn * perSep : 0);
+            // exp(−x): a step's x is small, where the (3, 3) Padé approximant is within 10⁻¹² of it
+            // (x < 0.1) at a fraction of Math.exp's cost
+            const _x2 = _x * _x;
+            const _q = _x < 0.1
+              ? (120 - 60 * _x + 12 * _x2 - _x2 * _x) /
+                (120 + 60 * _x + 12 * _x2 + _x2 * _x)
+              : Math.exp(-_x);
             _pm = _pt + (mem[_mo] - _pt) * _q;
           }
           if (_pm !== _pt) {

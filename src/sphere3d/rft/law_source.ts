@@ -368,7 +368,8 @@ export interface RftMemoryNames {
  * the part of the law's force pressing along the inward normal,
  * p ← p_RFT + (p_last − p_RFT)·exp(−|v|·dt/ℓ − max(0, −n·v)·dt/ℓ_sep): over ℓ of the element's
  * travel, and over ℓ_sep of moving away from the grains. An element that did not feel the
- * grains in the last step starts at p_RFT. The difference p − p_RFT is added along the inward
+ * grains in the last step starts at p_RFT (exp(−x) for a step's small x by its (3, 3) Padé
+ * approximant, within 10⁻¹² of it). The difference p − p_RFT is added along the inward
  * normal (the law's part along the surface is kept), so a cylinder's pressure has no torque
  * about its axis.
  *
@@ -404,10 +405,15 @@ export function rftMemoryLaw(v: RftMemoryNames): string {
     if (${mem}[${p}mo + 1] === ${v.stamp} - 1 && ${mem}[${p}mo] !== ${p}pt) {
       // it felt the grains in the last step: its pressure relaxes towards RFT's
       const ${p}vn = ${nx} * ${vx} + ${ny} * ${vy} + ${nz} * ${vz};
-      const ${p}q = Math.exp(
-        -Math.sqrt(${vx} * ${vx} + ${vy} * ${vy} + ${vz} * ${vz}) * ${v.perPath} -
-          (${p}vn < 0 ? -${p}vn * ${v.perSeparation} : 0),
-      );
+      const ${p}x = Math.sqrt(${vx} * ${vx} + ${vy} * ${vy} + ${vz} * ${vz}) * ${v.perPath} +
+        (${p}vn < 0 ? -${p}vn * ${v.perSeparation} : 0);
+      // exp(−x): a step's x is small, where the (3, 3) Padé approximant is within 10⁻¹² of it
+      // (x < 0.1) at a fraction of Math.exp's cost
+      const ${p}x2 = ${p}x * ${p}x;
+      const ${p}q = ${p}x < 0.1
+        ? (120 - 60 * ${p}x + 12 * ${p}x2 - ${p}x2 * ${p}x) /
+          (120 + 60 * ${p}x + 12 * ${p}x2 + ${p}x2 * ${p}x)
+        : Math.exp(-${p}x);
       ${p}pm = ${p}pt + (${mem}[${p}mo] - ${p}pt) * ${p}q;
     }${
     v.write
