@@ -42,7 +42,9 @@ export interface RftGroundOptions {
   /**
    * A pressure memory (see `memory.ts`): each element's pressure relaxes towards RFT's over
    * `length` (m) of its travel and `separation` (m) of moving away from the grains, instead of
-   * following its present motion at once. `calibrateRftMemory` measures both in the DEM.
+   * following its present motion at once. `calibrateRftMemory` measures both in the DEM. It is
+   * not dissipative: what an element stored pushing in, it hands back moving away, so a free
+   * body that stops after an impact is pushed back out (docs/terradynamics.md).
    * @default undefined (none: Li et al.'s RFT)
    */
   stressMemory?: {
