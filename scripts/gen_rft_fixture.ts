@@ -13,6 +13,7 @@
  * @module
  */
 import { calibrateRft } from "../src/experiments/mod.ts";
+import { machineName, writeFixtureJson } from "./fixture_json.ts";
 import { rftTableToArrow, writeArrow } from "../src/arrow/mod.ts";
 
 const OUT = new URL("../tests/fixtures/", import.meta.url).pathname;
@@ -26,14 +27,6 @@ const c = await calibrateRft({
 });
 const wall = (performance.now() - t0) / 1000;
 await writeArrow(`${OUT}rft_dem.arrow`, rftTableToArrow(c.table));
-const cpu = (() => {
-  try {
-    const m = Deno.readTextFileSync("/proc/cpuinfo").match(/model name\s*:\s*(.*)/);
-    return m ? m[1] : "unknown";
-  } catch {
-    return "unknown";
-  }
-})();
 const arr = (a: Float64Array) => Array.from(a);
 const json = {
   note: "written by scripts/gen_rft_fixture.ts; do not edit",
@@ -50,11 +43,8 @@ const json = {
   },
   quasiStatic: c.quasiStatic,
   wallSeconds: wall,
-  machine: `${cpu}, ${navigator.hardwareConcurrency} threads, Deno ${Deno.version.deno}`,
+  machine: machineName(),
 };
 const path = `${OUT}rft_dem_calibration.json`;
-Deno.writeTextFileSync(`${path}.tmp`, JSON.stringify(json, null, 1) + "\n");
-Deno.renameSync(`${path}.tmp`, path);
-// The repository's formatter owns the layout (deno fmt --check runs in the tests).
-new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", path] }).outputSync();
+writeFixtureJson(path, json);
 console.error(`gen_rft_fixture: done in ${wall.toFixed(0)} s, ζ = ${c.zeta.toFixed(3)}`);

@@ -12,19 +12,12 @@
  * @module
  */
 import { calibrateRftMemory } from "../src/experiments/mod.ts";
+import { machineName, writeFixtureJson } from "./fixture_json.ts";
 
 const OUT = new URL("../tests/fixtures/", import.meta.url).pathname;
 const t0 = performance.now();
 const c = await calibrateRftMemory({ scale: "ci" });
 const wall = (performance.now() - t0) / 1000;
-const cpu = (() => {
-  try {
-    const m = Deno.readTextFileSync("/proc/cpuinfo").match(/model name\s*:\s*(.*)/);
-    return m ? m[1] : "unknown";
-  } catch {
-    return "unknown";
-  }
-})();
 const json = {
   note: "written by scripts/gen_rft_memory_fixture.ts; do not edit",
   scale: c.scale,
@@ -34,13 +27,10 @@ const json = {
   rise: { effectiveLength: c.rise.effectiveLength, p0: c.rise.p0, r2: c.rise.r2 },
   medium: c.medium,
   wallSeconds: wall,
-  machine: `${cpu}, ${navigator.hardwareConcurrency} threads, Deno ${Deno.version.deno}`,
+  machine: machineName(),
 };
 const path = `${OUT}rft_dem_memory.json`;
-Deno.writeTextFileSync(`${path}.tmp`, JSON.stringify(json, null, 1) + "\n");
-Deno.renameSync(`${path}.tmp`, path);
-// The repository's formatter owns the layout (deno fmt --check runs in the tests).
-new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", path] }).outputSync();
+writeFixtureJson(path, json);
 const d = c.medium.grainDiameter;
 console.error(
   `gen_rft_memory_fixture: done in ${wall.toFixed(0)} s: length ${(c.length / d).toFixed(3)} d, ` +

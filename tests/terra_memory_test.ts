@@ -8,11 +8,12 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { RftFourier, World } from "../src/sphere3d/mod.ts";
-import type { RftStressModel } from "../src/sphere3d/mod.ts";
-import type { RftStressMemory } from "../src/sphere3d/rft/memory.ts";
+import type { RftGroundOptions, RftStressModel } from "../src/sphere3d/mod.ts";
 import { singleWheelTest } from "../src/experiments/mod.ts";
 import { cachedMemory, cachedRftTable } from "./rft_fixture.ts";
 import { rftMemoryLaw } from "../src/sphere3d/rft/law_source.ts";
+
+type RftStressMemory = NonNullable<RftGroundOptions["stressMemory"]>;
 
 /** α_z = 10⁶ N/m³ for motion steeper than 30° down, nothing otherwise; no α_x. */
 const steepOnly: RftStressModel = {

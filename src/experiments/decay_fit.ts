@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { minimize1d } from "./fit.ts";
+import { checkXY, minimize1d } from "./fit.ts";
 
 /** A fit of `y = asymptote + (initial − asymptote)·exp(−x/length)`. */
 export interface ExponentialDecayFit {
@@ -68,16 +68,10 @@ export function exponentialDecayFit(
   if (fixed !== undefined && !Number.isFinite(fixed)) {
     throw new RangeError(`${w}: asymptote (${fixed}) must be a finite number`);
   }
-  const n = x.length, min = fixed === undefined ? 3 : 2;
-  if (y.length !== n) throw new RangeError(`${w}: x has ${n} values and y ${y.length}`);
-  if (n < min) throw new RangeError(`${w}: ${n} points given, at least ${min} are needed`);
+  checkXY(w, x, y, fixed === undefined ? 3 : 2);
+  const n = x.length;
   let lo = Infinity, hi = -Infinity, my = 0;
-  for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(x[i]) || !Number.isFinite(y[i])) {
-      throw new RangeError(`${w}: point ${i} (${x[i]}, ${y[i]}) must be finite`);
-    }
-    lo = Math.min(lo, x[i]), hi = Math.max(hi, x[i]), my += y[i] / n;
-  }
+  for (let i = 0; i < n; i++) lo = Math.min(lo, x[i]), hi = Math.max(hi, x[i]), my += y[i] / n;
   if (!(hi > lo)) throw new RangeError(`${w}: all ${n} x are equal (${lo}); no decay is seen`);
   const [l0, l1] = options.lengths ?? [1e-3 * (hi - lo), 1e3 * (hi - lo)];
   if (!(l0 > 0 && l1 > l0 && Number.isFinite(l1))) {

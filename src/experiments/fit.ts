@@ -32,8 +32,24 @@ export interface LinearFit {
   n: number;
 }
 
-/** Throw unless `x` and `y` are finite, of equal length, with at least `min` points. */
-function checkXY(where: string, x: ArrayLike<number>, y: ArrayLike<number>, min: number): void {
+/**
+ * Throw unless `x` and `y` are finite, of equal length, with at least `min` points (the fits'
+ * common check; `where` names the caller).
+ *
+ * @example
+ * ```ts
+ * import { checkXY } from "./fit.ts";
+ * import { expect } from "expect";
+ * expect(() => checkXY("f", [0, 1], [1, NaN], 2)).toThrow(/point 1 \(1, NaN\) must be finite/);
+ * expect(() => checkXY("f", [0], [1], 2)).toThrow(/at least 2/);
+ * ```
+ */
+export function checkXY(
+  where: string,
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  min: number,
+): void {
   if (x.length !== y.length) {
     throw new RangeError(`${where}: x has ${x.length} values and y ${y.length}; they must match`);
   }

@@ -219,6 +219,26 @@ export function rftDeformOptions(
 }
 
 /**
+ * Check an experiment's `bed` option: [length, width, depth] in grain diameters, each a finite
+ * number > 0.
+ *
+ * @example
+ * ```ts
+ * import { rftBedOption } from "./rft_bed.ts";
+ * import { expect } from "expect";
+ * expect(rftBedOption("demo", [20, 10, 9])).toEqual([20, 10, 9]);
+ * expect(() => rftBedOption("demo", [20, 10])).toThrow(/bed \(20,10\) must be \[length/);
+ * expect(() => rftBedOption("demo", [20, -1, 9])).toThrow(/bed\[1\] \(-1\)/);
+ * ```
+ */
+export function rftBedOption(w: string, v: unknown): [number, number, number] {
+  if (!Array.isArray(v) || v.length !== 3) {
+    throw new TypeError(`${w}: bed (${String(v)}) must be [length, width, depth] (d)`);
+  }
+  return [positive(w, "bed[0]", v[0]), positive(w, "bed[1]", v[1]), positive(w, "bed[2]", v[2])];
+}
+
+/**
  * Check an experiment's `interfaceFriction` option (see `RftGroundOptions.interfaceFriction`):
  * a number ≥ 0, `Infinity` (the default) for no cap.
  *

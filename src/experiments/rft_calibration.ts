@@ -39,7 +39,7 @@ import {
   type GrainOptions,
   resolveGrains,
 } from "./common.ts";
-import { settleRftBed } from "./rft_bed.ts";
+import { rftBedOption, settleRftBed } from "./rft_bed.ts";
 import { plateRun } from "./rft_intrude.ts";
 
 /** Options of {@link calibrateRft}. Lengths in grain diameters d. */
@@ -214,15 +214,7 @@ export async function calibrateRft(
   if (fitKind !== "slope" && fitKind !== "secant") {
     throw new RangeError(`${w}: fit ("${String(fitKind)}") must be "slope" or "secant"`);
   }
-  const bedSpec = o.bed ?? [12, 8, 7];
-  if (!Array.isArray(bedSpec) || bedSpec.length !== 3) {
-    throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [length, width, depth] (d)`);
-  }
-  const dims = [0, 1, 2].map((k) => positive(w, `bed[${k}]`, bedSpec[k])) as [
-    number,
-    number,
-    number,
-  ];
+  const dims = rftBedOption(w, o.bed ?? [12, 8, 7]);
   const quasi = o.quasiStatic ?? false;
   if (typeof quasi !== "boolean") {
     throw new TypeError(`${w}: quasiStatic (${String(quasi)}) must be a boolean`);

@@ -17,7 +17,7 @@
 import { RftTable, World } from "../sphere3d/mod.ts";
 import { positive } from "../math/validate.ts";
 import { G } from "./common.ts";
-import { type RftDeformChoice, rftDeformOptions } from "./rft_bed.ts";
+import { rftBedOption, type RftDeformChoice, rftDeformOptions } from "./rft_bed.ts";
 import { plateRun } from "./rft_intrude.ts";
 
 /** Options of {@link deheapRftTable}: the calibration's plate runs, lengths in grain diameters. */
@@ -99,15 +99,8 @@ export async function deheapRftTable(
   if (!Array.isArray(win) || win.length !== 2 || !(win[0] >= 0) || !(win[1] > win[0])) {
     throw new RangeError(`${w}: window (${String(win)}) must be [from, to] with 0 ≤ from < to`);
   }
-  const bedSpec = options.bed ?? [20, 10, 9];
-  if (!Array.isArray(bedSpec) || bedSpec.length !== 3) {
-    throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [length, width, depth] (d)`);
-  }
-  const size = [0, 1, 2].map((k) => positive(w, `bed[${k}]`, bedSpec[k]) * d) as [
-    number,
-    number,
-    number,
-  ];
+  const [lx, ly, lz] = rftBedOption(w, options.bed ?? [20, 10, 9]);
+  const size: [number, number, number] = [lx * d, ly * d, lz * d];
   const elementSize = positive(w, "elementSize", options.elementSize ?? 0.5) * d;
   // one step per force window of the calibration (0.1 d of travel)
   const dt = (0.1 * d) / speed;

@@ -34,7 +34,7 @@ import {
   resolveGrains,
 } from "./common.ts";
 import { exponentialDecayFit } from "./decay_fit.ts";
-import { loadRftBed, type RftBed, settleRftBed } from "./rft_bed.ts";
+import { loadRftBed, type RftBed, rftBedOption, settleRftBed } from "./rft_bed.ts";
 import { plateStartLift } from "./rft_intrude.ts";
 
 /**
@@ -183,15 +183,7 @@ export async function calibrateRftMemory(
         "(three windows of 0.02 d, the plate still buried)",
     );
   }
-  const bedSpec = o.bed;
-  if (!Array.isArray(bedSpec) || bedSpec.length !== 3) {
-    throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [length, width, depth] (d)`);
-  }
-  const dims = [0, 1, 2].map((k) => positive(w, `bed[${k}]`, bedSpec[k])) as [
-    number,
-    number,
-    number,
-  ];
+  const dims = rftBedOption(w, o.bed);
   if (0.5 * a + d > 0.5 * dims[1] * d) {
     throw new RangeError(
       `${w}: bed[1] (${dims[1]} d wide) must leave 1 d beside the plate (plateSize ${a / d} d)`,

@@ -37,12 +37,13 @@ import {
 import {
   checkTableMatchesBed,
   loadRftBed,
+  rftBedOption,
   type RftDeformChoice,
   rftDeformOptions,
   rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
-import { checkStressMemory } from "../sphere3d/rft/memory.ts";
+import { checkStressMemory } from "../sphere3d/rft/ground_options.ts";
 
 /** Options of {@link robotOnGround}. */
 export interface RobotOnGroundOptions extends GrainOptions {
@@ -376,10 +377,7 @@ export async function robotOnGround(
 }
 
 function bedSize(w: string, v: unknown, d: number): [number, number, number] {
-  if (!Array.isArray(v) || v.length !== 3) {
-    throw new TypeError(`${w}: bed (${String(v)}) must be [length, width, depth] (d)`);
-  }
-  const dims = [0, 1, 2].map((k) => positive(w, `bed[${k}]`, v[k])) as [number, number, number];
+  const dims = rftBedOption(w, v);
   if (dims[1] * d < 0.18) {
     throw new RangeError(
       `${w}: bed[1] (${dims[1]} d = ${dims[1] * d} m) must be at least 0.18 m: the legs ` +

@@ -34,12 +34,13 @@ import {
 import {
   checkTableMatchesBed,
   loadRftBed,
+  rftBedOption,
   type RftDeformChoice,
   rftDeformOptions,
   rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
-import { checkStressMemory } from "../sphere3d/rft/memory.ts";
+import { checkStressMemory } from "../sphere3d/rft/ground_options.ts";
 import { calibrateRft } from "./rft_calibration.ts";
 import {
   cLegMesh,
@@ -280,15 +281,7 @@ export async function rftValidation(options: RftValidationOptions = {}): Promise
     throw new TypeError(`${w}: table (${String(o.table)}) must be an RftTable (calibrateRft)`);
   }
   if (o.table !== undefined) checkTableMatchesBed(w, o.table, m);
-  const bedSpec = o.bed;
-  if (!Array.isArray(bedSpec) || bedSpec.length !== 3) {
-    throw new TypeError(`${w}: bed (${String(bedSpec)}) must be [length, width, depth] (d)`);
-  }
-  const dims = [0, 1, 2].map((k) => positive(w, `bed[${k}]`, bedSpec[k])) as [
-    number,
-    number,
-    number,
-  ];
+  const dims = rftBedOption(w, o.bed);
   const speed = positive(w, "speed", o.speed);
   const win = positive(w, "window", o.window ?? 0.25) * d;
   const elementSize = positive(w, "elementSize", o.elementSize ?? 0.5) * d;

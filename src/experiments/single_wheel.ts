@@ -38,7 +38,7 @@ import {
   rftFrictionOption,
   settleRftBed,
 } from "./rft_bed.ts";
-import { checkStressMemory } from "../sphere3d/rft/memory.ts";
+import { checkStressMemory } from "../sphere3d/rft/ground_options.ts";
 import {
   runWheel,
   type WheelScene,

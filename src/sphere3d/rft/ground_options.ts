@@ -6,7 +6,6 @@
  */
 import type { RftStressModel } from "./model.ts";
 import type { RftDeformOptions } from "./surface.ts";
-import { checkStressMemory } from "./memory.ts";
 
 /** Options of `World.addRftGround`. */
 export interface RftGroundOptions {
@@ -134,4 +133,52 @@ export function checkGroundOptions(model: RftStressModel, options: RftGroundOpti
     interfaceFriction: mu,
     stressMemory: checkStressMemory(where, options.stressMemory),
   };
+}
+
+/**
+ * Check a `stressMemory` option: null when it is absent, else the two lengths (m).
+ *
+ * @param where the caller, for the messages
+ * @param v the option
+ * @returns `{ length, separation }` or null
+ * @example
+ * ```ts
+ * import { checkStressMemory } from "./ground_options.ts";
+ * import { expect } from "expect";
+ * expect(checkStressMemory("f", { length: 0.02 })).toEqual({ length: 0.02, separation: Infinity });
+ * expect(checkStressMemory("f", undefined)).toBe(null);
+ * expect(() => checkStressMemory("f", { length: -1 })).toThrow(/stressMemory\.length/);
+ * ```
+ */
+export function checkStressMemory(
+  where: string,
+  v: unknown,
+): { length: number; separation: number } | null {
+  if (v === undefined) return null;
+  if (v === null || typeof v !== "object" || Array.isArray(v)) {
+    throw new TypeError(
+      `${where}: stressMemory (${String(v)}) must be { length, separation? } (m)`,
+    );
+  }
+  for (const k of Object.keys(v)) {
+    if (k !== "length" && k !== "separation") {
+      throw new RangeError(
+        `${where}: unknown option "stressMemory.${k}" (valid: length, separation)`,
+      );
+    }
+  }
+  const o = v as NonNullable<RftGroundOptions["stressMemory"]>;
+  if (typeof o.length !== "number" || !(o.length > 0) || !Number.isFinite(o.length)) {
+    throw new RangeError(
+      `${where}: stressMemory.length (${String(o.length)}) must be a finite number > 0 (m)`,
+    );
+  }
+  const sep = o.separation ?? Infinity;
+  if (typeof sep !== "number" || !(sep > 0)) {
+    throw new RangeError(
+      `${where}: stressMemory.separation (${String(sep)}) must be a number > 0 (m; ` +
+        "Infinity: none)",
+    );
+  }
+  return { length: o.length, separation: sep };
 }

@@ -1,6 +1,6 @@
 /**
- * The RFT ground's pressure memory (`RftGroundOptions.stressMemory`): its options, their
- * check, and the per-element state the ground's sweep reads and writes.
+ * The RFT ground's pressure memory (`RftGroundOptions.stressMemory`): the per-element state the
+ * ground's sweep reads and writes (the option and its check: `ground_options.ts`).
  *
  * RFT's stress depends only on an element's present motion. In the grains it does not: a plate
  * pushed down and then dragged sideways keeps much of its pressure for a few grain diameters of
@@ -13,76 +13,6 @@
  *
  * @module
  */
-
-/**
- * A pressure memory for the RFT ground: the relaxation lengths of each element's pressure.
- *
- * @example
- * ```ts
- * import type { RftStressMemory } from "./memory.ts";
- * import { expect } from "expect";
- * // about what the DEM gives for 1 cm glass-like grains (calibrateRftMemory)
- * const memory: RftStressMemory = { length: 0.017, separation: 0.002 };
- * expect(memory.separation).toBeLessThan(memory.length);
- * ```
- */
-export interface RftStressMemory {
-  /** Travel (m) of an element through the grains over which its pressure relaxes by e. */
-  length: number;
-  /**
-   * Distance (m) of moving away from the grains along the element's normal over which its
-   * pressure relaxes by e (on top of `length`). @default Infinity (only `length`)
-   */
-  separation?: number;
-}
-
-/**
- * Check a `stressMemory` option: null when it is absent, else the two lengths (m).
- *
- * @param where the caller, for the messages
- * @param v the option
- * @returns `{ length, separation }` or null
- * @example
- * ```ts
- * import { checkStressMemory } from "./memory.ts";
- * import { expect } from "expect";
- * expect(checkStressMemory("f", { length: 0.02 })).toEqual({ length: 0.02, separation: Infinity });
- * expect(checkStressMemory("f", undefined)).toBe(null);
- * expect(() => checkStressMemory("f", { length: -1 })).toThrow(/stressMemory\.length/);
- * ```
- */
-export function checkStressMemory(
-  where: string,
-  v: unknown,
-): Required<RftStressMemory> | null {
-  if (v === undefined) return null;
-  if (v === null || typeof v !== "object" || Array.isArray(v)) {
-    throw new TypeError(
-      `${where}: stressMemory (${String(v)}) must be { length, separation? } (m)`,
-    );
-  }
-  for (const k of Object.keys(v)) {
-    if (k !== "length" && k !== "separation") {
-      throw new RangeError(
-        `${where}: unknown option "stressMemory.${k}" (valid: length, separation)`,
-      );
-    }
-  }
-  const o = v as RftStressMemory;
-  if (typeof o.length !== "number" || !(o.length > 0) || !Number.isFinite(o.length)) {
-    throw new RangeError(
-      `${where}: stressMemory.length (${String(o.length)}) must be a finite number > 0 (m)`,
-    );
-  }
-  const sep = o.separation ?? Infinity;
-  if (typeof sep !== "number" || !(sep > 0)) {
-    throw new RangeError(
-      `${where}: stressMemory.separation (${String(sep)}) must be a number > 0 (m; ` +
-        "Infinity: none)",
-    );
-  }
-  return { length: o.length, separation: sep };
-}
 
 /**
  * The memory's state: two numbers per element — its pressure per unit depth (Pa/m) and the
@@ -104,7 +34,7 @@ export function checkStressMemory(
  */
 export class RftMemoryState {
   /** The two lengths (m). */
-  readonly lengths: Readonly<Required<RftStressMemory>>;
+  readonly lengths: Readonly<{ length: number; separation: number }>;
   /** Per element: pressure per unit depth (Pa/m), then the step it was felt at. */
   mem: Float64Array = new Float64Array(0);
   /** The number of the step being taken (0 before the first). */
@@ -114,8 +44,8 @@ export class RftMemoryState {
   /** dt/ℓ_sep of the step being taken (s/m). */
   perSeparation = 0;
 
-  /** A memory with these lengths (checked by {@link checkStressMemory}). */
-  constructor(lengths: Required<RftStressMemory>) {
+  /** A memory with these lengths (checked by `checkStressMemory` of `ground_options.ts`). */
+  constructor(lengths: { length: number; separation: number }) {
     this.lengths = { ...lengths };
   }
 
