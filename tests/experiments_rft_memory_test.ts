@@ -108,6 +108,10 @@ describe("calibrateRftMemory (smoke)", () => {
     await expect(calibrateRftMemory({ scale: "smoke", plateSide: 3 } as never)).rejects.toThrow(
       /unknown option "plateSide".*did you mean "plateSize"/,
     );
+    // a bed too big for one system is named before anything is poured
+    await expect(calibrateRftMemory({ scale: "smoke", bed: [1e9, 10, 9] })).rejects.toThrow(
+      /calibrateRftMemory: bed \(1000000000 × 10 × 9 d\) would hold about/,
+    );
     await expect(calibrateRftMemory({ scale: "smoke", slide: 20 })).rejects.toThrow(
       /bed \(bed\[0\] = 16.0 d long\) is too short for a slide of 20.0 d/,
     );

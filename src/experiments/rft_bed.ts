@@ -220,7 +220,8 @@ export function rftDeformOptions(
 
 /**
  * Check an experiment's `bed` option: [length, width, depth] in grain diameters, each a finite
- * number > 0.
+ * number > 0, and no more grains than a system holds (about 0.6 of the box filled, as
+ * {@link settleRftBed} fills it).
  *
  * @example
  * ```ts
@@ -229,14 +230,30 @@ export function rftDeformOptions(
  * expect(rftBedOption("demo", [20, 10, 9])).toEqual([20, 10, 9]);
  * expect(() => rftBedOption("demo", [20, 10])).toThrow(/bed \(20,10\) must be \[length/);
  * expect(() => rftBedOption("demo", [20, -1, 9])).toThrow(/bed\[1\] \(-1\)/);
+ * expect(() => rftBedOption("demo", [1e9, 10, 9])).toThrow(/would hold about/);
  * ```
  */
 export function rftBedOption(w: string, v: unknown): [number, number, number] {
   if (!Array.isArray(v) || v.length !== 3) {
     throw new TypeError(`${w}: bed (${String(v)}) must be [length, width, depth] (d)`);
   }
-  return [positive(w, "bed[0]", v[0]), positive(w, "bed[1]", v[1]), positive(w, "bed[2]", v[2])];
+  const bed: [number, number, number] = [
+    positive(w, "bed[0]", v[0]),
+    positive(w, "bed[1]", v[1]),
+    positive(w, "bed[2]", v[2]),
+  ];
+  const grains = (0.6 * bed[0] * bed[1] * bed[2]) / (Math.PI / 6);
+  if (!(grains <= MAX_GRAINS)) {
+    throw new RangeError(
+      `${w}: bed (${bed.join(" × ")} d) would hold about ${grains.toExponential(2)} grains; ` +
+        `at most ${MAX_GRAINS} fit a granular system`,
+    );
+  }
+  return bed;
 }
+
+/** The most grains one granular system holds (its emitters' limit). */
+const MAX_GRAINS = 2 ** 31 - 1;
 
 /**
  * Check an experiment's `interfaceFriction` option (see `RftGroundOptions.interfaceFriction`):
