@@ -40,6 +40,7 @@ import { RftTable, rftTableGrid } from "./table.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 import { RftHeightMap } from "./surface.ts";
 import { RftMemoryState } from "./memory.ts";
+import { RftSupportBound } from "./memory_bound.ts";
 import { checkGroundOptions, type RftGroundOptions } from "./ground_options.ts";
 
 export type { RftGroundOptions } from "./ground_options.ts";
@@ -110,8 +111,11 @@ export class RftGround {
   readonly interfaceFriction: number;
   /** The deforming surface's height map (`options.deform`), or null for a flat surface. */
   readonly surface: RftHeightMap | null;
-  /** The pressure memory's lengths (m; `separation` Infinity for none), or null for none. */
-  readonly stressMemory: Readonly<{ length: number; separation: number }> | null;
+  /**
+   * The pressure memory's lengths (m; `separation` Infinity for none) and support, or null for
+   * none.
+   */
+  readonly stressMemory: Readonly<Required<NonNullable<RftGroundOptions["stressMemory"]>>> | null;
   /** The pressure memory's state, or null for none. */
   readonly #memory: RftMemoryState | null;
   /** Elements of all shapes, {@link STRIDE} floats each, in shape frames. */
@@ -146,7 +150,11 @@ export class RftGround {
   readonly #pose = new Float64Array(SWEEP_POSE);
   /** A table model's grid, looked up in the sweep itself; null for other models. */
   readonly #grid: RftGrid | null;
-  readonly #sums = new Float64Array(6);
+  readonly #sums = new Float64Array(12);
+  /** Per body, 6 numbers: the memory's excess force and torque of the step (see `#bound`). */
+  #excess: Float64Array = new Float64Array(0);
+  /** The memory's excess on dynamic bodies as a bound (support "capacity"), else null. */
+  readonly #bound: RftSupportBound | null;
 
   static {
     stepGround = (g, m, dt, gravity) => g.#step(m, dt, gravity);
@@ -158,6 +166,7 @@ export class RftGround {
     const h = o.surfaceHeight, memory = o.stressMemory;
     this.stressMemory = memory;
     this.#memory = memory === null ? null : new RftMemoryState(memory);
+    this.#bound = memory?.support === "capacity" ? new RftSupportBound() : null;
     this.interfaceFriction = o.interfaceFriction;
     this.model = model;
     this.#grid = model instanceof RftTable ? rftTableGrid(model) : null;
@@ -261,6 +270,7 @@ export class RftGround {
     if (map !== null) map.begin();
     F.fill(0);
     T.fill(0);
+    this.#excess.fill(0);
     const memory = this.#memory, mem = memory === null ? null : memory.mem;
     if (memory !== null) {
       memory.begin(dt);
@@ -291,15 +301,33 @@ export class RftGround {
       );
       F[3 * b] += sums[0], F[3 * b + 1] += sums[1], F[3 * b + 2] += sums[2];
       T[3 * b] += sums[3], T[3 * b + 1] += sums[4], T[3 * b + 2] += sums[5];
+      if (memory !== null) { for (let k = 0; k < 6; k++) this.#excess[6 * b + k] += sums[6 + k]; }
     }
     if (map !== null) map.end();
-    const acc = this.#loads.acc;
+    const acc = this.#loads.acc, bound = this.#bound;
     for (let b = 0; b < n; b++) {
+      if (bound !== null && memory !== null && set.kind[b] === BodyKind.dynamic) {
+        bound.apply(
+          set,
+          b,
+          F,
+          T,
+          this.#excess,
+          this.#inertia,
+          this.#damping,
+          dt,
+          gravity,
+          memory.now,
+        );
+      }
       for (let k = 0; k < 3; k++) {
         acc[6 * b + k] = F[3 * b + k] * dt;
         acc[6 * b + 3 + k] = T[3 * b + k] * dt;
       }
       if (this.implicitDrag && set.kind[b] === BodyKind.dynamic) this.#drag(m, b, acc, dt, gravity);
+      if (bound !== null && memory !== null && set.kind[b] === BodyKind.dynamic) {
+        bound.record(set, b, acc, memory.now);
+      }
     }
     this.#active = active;
     return this.#loads;
@@ -475,6 +503,8 @@ export class RftGround {
     const set = m.set, old = this.#bodies;
     this.#force = new Float64Array(3 * n);
     this.#torque = new Float64Array(3 * n);
+    this.#excess = new Float64Array(6 * n);
+    this.#bound?.resize(n);
     const inertia = new Float64Array(12 * n), damping = new Float64Array(2 * n);
     inertia.set(this.#inertia.subarray(0, 12 * old));
     damping.set(this.#damping.subarray(0, 2 * old));

@@ -41,9 +41,9 @@ export interface RftGroundOptions {
   /**
    * A pressure memory (see `memory.ts`): each element's pressure relaxes towards RFT's over
    * `length` (m) of its travel and `separation` (m) of moving away from the grains, instead of
-   * following its present motion at once. `calibrateRftMemory` measures both in the DEM. It is
-   * not dissipative: what an element stored pushing in, it hands back moving away, so a free
-   * body that stops after an impact is pushed back out (docs/terradynamics.md).
+   * following its present motion at once. `calibrateRftMemory` measures both in the DEM. What
+   * a dynamic body takes of the pressure remembered beyond RFT's is `support`'s choice
+   * (docs/terradynamics.md).
    * @default undefined (none: Li et al.'s RFT)
    */
   stressMemory?: {
@@ -54,6 +54,16 @@ export interface RftGroundOptions {
      * pressure relaxes by e (on top of `length`). @default Infinity (only `length`)
      */
     separation?: number;
+    /**
+     * How a dynamic body takes the pressure remembered beyond RFT's (a kinematic body always
+     * feels all of it). `"force"`: all of it, as a force; what an element stored pushing in it
+     * hands back moving away, which drives a jointed leg as the grains do a driven one, but
+     * pushes a free body that stopped after an impact back out of the grains. `"capacity"`:
+     * only what stops the body moving into the grains (its force and its torque each scaled
+     * to at most that, see `memory_bound.ts`), never a push out: a body that lands hard stays
+     * in. @default "force"
+     */
+    support?: "force" | "capacity";
   };
 }
 
@@ -81,7 +91,7 @@ export function checkGroundOptions(model: RftStressModel, options: RftGroundOpti
   elementSize: number | null;
   implicitDrag: boolean;
   interfaceFriction: number;
-  stressMemory: { length: number; separation: number } | null;
+  stressMemory: RftMemoryChoice | null;
 } {
   const where = "World.addRftGround";
   if (
@@ -135,17 +145,23 @@ export function checkGroundOptions(model: RftStressModel, options: RftGroundOpti
   };
 }
 
+/** A checked `stressMemory` option: its two lengths (m) and how dynamic bodies take it. */
+export type RftMemoryChoice = Required<NonNullable<RftGroundOptions["stressMemory"]>>;
+
 /**
- * Check a `stressMemory` option: null when it is absent, else the two lengths (m).
+ * Check a `stressMemory` option: null when it is absent, else the two lengths (m) and the
+ * support.
  *
  * @param where the caller, for the messages
  * @param v the option
- * @returns `{ length, separation }` or null
+ * @returns `{ length, separation, support }` or null
  * @example
  * ```ts
  * import { checkStressMemory } from "./ground_options.ts";
  * import { expect } from "expect";
- * expect(checkStressMemory("f", { length: 0.02 })).toEqual({ length: 0.02, separation: Infinity });
+ * expect(checkStressMemory("f", { length: 0.02 })).toEqual({
+ *   length: 0.02, separation: Infinity, support: "force",
+ * });
  * expect(checkStressMemory("f", undefined)).toBe(null);
  * expect(() => checkStressMemory("f", { length: -1 })).toThrow(/stressMemory\.length/);
  * ```
@@ -153,17 +169,17 @@ export function checkGroundOptions(model: RftStressModel, options: RftGroundOpti
 export function checkStressMemory(
   where: string,
   v: unknown,
-): { length: number; separation: number } | null {
+): RftMemoryChoice | null {
   if (v === undefined) return null;
   if (v === null || typeof v !== "object" || Array.isArray(v)) {
     throw new TypeError(
-      `${where}: stressMemory (${String(v)}) must be { length, separation? } (m)`,
+      `${where}: stressMemory (${String(v)}) must be { length, separation?, support? } (m)`,
     );
   }
   for (const k of Object.keys(v)) {
-    if (k !== "length" && k !== "separation") {
+    if (k !== "length" && k !== "separation" && k !== "support") {
       throw new RangeError(
-        `${where}: unknown option "stressMemory.${k}" (valid: length, separation)`,
+        `${where}: unknown option "stressMemory.${k}" (valid: length, separation, support)`,
       );
     }
   }
@@ -180,5 +196,11 @@ export function checkStressMemory(
         "Infinity: none)",
     );
   }
-  return { length: o.length, separation: sep };
+  const support = o.support ?? "force";
+  if (support !== "force" && support !== "capacity") {
+    throw new RangeError(
+      `${where}: stressMemory.support (${String(support)}) must be "force" or "capacity"`,
+    );
+  }
+  return { length: o.length, separation: sep, support };
 }
