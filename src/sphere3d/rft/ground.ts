@@ -14,17 +14,10 @@
  *
  * The forces are evaluated at the poses and velocities at the start of the step, as the grains'
  * loads are. RFT is quasi-static: the stress does not grow with speed, so a light body pushed
- * explicitly by the full stress reverses its velocity in one step and chatters at the step
- * frequency (a 0.2 kg URDF foot at dt = 1 ms: ±0.3 m/s, ±160 N, every step). With
- * `implicitDrag` (the default), when the part of a dynamic body's RFT force that opposes its
- * velocity, −c·v with c = −(F·v)/|v|², would stop the body within the step (c·dt > m), it is
- * handed to the engine as a linear damping rate c/m, which the engine integrates implicitly:
- * the body comes to rest instead of bouncing back; likewise the part of the torque that
- * opposes the spin (rate c/I, I about the spin axis). Otherwise, and for the rest of the force
- * (lift, side force), the RFT force is applied as it is. The engine's damping is isotropic, so
- * a body being stopped is damped in every direction. The ground owns the bodies' damping
- * rates (Grainlab sets none otherwise). `ground.force(body)` is the whole RFT force;
- * `RigidBody.contactForce` holds its explicit part.
+ * explicitly by the full stress reverses its velocity in one step; with `implicitDrag` (the
+ * default) the part that would stop a dynamic body within the step is handed to the engine as
+ * an implicit damping rate instead (`implicit_drag.ts`). `ground.force(body)` is the whole RFT
+ * force; `RigidBody.contactForce` holds its explicit part.
  *
  * @module
  */
@@ -41,6 +34,7 @@ import type { RftGrid } from "./table_lookup_gen.ts";
 import { RftHeightMap } from "./surface.ts";
 import { RftMemoryState } from "./memory.ts";
 import { RftSupportBound } from "./memory_bound.ts";
+import { RftImplicitDrag } from "./implicit_drag.ts";
 import { checkGroundOptions, type RftGroundOptions } from "./ground_options.ts";
 
 export type { RftGroundOptions } from "./ground_options.ts";
@@ -138,10 +132,8 @@ export class RftGround {
   #active = 0;
   /** The world's bodies, from the first step on (for `elementForces`). */
   #m: BodyManager | null = null;
-  /** Per body: principal moments and the body-frame matrix of their axes (dynamic bodies). */
-  #inertia: Float64Array = new Float64Array(0);
-  /** Per body: the linear and angular damping rates last handed to the engine (1/s). */
-  #damping: Float64Array = new Float64Array(0);
+  /** The dynamic bodies' inertia and the damping rates handed to the engine. */
+  readonly #drag = new RftImplicitDrag();
   readonly #loads = new BodyLoads();
   readonly #R = new Float64Array(9);
   readonly #RB = new Float64Array(9);
@@ -313,8 +305,8 @@ export class RftGround {
           F,
           T,
           this.#excess,
-          this.#inertia,
-          this.#damping,
+          this.#drag.inertia,
+          this.#drag.damping,
           dt,
           gravity,
           memory.now,
@@ -324,7 +316,9 @@ export class RftGround {
         acc[6 * b + k] = F[3 * b + k] * dt;
         acc[6 * b + 3 + k] = T[3 * b + k] * dt;
       }
-      if (this.implicitDrag && set.kind[b] === BodyKind.dynamic) this.#drag(m, b, acc, dt, gravity);
+      if (this.implicitDrag && set.kind[b] === BodyKind.dynamic) {
+        this.#drag.apply(m, b, acc, dt, gravity);
+      }
       if (bound !== null && memory !== null && set.kind[b] === BodyKind.dynamic) {
         bound.record(set, b, acc, memory.now);
       }
@@ -447,83 +441,13 @@ export class RftGround {
     return r;
   }
 
-  /**
-   * Move the part of body b's loads (impulses in `acc`) that opposes its velocity and spin into
-   * the engine's implicit damping rates.
-   */
-  #drag(m: BodyManager, b: number, acc: Float64Array, dt: number, g: ArrayLike<number>): void {
-    const set = m.set, o = 6 * b;
-    let lin = 0, ang = 0;
-    const vx = set.vel[3 * b], vy = set.vel[3 * b + 1], vz = set.vel[3 * b + 2];
-    const v2 = vx * vx + vy * vy + vz * vz, pv = acc[o] * vx + acc[o + 1] * vy + acc[o + 2] * vz;
-    // the drag impulse k·v (k < 0) stops the body when −k·|v|² > m·|v|²; otherwise the force
-    // stays explicit (exact RFT). Stopping, what is left after m·|v| first holds the body
-    // against gravity along v (explicitly: the engine moves the body before it damps it), and
-    // the rest becomes a damping rate ≥ 1/dt.
-    const mass = set.mass[b];
-    if (pv < 0 && v2 > 0 && -pv > mass * v2) {
-      const k = pv / v2, v = Math.sqrt(v2), drag = -pv / v; // impulse along −v/|v|
-      const gv = (g[0] * vx + g[1] * vy + g[2] * vz) / v;
-      const hold = gv > 0 ? Math.min(drag - mass * v, mass * gv * dt) : 0;
-      acc[o] -= k * vx + (hold * vx) / v;
-      acc[o + 1] -= k * vy + (hold * vy) / v;
-      acc[o + 2] -= k * vz + (hold * vz) / v;
-      lin = (drag - hold) / (mass * v * dt);
-    }
-    const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
-    const w2 = wx * wx + wy * wy + wz * wz;
-    const pw = acc[o + 3] * wx + acc[o + 4] * wy + acc[o + 5] * wz;
-    if (pw < 0 && w2 > 0) {
-      // the moment of inertia about the spin axis: Σ I_k (û·a_k)², û the axis in the body frame
-      const q = set.quat, RB = this.#RB, I = this.#inertia, i = 12 * b;
-      quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
-      const w = Math.sqrt(w2), ux = wx / w, uy = wy / w, uz = wz / w;
-      const bx = RB[0] * ux + RB[3] * uy + RB[6] * uz;
-      const by = RB[1] * ux + RB[4] * uy + RB[7] * uz;
-      const bz = RB[2] * ux + RB[5] * uy + RB[8] * uz;
-      let inertia = 0;
-      for (let k = 0; k < 3; k++) {
-        const c = bx * I[i + 3 + 3 * k] + by * I[i + 4 + 3 * k] + bz * I[i + 5 + 3 * k];
-        inertia += I[i + k] * c * c;
-      }
-      if (-pw > inertia * w2) {
-        const k = pw / w2;
-        acc[o + 3] -= k * wx, acc[o + 4] -= k * wy, acc[o + 5] -= k * wz;
-        ang = -k / (inertia * dt);
-      }
-    }
-    const d = this.#damping;
-    if (lin !== d[2 * b] || ang !== d[2 * b + 1]) {
-      m.engine.setDamping(b, lin, ang);
-      d[2 * b] = lin, d[2 * b + 1] = ang;
-    }
-  }
-
   /** Size the per-body columns for `n` bodies (between steps, when bodies were added). */
   #grow(m: BodyManager, n: number): void {
-    const set = m.set, old = this.#bodies;
     this.#force = new Float64Array(3 * n);
     this.#torque = new Float64Array(3 * n);
     this.#excess = new Float64Array(6 * n);
     this.#bound?.resize(n);
-    const inertia = new Float64Array(12 * n), damping = new Float64Array(2 * n);
-    inertia.set(this.#inertia.subarray(0, 12 * old));
-    damping.set(this.#damping.subarray(0, 2 * old));
-    for (let b = old; b < n; b++) {
-      if (set.kind[b] !== BodyKind.dynamic) continue;
-      const { principal, frame } = m.inertia(b);
-      const F = new Float64Array(9);
-      quatMatrix(frame[0], frame[1], frame[2], frame[3], F, 0);
-      // principal moments, then the axes as the columns of F: a_k = (F[k], F[3 + k], F[6 + k])
-      for (let k = 0; k < 3; k++) {
-        inertia[12 * b + k] = principal[k];
-        inertia[12 * b + 3 + 3 * k] = F[k];
-        inertia[12 * b + 4 + 3 * k] = F[3 + k];
-        inertia[12 * b + 5 + 3 * k] = F[6 + k];
-      }
-    }
-    this.#inertia = inertia;
-    this.#damping = damping;
+    this.#drag.resize(m, n);
     this.#bodies = n;
     this.#loads.resize(n);
   }
