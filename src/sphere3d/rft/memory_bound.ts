@@ -77,6 +77,8 @@ export class RftSupportBound {
     now: number,
   ): void {
     const o = 6 * b, vel = this.#vel, imp = this.#imp, mass = set.mass[b];
+    // a body without mass has no motion to bound (the engine's dynamic bodies have mass)
+    if (!(mass > 0)) return;
     const vx = set.vel[3 * b], vy = set.vel[3 * b + 1], vz = set.vel[3 * b + 2];
     const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
     const q = set.quat, RB = this.#RB, u = this.#u;
