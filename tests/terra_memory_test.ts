@@ -62,13 +62,12 @@ describe("RFT pressure memory", () => {
       perPath: "x",
       perSeparation: "0",
       felt: "felt",
-      extra: "xm",
       write: false,
       prefix: "_",
     });
     const decay = new Function(
       "x",
-      `let f0 = 0, f1 = 0, f2 = 0, felt = false, xm = 0;
+      `let f0 = 0, f1 = 0, f2 = 0, felt = false;
       const nx = 0, ny = 0, nz = -1, vx = 1, vy = 0, vz = 0, mem = [1, 0];
       ${text}
       return f2;`,

@@ -234,10 +234,6 @@ export const SWEEP_POSE = 26;
 export function rftShapeSweep(${SWEEP_PARAMS}, sums: Float64Array): number {
 ${indent(sweepLoop(law, true), 2)}
   sums[0] += fx, sums[1] += fy, sums[2] += fz, sums[3] += tx, sums[4] += ty, sums[5] += tz;
-  if (mem !== null) {
-    sums[6] += xfx, sums[7] += xfy, sums[8] += xfz, sums[9] += xtx, sums[10] += xty;
-    sums[11] += xtz;
-  }
   return active;
 }
 
@@ -310,7 +306,6 @@ function sweepLoop(law: string, sum: boolean): string {
     perPath: "perPath",
     perSeparation: "perSep",
     felt: "_felt",
-    extra: "_xm",
     write: sum,
     prefix: "_",
   });
@@ -327,12 +322,7 @@ const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
 const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
 const now = pose[23], perPath = pose[24], perSep = pose[25];
 const end = start[s + 1];
-${
-    sum
-      ? `let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;
-let xfx = 0, xfy = 0, xfz = 0, xtx = 0, xty = 0, xtz = 0;`
-      : "let active = 0;"
-  }
+${sum ? "let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;" : "let active = 0;"}
 for (let k = first; k < last; k++) {
   // the chunk's lowest point, with a margin far above rounding: wholly above, skip it
   const zc = pz + R6 * chunk[4 * k] + R7 * chunk[4 * k + 1] + R8 * chunk[4 * k + 2];
@@ -357,26 +347,13 @@ for (let k = first; k < last; k++) {
     const rx = x - cx, ry = y - cy, rz = z - cz;
     const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
     const vz = vz0 + wx * ry - wy * rx;${stamp}
-    let f0 = 0, f1 = 0, f2 = 0, _felt = false, _xm = 0;
+    let f0 = 0, f1 = 0, f2 = 0, _felt = false;
     _law: {
 ${indent(law, 6)}
       f0 = _fh * _ex, f1 = _fh * _ey, f2 = _fz;
       _felt = true;
     }
-    if (mem !== null) {
-${indent(memory, 6)}${
-    sum
-      ? `
-      if (_xm > 0) {
-        // the memory's excess over RFT, summed apart (the ground bounds a dynamic body's); a
-        // pressure below RFT's (an element reloading) is applied as it is
-        xfx -= _xm * nx, xfy -= _xm * ny, xfz -= _xm * nz;
-        xtx -= _xm * (ry * nz - rz * ny), xty -= _xm * (rz * nx - rx * nz);
-        xtz -= _xm * (rx * ny - ry * nx);
-      }`
-      : ""
-  }
-    }
+    if (mem !== null) ${indent(memory, 4).trimStart()}
     if (!_felt) continue;
 ${indent(capText("_"), 4)}
 ${indent(use, 4)}

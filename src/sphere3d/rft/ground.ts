@@ -142,10 +142,8 @@ export class RftGround {
   readonly #pose = new Float64Array(SWEEP_POSE);
   /** A table model's grid, looked up in the sweep itself; null for other models. */
   readonly #grid: RftGrid | null;
-  readonly #sums = new Float64Array(12);
-  /** Per body, 6 numbers: the memory's excess force and torque of the step (see `#bound`). */
-  #excess: Float64Array = new Float64Array(0);
-  /** The memory's excess on dynamic bodies as a bound (support "capacity"), else null. */
+  readonly #sums = new Float64Array(6);
+  /** With the memory's support "capacity": the bound on dynamic bodies' loads; else null. */
   readonly #bound: RftSupportBound | null;
 
   static {
@@ -262,7 +260,6 @@ export class RftGround {
     if (map !== null) map.begin();
     F.fill(0);
     T.fill(0);
-    this.#excess.fill(0);
     const memory = this.#memory, mem = memory === null ? null : memory.mem;
     if (memory !== null) {
       memory.begin(dt);
@@ -293,35 +290,21 @@ export class RftGround {
       );
       F[3 * b] += sums[0], F[3 * b + 1] += sums[1], F[3 * b + 2] += sums[2];
       T[3 * b] += sums[3], T[3 * b + 1] += sums[4], T[3 * b + 2] += sums[5];
-      if (memory !== null) { for (let k = 0; k < 6; k++) this.#excess[6 * b + k] += sums[6 + k]; }
     }
     if (map !== null) map.end();
     const acc = this.#loads.acc, bound = this.#bound;
+    bound?.begin();
     for (let b = 0; b < n; b++) {
-      if (bound !== null && memory !== null && set.kind[b] === BodyKind.dynamic) {
-        bound.apply(
-          set,
-          b,
-          F,
-          T,
-          this.#excess,
-          this.#drag.inertia,
-          this.#drag.damping,
-          dt,
-          gravity,
-          memory.now,
-        );
-      }
+      const dynamic = set.kind[b] === BodyKind.dynamic;
+      // with the memory as a capacity, a dynamic body's loads are bounded (no drag needed)
+      const bounded = bound !== null && dynamic;
+      if (bounded) bound.apply(set, b, F, T, this.#drag, dt, gravity);
       for (let k = 0; k < 3; k++) {
         acc[6 * b + k] = F[3 * b + k] * dt;
         acc[6 * b + 3 + k] = T[3 * b + k] * dt;
       }
-      if (this.implicitDrag && set.kind[b] === BodyKind.dynamic) {
-        this.#drag.apply(m, b, acc, dt, gravity);
-      }
-      if (bound !== null && memory !== null && set.kind[b] === BodyKind.dynamic) {
-        bound.record(set, b, acc, memory.now);
-      }
+      if (bounded) bound.record(set, b, acc);
+      else if (this.implicitDrag && dynamic) this.#drag.apply(m, b, acc, dt, gravity);
     }
     this.#active = active;
     return this.#loads;
@@ -445,7 +428,6 @@ export class RftGround {
   #grow(m: BodyManager, n: number): void {
     this.#force = new Float64Array(3 * n);
     this.#torque = new Float64Array(3 * n);
-    this.#excess = new Float64Array(6 * n);
     this.#bound?.resize(n);
     this.#drag.resize(m, n);
     this.#bodies = n;

@@ -19,7 +19,9 @@ export interface RftGroundOptions {
   elementSize?: number;
   /**
    * Hand the drag part of each dynamic body's RFT force and torque to the engine as implicit
-   * damping (see the module notes); false applies the whole force explicitly. @default true
+   * damping (`implicit_drag.ts`); false applies the whole force explicitly. With a pressure
+   * memory as a capacity (`stressMemory.support`), its bound takes the drag's place.
+   * @default true
    */
   implicitDrag?: boolean;
   /**
@@ -41,9 +43,8 @@ export interface RftGroundOptions {
   /**
    * A pressure memory (see `memory.ts`): each element's pressure relaxes towards RFT's over
    * `length` (m) of its travel and `separation` (m) of moving away from the grains, instead of
-   * following its present motion at once. `calibrateRftMemory` measures both in the DEM. What
-   * a dynamic body takes of the pressure remembered beyond RFT's is `support`'s choice
-   * (docs/terradynamics.md).
+   * following its present motion at once. `calibrateRftMemory` measures both in the DEM. How a
+   * dynamic body takes it is `support`'s choice (docs/terradynamics.md).
    * @default undefined (none: Li et al.'s RFT)
    */
   stressMemory?: {
@@ -55,13 +56,14 @@ export interface RftGroundOptions {
      */
     separation?: number;
     /**
-     * How a dynamic body takes the pressure remembered beyond RFT's (a kinematic body always
-     * feels all of it). `"force"`: all of it, as a force; what an element stored pushing in it
-     * hands back moving away, which drives a jointed leg as the grains do a driven one, but
-     * pushes a free body that stopped after an impact back out of the grains. `"capacity"`:
-     * only what stops the body moving into the grains (its force and its torque each scaled
-     * to at most that, see `memory_bound.ts`), never a push out: a body that lands hard stays
-     * in. @default "force"
+     * How a dynamic body takes the ground's load with the memory (a kinematic body always
+     * feels all of it). `"capacity"`: what the grains remember is what they can bear, so the
+     * ground's force and torque on the body are each scaled to at most what stops its motion
+     * along them (`memory_bound.ts`): the ground holds a body that stopped, and never throws
+     * it back out; the implicit drag is not needed for it. `"force"`: the memory's pressure is
+     * applied as it is; what an element stored pushing in it hands back moving away, which
+     * pushes a free body that stopped after an impact back out of the grains.
+     * @default "capacity"
      */
     support?: "force" | "capacity";
   };
@@ -160,7 +162,7 @@ export type RftMemoryChoice = Required<NonNullable<RftGroundOptions["stressMemor
  * import { checkStressMemory } from "./ground_options.ts";
  * import { expect } from "expect";
  * expect(checkStressMemory("f", { length: 0.02 })).toEqual({
- *   length: 0.02, separation: Infinity, support: "force",
+ *   length: 0.02, separation: Infinity, support: "capacity",
  * });
  * expect(checkStressMemory("f", undefined)).toBe(null);
  * expect(() => checkStressMemory("f", { length: -1 })).toThrow(/stressMemory\.length/);
@@ -196,7 +198,7 @@ export function checkStressMemory(
         "Infinity: none)",
     );
   }
-  const support = o.support ?? "force";
+  const support = o.support ?? "capacity";
   if (support !== "force" && support !== "capacity") {
     throw new RangeError(
       `${where}: stressMemory.support (${String(support)}) must be "force" or "capacity"`,

@@ -78,7 +78,6 @@ export function rftShapeSweep(
   const now = pose[23], perPath = pose[24], perSep = pose[25];
   const end = start[s + 1];
   let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;
-  let xfx = 0, xfy = 0, xfz = 0, xtx = 0, xty = 0, xtz = 0;
   for (let k = first; k < last; k++) {
     // the chunk's lowest point, with a margin far above rounding: wholly above, skip it
     const zc = pz + R6 * chunk[4 * k] + R7 * chunk[4 * k + 1] + R8 * chunk[4 * k + 2];
@@ -109,7 +108,7 @@ export function rftShapeSweep(
         const hy = half * Math.sqrt(Math.max(0, 1 - ny * ny));
         map.stamp(x, y, z, hx, hy, half * Math.sqrt(Math.max(0, 1 - nz * nz)), vx, vy, vz);
       }
-      let f0 = 0, f1 = 0, f2 = 0, _felt = false, _xm = 0;
+      let f0 = 0, f1 = 0, f2 = 0, _felt = false;
       _law: {
         if (!(depth > 0) || !(el[o + 6] > 0)) break _law;
         const _speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
@@ -214,41 +213,32 @@ export function rftShapeSweep(
         _felt = true;
       }
       if (mem !== null) {
-        {
-          const _da = depth * el[o + 6];
-          if (_da > 0) {
-            const _mo = 2 * e;
-            // RFT's pressure on the element per unit depth (Pa/m): none on a face leaving the grains
-            const _pt = Math.max(0, -(f0 * nx + f1 * ny + f2 * nz) / _da);
-            let _pm = _pt;
-            if (mem[_mo + 1] === now - 1 && mem[_mo] !== _pt) {
-              // it felt the grains in the last step: its pressure relaxes towards RFT's
-              const _vn = nx * vx + ny * vy + nz * vz;
-              const _x = Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath +
-                (_vn < 0 ? -_vn * perSep : 0);
-              // exp(−x): a step's x is small, where the (3, 3) Padé approximant is within 10⁻¹² of it
-              // (x < 0.1) at a fraction of Math.exp's cost
-              const _x2 = _x * _x;
-              const _q = _x < 0.1
-                ? (120 - 60 * _x + 12 * _x2 - _x2 * _x) /
-                  (120 + 60 * _x + 12 * _x2 + _x2 * _x)
-                : Math.exp(-_x);
-              _pm = _pt + (mem[_mo] - _pt) * _q;
-            }
-            mem[_mo] = _pm, mem[_mo + 1] = now;
-            if (_pm !== _pt) {
-              const _extra = (_pm - _pt) * _da;
-              f0 -= _extra * nx, f1 -= _extra * ny, f2 -= _extra * nz;
-              _felt = true, _xm = _extra;
-            }
+        const _da = depth * el[o + 6];
+        if (_da > 0) {
+          const _mo = 2 * e;
+          // RFT's pressure on the element per unit depth (Pa/m): none on a face leaving the grains
+          const _pt = Math.max(0, -(f0 * nx + f1 * ny + f2 * nz) / _da);
+          let _pm = _pt;
+          if (mem[_mo + 1] === now - 1 && mem[_mo] !== _pt) {
+            // it felt the grains in the last step: its pressure relaxes towards RFT's
+            const _vn = nx * vx + ny * vy + nz * vz;
+            const _x = Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath +
+              (_vn < 0 ? -_vn * perSep : 0);
+            // exp(−x): a step's x is small, where the (3, 3) Padé approximant is within 10⁻¹² of it
+            // (x < 0.1) at a fraction of Math.exp's cost
+            const _x2 = _x * _x;
+            const _q = _x < 0.1
+              ? (120 - 60 * _x + 12 * _x2 - _x2 * _x) /
+                (120 + 60 * _x + 12 * _x2 + _x2 * _x)
+              : Math.exp(-_x);
+            _pm = _pt + (mem[_mo] - _pt) * _q;
           }
-        }
-        if (_xm > 0) {
-          // the memory's excess over RFT, summed apart (the ground bounds a dynamic body's); a
-          // pressure below RFT's (an element reloading) is applied as it is
-          xfx -= _xm * nx, xfy -= _xm * ny, xfz -= _xm * nz;
-          xtx -= _xm * (ry * nz - rz * ny), xty -= _xm * (rz * nx - rx * nz);
-          xtz -= _xm * (rx * ny - ry * nx);
+          mem[_mo] = _pm, mem[_mo + 1] = now;
+          if (_pm !== _pt) {
+            const _extra = (_pm - _pt) * _da;
+            f0 -= _extra * nx, f1 -= _extra * ny, f2 -= _extra * nz;
+            _felt = true;
+          }
         }
       }
       if (!_felt) continue;
@@ -272,10 +262,6 @@ export function rftShapeSweep(
     }
   }
   sums[0] += fx, sums[1] += fy, sums[2] += fz, sums[3] += tx, sums[4] += ty, sums[5] += tz;
-  if (mem !== null) {
-    sums[6] += xfx, sums[7] += xfy, sums[8] += xfz, sums[9] += xtx, sums[10] += xty;
-    sums[11] += xtz;
-  }
   return active;
 }
 
@@ -350,7 +336,7 @@ export function rftShapeElements(
       const rx = x - cx, ry = y - cy, rz = z - cz;
       const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
       const vz = vz0 + wx * ry - wy * rx;
-      let f0 = 0, f1 = 0, f2 = 0, _felt = false, _xm = 0;
+      let f0 = 0, f1 = 0, f2 = 0, _felt = false;
       _law: {
         if (!(depth > 0) || !(el[o + 6] > 0)) break _law;
         const _speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
@@ -455,32 +441,30 @@ export function rftShapeElements(
         _felt = true;
       }
       if (mem !== null) {
-        {
-          const _da = depth * el[o + 6];
-          if (_da > 0) {
-            const _mo = 2 * e;
-            // RFT's pressure on the element per unit depth (Pa/m): none on a face leaving the grains
-            const _pt = Math.max(0, -(f0 * nx + f1 * ny + f2 * nz) / _da);
-            let _pm = _pt;
-            if (mem[_mo + 1] === now - 1 && mem[_mo] !== _pt) {
-              // it felt the grains in the last step: its pressure relaxes towards RFT's
-              const _vn = nx * vx + ny * vy + nz * vz;
-              const _x = Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath +
-                (_vn < 0 ? -_vn * perSep : 0);
-              // exp(−x): a step's x is small, where the (3, 3) Padé approximant is within 10⁻¹² of it
-              // (x < 0.1) at a fraction of Math.exp's cost
-              const _x2 = _x * _x;
-              const _q = _x < 0.1
-                ? (120 - 60 * _x + 12 * _x2 - _x2 * _x) /
-                  (120 + 60 * _x + 12 * _x2 + _x2 * _x)
-                : Math.exp(-_x);
-              _pm = _pt + (mem[_mo] - _pt) * _q;
-            }
-            if (_pm !== _pt) {
-              const _extra = (_pm - _pt) * _da;
-              f0 -= _extra * nx, f1 -= _extra * ny, f2 -= _extra * nz;
-              _felt = true, _xm = _extra;
-            }
+        const _da = depth * el[o + 6];
+        if (_da > 0) {
+          const _mo = 2 * e;
+          // RFT's pressure on the element per unit depth (Pa/m): none on a face leaving the grains
+          const _pt = Math.max(0, -(f0 * nx + f1 * ny + f2 * nz) / _da);
+          let _pm = _pt;
+          if (mem[_mo + 1] === now - 1 && mem[_mo] !== _pt) {
+            // it felt the grains in the last step: its pressure relaxes towards RFT's
+            const _vn = nx * vx + ny * vy + nz * vz;
+            const _x = Math.sqrt(vx * vx + vy * vy + vz * vz) * perPath +
+              (_vn < 0 ? -_vn * perSep : 0);
+            // exp(−x): a step's x is small, where the (3, 3) Padé approximant is within 10⁻¹² of it
+            // (x < 0.1) at a fraction of Math.exp's cost
+            const _x2 = _x * _x;
+            const _q = _x < 0.1
+              ? (120 - 60 * _x + 12 * _x2 - _x2 * _x) /
+                (120 + 60 * _x + 12 * _x2 + _x2 * _x)
+              : Math.exp(-_x);
+            _pm = _pt + (mem[_mo] - _pt) * _q;
+          }
+          if (_pm !== _pt) {
+            const _extra = (_pm - _pt) * _da;
+            f0 -= _extra * nx, f1 -= _extra * ny, f2 -= _extra * nz;
+            _felt = true;
           }
         }
       }

@@ -316,7 +316,7 @@ export function rftFrictionCapLaw(v: RftCapNames): string {
  * import { expect } from "expect";
  * const v: RftMemoryNames = { f0: "a", f1: "b", f2: "c", nx: "nx", ny: "ny", nz: "nz",
  *   vx: "vx", vy: "vy", vz: "vz", depthArea: "da", mem: "mem", index: "e", stamp: "now",
- *   perPath: "kp", perSeparation: "ks", felt: "felt", extra: "x", write: true, prefix: "_" };
+ *   perPath: "kp", perSeparation: "ks", felt: "felt", write: true, prefix: "_" };
  * expect(rftMemoryLaw(v)).toContain("mem[_mo] = _pm, mem[_mo + 1] = now;");
  * ```
  */
@@ -356,11 +356,6 @@ export interface RftMemoryNames {
   perSeparation: string;
   /** A `let` boolean, set true when the memory changes the force. */
   felt: string;
-  /**
-   * A `let` number, set to the excess (N) the memory adds along the inward normal when it
-   * changes the force (the rest of the time left as it is).
-   */
-  extra: string;
   /** Whether to store the new pressure (the sweep) or only read (a listing). */
   write: boolean;
   /** Prefix of the temporaries. */
@@ -384,9 +379,9 @@ export interface RftMemoryNames {
  * import { expect } from "expect";
  * const text = rftMemoryLaw({ f0: "f0", f1: "f1", f2: "f2", nx: "nx", ny: "ny", nz: "nz",
  *   vx: "vx", vy: "vy", vz: "vz", depthArea: "da", mem: "mem", index: "0", stamp: "now",
- *   perPath: "kp", perSeparation: "ks", felt: "felt", extra: "x", write: true, prefix: "_" });
+ *   perPath: "kp", perSeparation: "ks", felt: "felt", write: true, prefix: "_" });
  * const step = new Function("f2", "vx", "da", "mem", "now", "kp",
- *   `let f0 = 0, f1 = 0, felt = false, x = 0; const nx = 0, ny = 0, nz = -1, vy = 0, vz = 0, ks = 0;
+ *   `let f0 = 0, f1 = 0, felt = false; const nx = 0, ny = 0, nz = -1, vy = 0, vz = 0, ks = 0;
  *   ${text}
  *   return f2;`);
  * const mem = Float64Array.of(0, -2); // never felt the grains
@@ -429,7 +424,7 @@ export function rftMemoryLaw(v: RftMemoryNames): string {
     if (${p}pm !== ${p}pt) {
       const ${p}extra = (${p}pm - ${p}pt) * ${p}da;
       ${f0} -= ${p}extra * ${nx}, ${f1} -= ${p}extra * ${ny}, ${f2} -= ${p}extra * ${nz};
-      ${v.felt} = true, ${v.extra} = ${p}extra;
+      ${v.felt} = true;
     }
   }
 }`;

@@ -1,22 +1,25 @@
 /**
- * The pressure memory's excess on a dynamic body as a bound, not a force
- * (`stressMemory.support` "capacity" of `RftGroundOptions`; the memory itself: `memory.ts`).
+ * The pressure memory as a capacity (`stressMemory.support` "capacity" of `RftGroundOptions`,
+ * the default; the memory itself: `memory.ts`): the ground's load on a dynamic body is a bound,
+ * not a force.
  *
- * What an element remembers beyond RFT's present pressure is what the grains can bear before
- * they yield, a capacity. A dynamic body gets only what stops its motion into the grains — up
- * to all of it — and never a push out of them. The excess force X_f (the elements' excess
- * forces summed) is scaled by λ ∈ [0, 1], the largest share that does not leave the body
- * moving along X_f at the step's end, λ = clamp(−X_f·v′ / (dt·|X_f|²/m), 0, 1); the excess
- * torque X_t about the centre of mass likewise by clamp(−X_t·ω′ / (dt·X_tᵀI⁻¹X_t), 0, 1)
- * (apart: the force holding a plate up must not be cut because the plate rocks). v′ and ω′
- * are the body's velocities at the step's end without the excess, predicted from this step's
- * other ground loads, gravity, and the rest of the world's loads on it (joints, grains, the
- * user's) as the last step's change of velocity showed them. Pressure remembered below RFT's
- * (an element reloading) is applied as it is.
+ * What an element remembers is what the grains can bear before they yield. RFT's own stress is
+ * rigid-plastic too: it resists motion and never pushes a body along its own direction from
+ * rest. So the ground's whole force F on a dynamic body (RFT's with the memory's) is scaled by
+ * λ ∈ [0, 1], the largest share that does not leave the body moving along F at the step's end,
+ * λ = clamp(−F·v′ / (dt·|F|²/m), 0, 1), and its torque T about the centre of mass likewise by
+ * clamp(−T·ω′ / (dt·TᵀI⁻¹T), 0, 1) (apart: the force holding a plate up must not be cut because
+ * the plate rocks). v′ and ω′ are the body's velocities at the step's end without the ground,
+ * from gravity and the rest of the world's loads on it (joints, grains, the user's forces) as
+ * the last step's change of velocity showed them. The ground then stops a body and holds it
+ * with up to what the grains remember, and never throws it back out; a body moving through the
+ * grains (a leg sweeping, a plate sliding with lift) gets the whole force, which opposes its
+ * motion. This replaces the implicit drag for the bodies it bounds.
  *
  * @module
  */
 import { type BodySet, quatMatrix } from "../bodies/body_set.ts";
+import type { RftImplicitDrag } from "./implicit_drag.ts";
 
 /**
  * The bound's state: per body, the shares of the last step and, to tell the rest of the
@@ -33,14 +36,16 @@ import { type BodySet, quatMatrix } from "../bodies/body_set.ts";
  * ```
  */
 export class RftSupportBound {
-  /** Per body, 2 numbers: the shares of the excess force and torque applied at its last step. */
+  /** Per body, 2 numbers: the shares of the force and the torque applied at its last step. */
   shares: Float64Array = new Float64Array(0);
   /** Per body, 6 numbers: linear and angular velocity at the last step's start. */
   #vel: Float64Array = new Float64Array(0);
   /** Per body, 6 numbers: the ground's impulse and angular impulse of the last step. */
   #imp: Float64Array = new Float64Array(0);
-  /** Per body: the step number the two above were recorded at (−1: never). */
+  /** Per body: the step the two above were recorded at (−1: never). */
   #at: Float64Array = new Float64Array(0);
+  /** The number of the step being taken. */
+  #now = 0;
   readonly #RB = new Float64Array(9);
   readonly #u = new Float64Array(3);
 
@@ -55,55 +60,47 @@ export class RftSupportBound {
     };
     this.#vel = grow(this.#vel, 6), this.#imp = grow(this.#imp, 6);
     this.shares = grow(this.shares, 2), this.#at = grow(this.#at, 1);
-    for (let b = old; b < n; b++) this.shares[2 * b] = this.shares[2 * b + 1] = 1, this.#at[b] = -1;
+    for (let b = old; b < n; b++) {
+      this.shares[2 * b] = this.shares[2 * b + 1] = 1, this.#at[b] = -1;
+    }
+  }
+
+  /** Start a step. */
+  begin(): void {
+    this.#now++;
   }
 
   /**
-   * Bound the excess of dynamic body b at step `now` (see the module notes): `x` holds its
-   * excess force and torque (6 per body), which the loads `F` and `T` (3 per body) contain;
-   * the shares cut are taken back out of them. `inertia` holds the principal moments and
-   * axes (12 per body), `damping` the engine's damping rates last set (2 per body).
+   * Bound the ground's loads on dynamic body b (see the module notes): its force in `F` and
+   * torque in `T` (3 per body), scaled in place, over a step of `dt` (s) under gravity `g`
+   * (m/s²). `drag` holds the bodies' principal moments and axes and the engine's damping
+   * rates.
    */
   apply(
     set: BodySet,
     b: number,
     F: Float64Array,
     T: Float64Array,
-    x: Float64Array,
-    inertia: Float64Array,
-    damping: Float64Array,
+    drag: RftImplicitDrag,
     dt: number,
     g: ArrayLike<number>,
-    now: number,
   ): void {
     const o = 6 * b, vel = this.#vel, imp = this.#imp, mass = set.mass[b];
     // a body without mass has no motion to bound (the engine's dynamic bodies have mass)
     if (!(mass > 0)) return;
+    const inertia = drag.inertia, damping = drag.damping;
     const vx = set.vel[3 * b], vy = set.vel[3 * b + 1], vz = set.vel[3 * b + 2];
     const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
     const q = set.quat, RB = this.#RB, u = this.#u;
     quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
-    const Xf0 = x[o],
-      Xf1 = x[o + 1],
-      Xf2 = x[o + 2],
-      Xt0 = x[o + 3],
-      Xt1 = x[o + 4],
-      Xt2 = x[o + 5];
-    // the loads without the excess, as velocity changes over the step
-    let lx = (F[3 * b] - Xf0) * dt / mass, ly = (F[3 * b + 1] - Xf1) * dt / mass;
-    let lz = (F[3 * b + 2] - Xf2) * dt / mass;
-    this.#invInertia(
-      inertia,
-      b,
-      (T[3 * b] - Xt0) * dt,
-      (T[3 * b + 1] - Xt1) * dt,
-      (T[3 * b + 2] - Xt2) * dt,
-    );
-    let ax = u[0], ay = u[1], az = u[2];
-    lx += g[0] * dt, ly += g[1] * dt, lz += g[2] * dt;
-    if (this.#at[b] === now - 1) {
-      // the rest of the world's loads: the last step's change of velocity less the ground's
-      // explicit impulses and gravity, before the engine's damping (v ← v / (1 + dt·rate))
+    const f0 = F[3 * b], f1 = F[3 * b + 1], f2 = F[3 * b + 2];
+    const t0 = T[3 * b], t1 = T[3 * b + 1], t2 = T[3 * b + 2];
+    // the velocities at the step's end without the ground: gravity, then the rest of the
+    // world's loads as the last step's change of velocity less the ground's impulses and
+    // gravity showed them, before the engine's damping (v ← v / (1 + dt·rate))
+    let lx = vx + g[0] * dt, ly = vy + g[1] * dt, lz = vz + g[2] * dt;
+    let ax = wx, ay = wy, az = wz;
+    if (this.#at[b] === this.#now - 1) {
       const dl = 1 + dt * damping[2 * b], da = 1 + dt * damping[2 * b + 1];
       lx += vx * dl - vel[o] - imp[o] / mass - g[0] * dt;
       ly += vy * dl - vel[o + 1] - imp[o + 1] / mass - g[1] * dt;
@@ -114,31 +111,28 @@ export class RftSupportBound {
       az += wz * da - vel[o + 5] - u[2];
     }
     // the force and the torque apart: each the largest share that does not leave the body
-    // moving along it, (F_x·v′) / (dt·|F_x|²/m) and (T_x·ω′) / (dt·T_xᵀI⁻¹T_x)
-    const fv = Xf0 * (vx + lx) + Xf1 * (vy + ly) + Xf2 * (vz + lz);
-    const ff = (Xf0 * Xf0 + Xf1 * Xf1 + Xf2 * Xf2) / mass;
+    // moving along it, −(F·v′) / (dt·|F|²/m) and −(T·ω′) / (dt·TᵀI⁻¹T)
+    const fv = f0 * lx + f1 * ly + f2 * lz, ff = (f0 * f0 + f1 * f1 + f2 * f2) / mass;
     const lambda = ff > 0 ? Math.min(1, Math.max(0, -fv / (dt * ff))) : 1;
-    const tw = Xt0 * (wx + ax) + Xt1 * (wy + ay) + Xt2 * (wz + az);
-    this.#invInertia(inertia, b, Xt0, Xt1, Xt2);
-    const tt = Xt0 * u[0] + Xt1 * u[1] + Xt2 * u[2];
+    this.#invInertia(inertia, b, t0, t1, t2);
+    const tw = t0 * ax + t1 * ay + t2 * az, tt = t0 * u[0] + t1 * u[1] + t2 * u[2];
     const mu = tt > 0 ? Math.min(1, Math.max(0, -tw / (dt * tt))) : 1;
-    const cut = 1 - lambda, turn = 1 - mu;
-    F[3 * b] -= cut * Xf0, F[3 * b + 1] -= cut * Xf1, F[3 * b + 2] -= cut * Xf2;
-    T[3 * b] -= turn * Xt0, T[3 * b + 1] -= turn * Xt1, T[3 * b + 2] -= turn * Xt2;
+    F[3 * b] = lambda * f0, F[3 * b + 1] = lambda * f1, F[3 * b + 2] = lambda * f2;
+    T[3 * b] = mu * t0, T[3 * b + 1] = mu * t1, T[3 * b + 2] = mu * t2;
     this.shares[2 * b] = lambda, this.shares[2 * b + 1] = mu;
   }
 
   /**
    * Record dynamic body b's velocities at this step's start and the impulses handed to the
-   * engine (`acc`, 6 per body, after the implicit drag took its part) at step `now`.
+   * engine (`acc`, 6 per body).
    */
-  record(set: BodySet, b: number, acc: Float64Array, now: number): void {
+  record(set: BodySet, b: number, acc: Float64Array): void {
     const o = 6 * b, vel = this.#vel, imp = this.#imp;
     for (let k = 0; k < 3; k++) {
       vel[o + k] = set.vel[3 * b + k], vel[o + 3 + k] = set.ang[3 * b + k];
     }
     for (let k = 0; k < 6; k++) imp[o + k] = acc[o + k];
-    this.#at[b] = now;
+    this.#at[b] = this.#now;
   }
 
   /** I⁻¹·(tx, ty, tz) in the world frame into `#u`, with `#RB` the body's rotation. */
