@@ -351,9 +351,9 @@ export class RftGround {
    * next step applies (on a deforming surface, with depths from the map as it stands; the map is
    * not changed) — with their centroids, normals, areas and forces in the world frame. Their
    * forces sum to the ground's force on the body at that pose: a map of where the ground pushes
-   * (e.g. a wheel's stress around its rim); for a dynamic body under the memory's support
-   * "capacity" they hold the whole remembered pressure, of which the step applies a share. Empty
-   * before the world's first step (the elements are cut then) and for a static body.
+   * (e.g. a wheel's stress around its rim); for a dynamic body under the memory's capacity they
+   * are the forces before its bound scales their sum (`memory_bound.ts`). Empty before the
+   * world's first step (the elements are cut then) and for a static body.
    *
    * @example
    * ```ts
