@@ -239,18 +239,18 @@ export function rftBilinearLaw(a: string, k: string, ng: string, t: string, u: s
 }
 
 /**
- * The names a host binds to the interface-friction cap's inputs and its force.
+ * The names a host binds to an element's force (changed in place) and outward normal: what the
+ * cap and the memory both read.
  *
  * @example
  * ```ts
- * import { rftFrictionCapLaw, type RftCapNames } from "./law_source.ts";
+ * import type { RftElementForceNames } from "./law_source.ts";
  * import { expect } from "expect";
- * const v: RftCapNames = { f0: "a", f1: "b", f2: "c", nx: "nx", ny: "ny", nz: "nz", mu: "mu",
- *   prefix: "_" };
- * expect(rftFrictionCapLaw(v)).toContain("const _press = -(a * nx + b * ny + c * nz);");
+ * const v: RftElementForceNames = { f0: "a", f1: "b", f2: "c", nx: "nx", ny: "ny", nz: "nz" };
+ * expect(Object.keys(v).length).toBe(6);
  * ```
  */
-export interface RftCapNames {
+export interface RftElementForceNames {
   /** The element's force, x (N): a `let`, changed in place. */
   f0: string;
   /** Its y. */
@@ -263,6 +263,21 @@ export interface RftCapNames {
   ny: string;
   /** Outward unit normal, z. */
   nz: string;
+}
+
+/**
+ * The names a host binds to the interface-friction cap's inputs and its force.
+ *
+ * @example
+ * ```ts
+ * import { rftFrictionCapLaw, type RftCapNames } from "./law_source.ts";
+ * import { expect } from "expect";
+ * const v: RftCapNames = { f0: "a", f1: "b", f2: "c", nx: "nx", ny: "ny", nz: "nz", mu: "mu",
+ *   prefix: "_" };
+ * expect(rftFrictionCapLaw(v)).toContain("const _press = -(a * nx + b * ny + c * nz);");
+ * ```
+ */
+export interface RftCapNames extends RftElementForceNames {
   /** The interface's friction coefficient μ ≥ 0; `Infinity` leaves every force as it is. */
   mu: string;
   /** Prefix of the temporaries. */
@@ -320,19 +335,7 @@ export function rftFrictionCapLaw(v: RftCapNames): string {
  * expect(rftMemoryLaw(v)).toContain("mem[_mo] = _pm, mem[_mo + 1] = now;");
  * ```
  */
-export interface RftMemoryNames {
-  /** The element's force, x (N): a `let`, changed in place. */
-  f0: string;
-  /** Its y. */
-  f1: string;
-  /** Its z. */
-  f2: string;
-  /** Outward unit normal, x. */
-  nx: string;
-  /** Outward unit normal, y. */
-  ny: string;
-  /** Outward unit normal, z. */
-  nz: string;
+export interface RftMemoryNames extends RftElementForceNames {
   /** Element velocity, x (m/s). */
   vx: string;
   /** Element velocity, y (m/s). */
