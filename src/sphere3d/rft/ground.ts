@@ -298,7 +298,7 @@ export class RftGround {
       const dynamic = set.kind[b] === BodyKind.dynamic;
       // with the memory as a capacity, a dynamic body's loads are bounded (no drag needed)
       const bounded = bound !== null && dynamic;
-      if (bounded) bound.apply(set, b, F, T, this.#drag, dt, gravity);
+      if (bounded) bound.apply(set, b, F, T, this.#drag.inertia, dt, gravity);
       for (let k = 0; k < 3; k++) {
         acc[6 * b + k] = F[3 * b + k] * dt;
         acc[6 * b + 3 + k] = T[3 * b + k] * dt;

@@ -19,25 +19,29 @@
  * @module
  */
 import { type BodySet, quatMatrix } from "../bodies/body_set.ts";
-import type { RftImplicitDrag } from "./implicit_drag.ts";
 
 /**
- * The bound's state: per body, the shares of the last step and, to tell the rest of the
- * world's loads from the change of velocity, the velocities at the last step's start and the
- * ground's impulses of that step.
+ * The bound's state: per body, to tell the rest of the world's loads from the change of
+ * velocity, the velocities at the last step's start and the ground's impulses of that step.
  *
  * @example
  * ```ts
  * import { RftSupportBound } from "./memory_bound.ts";
+ * import { BodyKind, BodySet } from "../bodies/body_set.ts";
  * import { expect } from "expect";
- * const b = new RftSupportBound();
- * b.resize(2);
- * expect(Array.from(b.shares)).toEqual([1, 1, 1, 1]); // nothing cut yet
+ * const set = new BodySet();
+ * const b = set.addBody(BodyKind.dynamic); // at rest
+ * set.mass[b] = 2;
+ * const bound = new RftSupportBound();
+ * bound.resize(1);
+ * bound.begin();
+ * // the ground pushes up with twice the body's weight: it only holds it
+ * const F = Float64Array.of(0, 0, 2 * 2 * 9.81), T = new Float64Array(3);
+ * bound.apply(set, b, F, T, new Float64Array(12), 1e-3, [0, 0, -9.81]);
+ * expect(F[2]).toBeCloseTo(2 * 9.81, 9);
  * ```
  */
 export class RftSupportBound {
-  /** Per body, 2 numbers: the shares of the force and the torque applied at its last step. */
-  shares: Float64Array = new Float64Array(0);
   /** Per body, 6 numbers: linear and angular velocity at the last step's start. */
   #vel: Float64Array = new Float64Array(0);
   /** Per body, 6 numbers: the ground's impulse and angular impulse of the last step. */
@@ -59,10 +63,8 @@ export class RftSupportBound {
       return c;
     };
     this.#vel = grow(this.#vel, 6), this.#imp = grow(this.#imp, 6);
-    this.shares = grow(this.shares, 2), this.#at = grow(this.#at, 1);
-    for (let b = old; b < n; b++) {
-      this.shares[2 * b] = this.shares[2 * b + 1] = 1, this.#at[b] = -1;
-    }
+    this.#at = grow(this.#at, 1);
+    for (let b = old; b < n; b++) this.#at[b] = -1;
   }
 
   /** Start a step. */
@@ -73,42 +75,42 @@ export class RftSupportBound {
   /**
    * Bound the ground's loads on dynamic body b (see the module notes): its force in `F` and
    * torque in `T` (3 per body), scaled in place, over a step of `dt` (s) under gravity `g`
-   * (m/s²). `drag` holds the bodies' principal moments and axes and the engine's damping
-   * rates.
+   * (m/s²). `inertia` holds the bodies' principal moments and axes (12 per body; see
+   * `RftImplicitDrag.inertia`). A body the ground does not touch is left as it is.
    */
   apply(
     set: BodySet,
     b: number,
     F: Float64Array,
     T: Float64Array,
-    drag: RftImplicitDrag,
+    inertia: Float64Array,
     dt: number,
     g: ArrayLike<number>,
   ): void {
     const o = 6 * b, vel = this.#vel, imp = this.#imp, mass = set.mass[b];
-    // a body without mass has no motion to bound (the engine's dynamic bodies have mass)
+    const f0 = F[3 * b], f1 = F[3 * b + 1], f2 = F[3 * b + 2];
+    const t0 = T[3 * b], t1 = T[3 * b + 1], t2 = T[3 * b + 2];
+    // nothing to bound on a body clear of the grains; a body without mass has no motion to
+    // bound (the engine's dynamic bodies have mass)
+    if (f0 === 0 && f1 === 0 && f2 === 0 && t0 === 0 && t1 === 0 && t2 === 0) return;
     if (!(mass > 0)) return;
-    const inertia = drag.inertia, damping = drag.damping;
     const vx = set.vel[3 * b], vy = set.vel[3 * b + 1], vz = set.vel[3 * b + 2];
     const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
     const q = set.quat, RB = this.#RB, u = this.#u;
     quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
-    const f0 = F[3 * b], f1 = F[3 * b + 1], f2 = F[3 * b + 2];
-    const t0 = T[3 * b], t1 = T[3 * b + 1], t2 = T[3 * b + 2];
     // the velocities at the step's end without the ground: gravity, then the rest of the
     // world's loads as the last step's change of velocity less the ground's impulses and
-    // gravity showed them, before the engine's damping (v ← v / (1 + dt·rate))
+    // gravity showed them (the ground hands a bounded body no damping rate)
     let lx = vx + g[0] * dt, ly = vy + g[1] * dt, lz = vz + g[2] * dt;
     let ax = wx, ay = wy, az = wz;
     if (this.#at[b] === this.#now - 1) {
-      const dl = 1 + dt * damping[2 * b], da = 1 + dt * damping[2 * b + 1];
-      lx += vx * dl - vel[o] - imp[o] / mass - g[0] * dt;
-      ly += vy * dl - vel[o + 1] - imp[o + 1] / mass - g[1] * dt;
-      lz += vz * dl - vel[o + 2] - imp[o + 2] / mass - g[2] * dt;
+      lx += vx - vel[o] - imp[o] / mass - g[0] * dt;
+      ly += vy - vel[o + 1] - imp[o + 1] / mass - g[1] * dt;
+      lz += vz - vel[o + 2] - imp[o + 2] / mass - g[2] * dt;
       this.#invInertia(inertia, b, imp[o + 3], imp[o + 4], imp[o + 5]);
-      ax += wx * da - vel[o + 3] - u[0];
-      ay += wy * da - vel[o + 4] - u[1];
-      az += wz * da - vel[o + 5] - u[2];
+      ax += wx - vel[o + 3] - u[0];
+      ay += wy - vel[o + 4] - u[1];
+      az += wz - vel[o + 5] - u[2];
     }
     // the force and the torque apart: each the largest share that does not leave the body
     // moving along it, −(F·v′) / (dt·|F|²/m) and −(T·ω′) / (dt·TᵀI⁻¹T)
@@ -119,7 +121,6 @@ export class RftSupportBound {
     const mu = tt > 0 ? Math.min(1, Math.max(0, -tw / (dt * tt))) : 1;
     F[3 * b] = lambda * f0, F[3 * b + 1] = lambda * f1, F[3 * b + 2] = lambda * f2;
     T[3 * b] = mu * t0, T[3 * b + 1] = mu * t1, T[3 * b + 2] = mu * t2;
-    this.shares[2 * b] = lambda, this.shares[2 * b + 1] = mu;
   }
 
   /**
