@@ -144,8 +144,13 @@ ${indent(capText("c"), 2)}
  * ```
  */
 export function rftSweepText(): string {
+  // RFT's direction of motion from (ux, uy, uz); the memory's travel and the map's stamp from
+  // the element's own velocity (vx, vy, vz)
   const law = rftElementLaw({
     ...ELEMENT_NAMES,
+    vx: "ux",
+    vy: "uy",
+    vz: "uz",
     area: "el[o + 6]",
     skip: "break _law;",
     prefix: "_",
@@ -187,21 +192,23 @@ import type { RftHeightMap } from "./surface.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 
 /**
- * The pose and motion of one shape for {@link rftShapeSweep}, 26 floats: the rotation from
+ * The pose and motion of one shape for {@link rftShapeSweep}, 29 floats: the rotation from
  * the shape frame to the world (row-major, 0–8), the shape origin (9–11), the body's centre of
  * mass (12–14), its velocity (15–17) and angular velocity (18–20), the surface's highest point
- * (21), the interface friction μ (22; \`Infinity\`: no cap), and for the pressure memory the
- * step's number (23), dt/ℓ (24, s/m) and dt/ℓ_sep (25, s/m). The sums come back in 0–5 of
+ * (21), the interface friction μ (22; \`Infinity\`: no cap), for the pressure memory the
+ * step's number (23), dt/ℓ (24, s/m) and dt/ℓ_sep (25, s/m), and the velocity of the centre
+ * of mass that RFT's direction of motion is taken from (26–28; the body's own, 15–17, unless
+ * the ground predicts the motion its loads would cause). The sums come back in 0–5 of
  * \`sums\`: force (N), torque about the centre of mass (N·m).
  *
  * @example
  * \`\`\`ts
  * import { SWEEP_POSE } from "./ground_sweep_gen.ts";
  * import { expect } from "expect";
- * expect(SWEEP_POSE).toBe(26);
+ * expect(SWEEP_POSE).toBe(29);
  * \`\`\`
  */
-export const SWEEP_POSE = 26;
+export const SWEEP_POSE = 29;
 
 /**
  * Add the RFT forces on the elements of shape \`s\` (elements \`start[s]\` to one before
@@ -221,8 +228,9 @@ export const SWEEP_POSE = 26;
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(26);
- * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
+ * const pose = new Float64Array(29);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[22] = Infinity;
+ * pose[17] = pose[28] = -0.01;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), sums = new Float64Array(6);
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
  * const starts = Int32Array.of(0, n);
@@ -251,8 +259,9 @@ ${indent(sweepLoop(law, true), 2)}
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(26);
- * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
+ * const pose = new Float64Array(29);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[22] = Infinity;
+ * pose[17] = pose[28] = -0.01;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), out: number[] = [];
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
  * const starts = Int32Array.of(0, n);
@@ -321,6 +330,7 @@ const px = pose[9], py = pose[10], pz = pose[11], cx = pose[12], cy = pose[13], 
 const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
 const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
 const now = pose[23], perPath = pose[24], perSep = pose[25];
+const ux0 = pose[26], uy0 = pose[27], uz0 = pose[28];
 const end = start[s + 1];
 ${sum ? "let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;" : "let active = 0;"}
 for (let k = first; k < last; k++) {
@@ -346,7 +356,9 @@ for (let k = first; k < last; k++) {
     const nz = R6 * nlx + R7 * nly + R8 * nlz;
     const rx = x - cx, ry = y - cy, rz = z - cz;
     const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
-    const vz = vz0 + wx * ry - wy * rx;${stamp}
+    const vz = vz0 + wx * ry - wy * rx;
+    const ux = ux0 + wy * rz - wz * ry, uy = uy0 + wz * rx - wx * rz;
+    const uz = uz0 + wx * ry - wy * rx;${stamp}
     let f0 = 0, f1 = 0, f2 = 0, _felt = false;
     _law: {
 ${indent(law, 6)}

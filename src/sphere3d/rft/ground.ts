@@ -145,6 +145,9 @@ export class RftGround {
   readonly #sums = new Float64Array(6);
   /** With the memory's support "capacity": the bound on dynamic bodies' loads; else null. */
   readonly #bound: RftSupportBound | null;
+  /** The last step's length (s) and gravity (m/s²): a listing predicts the next step's. */
+  #dt = 0;
+  readonly #gravity = new Float64Array(3);
 
   static {
     stepGround = (g, m, dt, gravity) => g.#step(m, dt, gravity);
@@ -250,6 +253,8 @@ export class RftGround {
   #step(m: BodyManager, dt: number, gravity: ArrayLike<number>): BodyLoads {
     const set = m.set;
     this.#m = m;
+    this.#dt = dt;
+    for (let k = 0; k < 3; k++) this.#gravity[k] = gravity[k];
     this.#build(set);
     const n = set.count;
     if (this.#bodies !== n) this.#grow(m, n);
@@ -267,6 +272,14 @@ export class RftGround {
       this.#pose[24] = memory.perPath, this.#pose[25] = memory.perSeparation;
     }
     let active = 0;
+    const bound = this.#bound, inertia = this.#drag.inertia;
+    if (bound !== null) {
+      // the motion the loads would cause: what the bound scales against, and RFT's direction
+      bound.begin();
+      for (let b = 0; b < n; b++) {
+        if (set.kind[b] === BodyKind.dynamic) bound.predict(set, b, inertia, dt, gravity);
+      }
+    }
     for (let s = 0; s < set.shapes; s++) {
       const b = set.shapeBody[s];
       if (set.kind[b] === BodyKind.static) continue;
@@ -292,13 +305,12 @@ export class RftGround {
       T[3 * b] += sums[3], T[3 * b + 1] += sums[4], T[3 * b + 2] += sums[5];
     }
     if (map !== null) map.end();
-    const acc = this.#loads.acc, bound = this.#bound;
-    bound?.begin();
+    const acc = this.#loads.acc;
     for (let b = 0; b < n; b++) {
       const dynamic = set.kind[b] === BodyKind.dynamic;
       // with the memory as a capacity, a dynamic body's loads are bounded (no drag needed)
       const bounded = bound !== null && dynamic;
-      if (bounded) bound.apply(set, b, F, T, this.#drag.inertia, dt, gravity);
+      if (bounded) bound.apply(set, b, F, T, inertia, dt);
       for (let k = 0; k < 3; k++) {
         acc[6 * b + k] = F[3 * b + k] * dt;
         acc[6 * b + 3 + k] = T[3 * b + k] * dt;
@@ -341,6 +353,9 @@ export class RftGround {
       pose[15 + k] = set.vel[3 * b + k];
       pose[18 + k] = set.ang[3 * b + k];
     }
+    // RFT's direction: from the motion the loads would cause where the bound predicts it
+    const bound = this.#bound, own = bound === null || set.kind[b] !== BodyKind.dynamic;
+    for (let k = 0; k < 3; k++) pose[26 + k] = own ? pose[15 + k] : bound.free[6 * b + k];
     pose[21] = top;
     pose[22] = this.interfaceFriction;
     return true;
@@ -388,6 +403,10 @@ export class RftGround {
       const ch = this.#chunkOf, grid = this.#grid, memory = this.#memory;
       // the memory as the next step reads it: felt at this step's number
       if (memory !== null) this.#pose[23] = memory.now + 1;
+      // and the motion the next step predicts
+      if (this.#bound !== null && set.kind[b] === BodyKind.dynamic) {
+        this.#bound.predict(set, b, this.#drag.inertia, this.#dt, this.#gravity, true);
+      }
       for (let s = 0; s < this.#built; s++) {
         if (set.shapeBody[s] !== b || !this.#shapePose(set, s, b, top)) continue;
         rftShapeElements(

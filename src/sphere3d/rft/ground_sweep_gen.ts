@@ -12,21 +12,23 @@ import type { RftHeightMap } from "./surface.ts";
 import type { RftGrid } from "./table_lookup_gen.ts";
 
 /**
- * The pose and motion of one shape for {@link rftShapeSweep}, 26 floats: the rotation from
+ * The pose and motion of one shape for {@link rftShapeSweep}, 29 floats: the rotation from
  * the shape frame to the world (row-major, 0–8), the shape origin (9–11), the body's centre of
  * mass (12–14), its velocity (15–17) and angular velocity (18–20), the surface's highest point
- * (21), the interface friction μ (22; `Infinity`: no cap), and for the pressure memory the
- * step's number (23), dt/ℓ (24, s/m) and dt/ℓ_sep (25, s/m). The sums come back in 0–5 of
+ * (21), the interface friction μ (22; `Infinity`: no cap), for the pressure memory the
+ * step's number (23), dt/ℓ (24, s/m) and dt/ℓ_sep (25, s/m), and the velocity of the centre
+ * of mass that RFT's direction of motion is taken from (26–28; the body's own, 15–17, unless
+ * the ground predicts the motion its loads would cause). The sums come back in 0–5 of
  * `sums`: force (N), torque about the centre of mass (N·m).
  *
  * @example
  * ```ts
  * import { SWEEP_POSE } from "./ground_sweep_gen.ts";
  * import { expect } from "expect";
- * expect(SWEEP_POSE).toBe(26);
+ * expect(SWEEP_POSE).toBe(29);
  * ```
  */
-export const SWEEP_POSE = 26;
+export const SWEEP_POSE = 29;
 
 /**
  * Add the RFT forces on the elements of shape `s` (elements `start[s]` to one before
@@ -46,8 +48,9 @@ export const SWEEP_POSE = 26;
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(26);
- * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
+ * const pose = new Float64Array(29);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[22] = Infinity;
+ * pose[17] = pose[28] = -0.01;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), sums = new Float64Array(6);
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
  * const starts = Int32Array.of(0, n);
@@ -76,6 +79,7 @@ export function rftShapeSweep(
   const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
   const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
   const now = pose[23], perPath = pose[24], perSep = pose[25];
+  const ux0 = pose[26], uy0 = pose[27], uz0 = pose[28];
   const end = start[s + 1];
   let fx = 0, fy = 0, fz = 0, tx = 0, ty = 0, tz = 0, active = 0;
   for (let k = first; k < last; k++) {
@@ -102,6 +106,8 @@ export function rftShapeSweep(
       const rx = x - cx, ry = y - cy, rz = z - cz;
       const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
       const vz = vz0 + wx * ry - wy * rx;
+      const ux = ux0 + wy * rz - wz * ry, uy = uy0 + wz * rx - wx * rz;
+      const uz = uz0 + wx * ry - wy * rx;
       if (map !== null) {
         const half = 0.5 * Math.sqrt(2 * el[o + 6]);
         const hx = half * Math.sqrt(Math.max(0, 1 - nx * nx));
@@ -111,16 +117,16 @@ export function rftShapeSweep(
       let f0 = 0, f1 = 0, f2 = 0, _felt = false;
       _law: {
         if (!(depth > 0) || !(el[o + 6] > 0)) break _law;
-        const _speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
-        if (!(_speed > 0) || !(nx * vx + ny * vy + nz * vz > 1e-9 * _speed)) {
+        const _speed = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        if (!(_speed > 0) || !(nx * ux + ny * uy + nz * uz > 1e-9 * _speed)) {
           break _law;
         }
         // the plane of motion: z and the horizontal velocity's direction e (for vertical motion, the
         // normal's horizontal part, or x)
-        const _vh = Math.sqrt(vx * vx + vy * vy);
+        const _vh = Math.sqrt(ux * ux + uy * uy);
         let _ex = 1, _ey = 0;
         if (_vh > 1e-9 * _speed) {
-          _ex = vx / _vh, _ey = vy / _vh;
+          _ex = ux / _vh, _ey = uy / _vh;
         } else {
           const _nh = Math.sqrt(nx * nx + ny * ny);
           if (_nh > 0) _ex = nx / _nh, _ey = ny / _nh;
@@ -130,7 +136,7 @@ export function rftShapeSweep(
         if (!(_w > 0)) break _law;
         let _beta = Math.atan2(nz, _n2) + Math.PI / 2;
         if (_beta > Math.PI / 2) _beta -= Math.PI;
-        const _gamma = Math.atan2(-vz, _vh);
+        const _gamma = Math.atan2(-uz, _vh);
         const _s = depth * el[o + 6] * _w;
         let _az: number, _ax: number;
         if (grid !== null) {
@@ -279,8 +285,9 @@ export function rftShapeSweep(
  * const list: number[] = [];
  * cutSurface([0, 0, 0, 0.01, 0, 0, 0.01, 0.01, 0, 0, 0.01, 0], [0, 2, 1, 0, 3, 2], 0.01, list);
  * const el = Float64Array.from(list), n = el.length / STRIDE;
- * const pose = new Float64Array(26);
- * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[17] = -0.01, pose[22] = Infinity;
+ * const pose = new Float64Array(29);
+ * pose[0] = pose[4] = pose[8] = 1, pose[11] = -0.02, pose[22] = Infinity;
+ * pose[17] = pose[28] = -0.01;
  * const chunk = Float64Array.of(0.005, 0.005, 0, 0.01), out: number[] = [];
  * const m = { alphaZAt: () => 1e6, alphaXAt: () => 0 };
  * const starts = Int32Array.of(0, n);
@@ -310,6 +317,7 @@ export function rftShapeElements(
   const vx0 = pose[15], vy0 = pose[16], vz0 = pose[17];
   const wx = pose[18], wy = pose[19], wz = pose[20], top = pose[21], mu = pose[22];
   const now = pose[23], perPath = pose[24], perSep = pose[25];
+  const ux0 = pose[26], uy0 = pose[27], uz0 = pose[28];
   const end = start[s + 1];
   let active = 0;
   for (let k = first; k < last; k++) {
@@ -336,19 +344,21 @@ export function rftShapeElements(
       const rx = x - cx, ry = y - cy, rz = z - cz;
       const vx = vx0 + wy * rz - wz * ry, vy = vy0 + wz * rx - wx * rz;
       const vz = vz0 + wx * ry - wy * rx;
+      const ux = ux0 + wy * rz - wz * ry, uy = uy0 + wz * rx - wx * rz;
+      const uz = uz0 + wx * ry - wy * rx;
       let f0 = 0, f1 = 0, f2 = 0, _felt = false;
       _law: {
         if (!(depth > 0) || !(el[o + 6] > 0)) break _law;
-        const _speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
-        if (!(_speed > 0) || !(nx * vx + ny * vy + nz * vz > 1e-9 * _speed)) {
+        const _speed = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        if (!(_speed > 0) || !(nx * ux + ny * uy + nz * uz > 1e-9 * _speed)) {
           break _law;
         }
         // the plane of motion: z and the horizontal velocity's direction e (for vertical motion, the
         // normal's horizontal part, or x)
-        const _vh = Math.sqrt(vx * vx + vy * vy);
+        const _vh = Math.sqrt(ux * ux + uy * uy);
         let _ex = 1, _ey = 0;
         if (_vh > 1e-9 * _speed) {
-          _ex = vx / _vh, _ey = vy / _vh;
+          _ex = ux / _vh, _ey = uy / _vh;
         } else {
           const _nh = Math.sqrt(nx * nx + ny * ny);
           if (_nh > 0) _ex = nx / _nh, _ey = ny / _nh;
@@ -358,7 +368,7 @@ export function rftShapeElements(
         if (!(_w > 0)) break _law;
         let _beta = Math.atan2(nz, _n2) + Math.PI / 2;
         if (_beta > Math.PI / 2) _beta -= Math.PI;
-        const _gamma = Math.atan2(-vz, _vh);
+        const _gamma = Math.atan2(-uz, _vh);
         const _s = depth * el[o + 6] * _w;
         let _az: number, _ax: number;
         if (grid !== null) {

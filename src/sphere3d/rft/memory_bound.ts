@@ -16,6 +16,13 @@
  * grains (a leg sweeping, a plate sliding with lift) gets the whole force, which opposes its
  * motion. This replaces the implicit drag for the bodies it bounds.
  *
+ * The same prediction gives RFT its direction of motion for these bodies: the ground resists
+ * the motion the loads would cause, v′ (with the body's own spin: a jointed link's spin
+ * predicted from its own inertia is ruled by the joint's torques, not by where it goes). A
+ * body the bound stopped has no velocity of its own to take a direction from; read from what
+ * is left of its velocity, RFT pointed its force anywhere from step to step, and a standing
+ * robot's legs shuffled sideways and sank through what the grains remembered.
+ *
  * @module
  */
 import { type BodySet, quatMatrix } from "../bodies/body_set.ts";
@@ -37,7 +44,10 @@ import { type BodySet, quatMatrix } from "../bodies/body_set.ts";
  * bound.begin();
  * // the ground pushes up with twice the body's weight: it only holds it
  * const F = Float64Array.of(0, 0, 2 * 2 * 9.81), T = new Float64Array(3);
- * bound.apply(set, b, F, T, new Float64Array(12), 1e-3, [0, 0, -9.81]);
+ * const inertia = new Float64Array(12);
+ * bound.predict(set, b, inertia, 1e-3, [0, 0, -9.81]); // it would fall 9.81 mm/s
+ * expect(bound.free[2]).toBeCloseTo(-9.81e-3, 12);
+ * bound.apply(set, b, F, T, inertia, 1e-3);
  * expect(F[2]).toBeCloseTo(2 * 9.81, 9);
  * ```
  */
@@ -50,6 +60,11 @@ export class RftSupportBound {
   #at: Float64Array = new Float64Array(0);
   /** The number of the step being taken. */
   #now = 0;
+  /**
+   * Per body, 6 numbers: its velocity and spin at the step's end without the ground, as
+   * {@link RftSupportBound.predict} last found them (m/s, rad/s).
+   */
+  free: Float64Array = new Float64Array(0);
   readonly #RB = new Float64Array(9);
   readonly #u = new Float64Array(3);
 
@@ -62,7 +77,7 @@ export class RftSupportBound {
       c.set(a);
       return c;
     };
-    this.#vel = grow(this.#vel, 6), this.#imp = grow(this.#imp, 6);
+    this.#vel = grow(this.#vel, 6), this.#imp = grow(this.#imp, 6), this.free = grow(this.free, 6);
     this.#at = grow(this.#at, 1);
     for (let b = old; b < n; b++) this.#at[b] = -1;
   }
@@ -73,37 +88,30 @@ export class RftSupportBound {
   }
 
   /**
-   * Bound the ground's loads on dynamic body b (see the module notes): its force in `F` and
-   * torque in `T` (3 per body), scaled in place, over a step of `dt` (s) under gravity `g`
-   * (m/s²). `inertia` holds the bodies' principal moments and axes (12 per body; see
-   * `RftImplicitDrag.inertia`). A body the ground does not touch is left as it is.
+   * Predict dynamic body b's velocity and spin at the step's end without the ground (see the
+   * module notes) into {@link RftSupportBound.free}, for a step of `dt` (s) under gravity `g`
+   * (m/s²); `inertia` holds the bodies' principal moments and axes (12 per body; see
+   * `RftImplicitDrag.inertia`). `ahead`: between steps, for the next one (a listing).
    */
-  apply(
+  predict(
     set: BodySet,
     b: number,
-    F: Float64Array,
-    T: Float64Array,
     inertia: Float64Array,
     dt: number,
     g: ArrayLike<number>,
+    ahead = false,
   ): void {
-    const o = 6 * b, vel = this.#vel, imp = this.#imp, mass = set.mass[b];
-    const f0 = F[3 * b], f1 = F[3 * b + 1], f2 = F[3 * b + 2];
-    const t0 = T[3 * b], t1 = T[3 * b + 1], t2 = T[3 * b + 2];
-    // nothing to bound on a body clear of the grains; a body without mass has no motion to
-    // bound (the engine's dynamic bodies have mass)
-    if (f0 === 0 && f1 === 0 && f2 === 0 && t0 === 0 && t1 === 0 && t2 === 0) return;
-    if (!(mass > 0)) return;
+    const o = 6 * b, vel = this.#vel, imp = this.#imp, mass = set.mass[b], fr = this.free;
     const vx = set.vel[3 * b], vy = set.vel[3 * b + 1], vz = set.vel[3 * b + 2];
     const wx = set.ang[3 * b], wy = set.ang[3 * b + 1], wz = set.ang[3 * b + 2];
-    const q = set.quat, RB = this.#RB, u = this.#u;
-    quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
-    // the velocities at the step's end without the ground: gravity, then the rest of the
-    // world's loads as the last step's change of velocity less the ground's impulses and
-    // gravity showed them (the ground hands a bounded body no damping rate)
+    // gravity, then the rest of the world's loads as the last step's change of velocity less
+    // the ground's impulses and gravity showed them (the ground hands a bounded body no
+    // damping rate); a body without mass has no loads to tell
     let lx = vx + g[0] * dt, ly = vy + g[1] * dt, lz = vz + g[2] * dt;
     let ax = wx, ay = wy, az = wz;
-    if (this.#at[b] === this.#now - 1) {
+    if (this.#at[b] === this.#now - (ahead ? 0 : 1) && mass > 0) {
+      const q = set.quat, u = this.#u;
+      quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], this.#RB, 0);
       lx += vx - vel[o] - imp[o] / mass - g[0] * dt;
       ly += vy - vel[o + 1] - imp[o + 1] / mass - g[1] * dt;
       lz += vz - vel[o + 2] - imp[o + 2] / mass - g[2] * dt;
@@ -112,12 +120,40 @@ export class RftSupportBound {
       ay += wy - vel[o + 4] - u[1];
       az += wz - vel[o + 5] - u[2];
     }
+    fr[o] = lx, fr[o + 1] = ly, fr[o + 2] = lz, fr[o + 3] = ax, fr[o + 4] = ay, fr[o + 5] = az;
+  }
+
+  /**
+   * Bound the ground's loads on dynamic body b (see the module notes), after
+   * {@link RftSupportBound.predict} this step: its force in `F` and torque in `T` (3 per
+   * body), scaled in place, over a step of `dt` (s). A body the ground does not touch is left
+   * as it is.
+   */
+  apply(
+    set: BodySet,
+    b: number,
+    F: Float64Array,
+    T: Float64Array,
+    inertia: Float64Array,
+    dt: number,
+  ): void {
+    const mass = set.mass[b], fr = this.free, o = 6 * b;
+    const f0 = F[3 * b], f1 = F[3 * b + 1], f2 = F[3 * b + 2];
+    const t0 = T[3 * b], t1 = T[3 * b + 1], t2 = T[3 * b + 2];
+    // nothing to bound on a body clear of the grains; a body without mass has no motion to
+    // bound (the engine's dynamic bodies have mass)
+    if (f0 === 0 && f1 === 0 && f2 === 0 && t0 === 0 && t1 === 0 && t2 === 0) return;
+    if (!(mass > 0)) return;
+    const q = set.quat, u = this.#u;
+    quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], this.#RB, 0);
     // the force and the torque apart: each the largest share that does not leave the body
     // moving along it, −(F·v′) / (dt·|F|²/m) and −(T·ω′) / (dt·TᵀI⁻¹T)
-    const fv = f0 * lx + f1 * ly + f2 * lz, ff = (f0 * f0 + f1 * f1 + f2 * f2) / mass;
+    const fv = f0 * fr[o] + f1 * fr[o + 1] + f2 * fr[o + 2];
+    const ff = (f0 * f0 + f1 * f1 + f2 * f2) / mass;
     const lambda = ff > 0 ? Math.min(1, Math.max(0, -fv / (dt * ff))) : 1;
     this.#invInertia(inertia, b, t0, t1, t2);
-    const tw = t0 * ax + t1 * ay + t2 * az, tt = t0 * u[0] + t1 * u[1] + t2 * u[2];
+    const tw = t0 * fr[o + 3] + t1 * fr[o + 4] + t2 * fr[o + 5];
+    const tt = t0 * u[0] + t1 * u[1] + t2 * u[2];
     const mu = tt > 0 ? Math.min(1, Math.max(0, -tw / (dt * tt))) : 1;
     F[3 * b] = lambda * f0, F[3 * b + 1] = lambda * f1, F[3 * b + 2] = lambda * f2;
     T[3 * b] = mu * t0, T[3 * b + 1] = mu * t1, T[3 * b + 2] = mu * t2;
