@@ -9,8 +9,8 @@
  * ci 7; `calibrateRftMemory` for the pressure memory, else `tests/fixtures/rft_dem_memory.json`).
  * The wheel and the robot also run on ζ × Li et al.'s generic medium with the pressure memory
  * (`stressMemory`), the combination that meets the issue's targets at ci size, and a free plate
- * is dropped on it with the memory as a capacity and as a force. `--smoke` runs the DEM scenes at
- * smoke size, and the robot on RFT only.
+ * is dropped on it, and the robot stood on it, with the memory as a capacity and as a force.
+ * `--smoke` runs the DEM scenes at smoke size, and the robot on RFT only.
  *
  * Run: `deno run -A examples/terradynamics.ts [--smoke] [--calibrate]`.
  *
@@ -223,6 +223,45 @@ for (const [label, d] of drops) {
   console.log(
     `plate dropped on ${label}: lowest ${low.toFixed(1)} mm, highest after it ` +
       `${Math.max(...d.height.slice(i)).toFixed(1)} mm, at 1 s ${d.height[999].toFixed(1)} mm`,
+  );
+}
+// 6. The robot standing (legs straight down, held by the PD, dropped 1 cm): the memory as a
+// capacity holds it, as the grains do; without the memory and as a force it sinks.
+const urdf = await Deno.readTextFile(new URL("./assets/rhex6.urdf", import.meta.url));
+const stand = async (support: "capacity" | "force" | null) => {
+  const world = await World.create({ gravity: [0, 0, -9.81], timeStep: 1e-3 });
+  world.addRftGround(scaled, {
+    surfaceHeight: 0,
+    elementSize: 0.005,
+    ...(support === null ? {} : { stressMemory: { ...memory, support } }),
+  });
+  const robot = await world.addArticulatedSystem(urdf, {
+    base: "floating",
+    position: [0, 0, 0.095],
+  });
+  robot.setPdGains(2, 0.02);
+  robot.setPdTarget([0, 0, 0, 0, 0, 0]);
+  const torso = robot.link("torso"), time: number[] = [], height: number[] = [];
+  for (let k = 1; k <= 2000; k++) {
+    world.step();
+    time.push(k * 1e-3), height.push(torso.centerOfMass[2] * 1e3);
+  }
+  world.close();
+  return { time, height };
+};
+const stands = [
+  ["RFT, no memory", await stand(null), "#333"],
+  ["RFT, memory as a capacity", await stand("capacity"), "#59a14f"],
+  ["RFT, memory as a force", await stand("force"), "#e15759"],
+] as const;
+await lines(
+  stands.map(([label, d, color]) => ({ label, x: d.time, y: d.height, color })),
+  { xLabel: "time (s)", yLabel: "torso's centre above the surface (mm)", width: 560 },
+).save(`${OUT}/stand.png`);
+for (const [label, d] of stands) {
+  console.log(
+    `robot standing on ${label}: torso at 0.5 s ${d.height[499].toFixed(2)} mm, at 2 s ` +
+      `${d.height[1999].toFixed(2)} mm`,
   );
 }
 console.log(`Figures in ${OUT}/ (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
