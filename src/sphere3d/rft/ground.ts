@@ -17,7 +17,9 @@
  * explicitly by the full stress reverses its velocity in one step; with `implicitDrag` (the
  * default) the part that would stop a dynamic body within the step is handed to the engine as
  * an implicit damping rate instead (`implicit_drag.ts`). `ground.force(body)` is the whole RFT
- * force; `RigidBody.contactForce` holds its explicit part.
+ * force; `RigidBody.contactForce` holds its explicit part. With the pressure memory as a
+ * capacity (`memory_bound.ts`) a dynamic body's loads are bounded instead, and RFT's direction
+ * of motion is that of the velocity the body's loads would give it by the step's end.
  *
  * @module
  */
