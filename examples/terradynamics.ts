@@ -187,81 +187,78 @@ for (const [i, r] of walks.entries()) {
       `mm above the surface; walk ${r.wallTime.toFixed(1)} s`,
   );
 }
-// 5. A free 64 g plate dropped from 2 cm: the memory as a capacity (its default) holds it where it
-// stopped; as a force it throws it back out of the grains.
-const drop = async (support: "capacity" | "force" | null) => {
-  const world = await World.create({ gravity: [0, 0, -9.81], timeStep: 1e-3 });
-  world.addRftGround(scaled, {
-    surfaceHeight: 0,
-    elementSize: 0.005,
-    ...(support === null ? {} : { stressMemory: { ...memory, support } }),
-  });
-  const plate = world.addBox({
+// 5. and 6.: a body on ζ × generic without the memory, with it as a capacity (its default) and
+// as a force: its height (mm) every millisecond, plotted to `file`.
+const SUPPORTS = [
+  ["RFT, no memory", null, "#333"],
+  ["RFT, memory as a capacity", "capacity", "#59a14f"],
+  ["RFT, memory as a force", "force", "#e15759"],
+] as const;
+const onRft = async (
+  steps: number,
+  yLabel: string,
+  file: string,
+  add: (world: World) => Promise<() => number>,
+) => {
+  const runs = [];
+  for (const [label, support, color] of SUPPORTS) {
+    const world = await World.create({ gravity: [0, 0, -9.81], timeStep: 1e-3 });
+    world.addRftGround(scaled, {
+      surfaceHeight: 0,
+      elementSize: 0.005,
+      ...(support === null ? {} : { stressMemory: { ...memory, support } }),
+    });
+    const heightOf = await add(world), time: number[] = [], height: number[] = [];
+    for (let k = 1; k <= steps; k++) {
+      world.step();
+      time.push(k * 1e-3), height.push(heightOf());
+    }
+    world.close();
+    runs.push({ label, color, time, height });
+  }
+  await lines(runs.map((r) => ({ label: r.label, x: r.time, y: r.height, color: r.color })), {
+    xLabel: "time (s)",
+    yLabel,
+    width: 560,
+  }).save(`${OUT}/${file}`);
+  return runs;
+};
+// 5. A free 64 g plate dropped from 2 cm: the memory as a capacity holds it where it stopped; as
+// a force it throws it back out of the grains.
+const drops = await onRft(1000, "plate's underside above the surface (mm)", "impact.png", (w) => {
+  const plate = w.addBox({
     halfExtents: [0.02, 0.02, 0.005],
     position: [0, 0, 0.025],
     density: 4000,
   });
-  const time: number[] = [], height: number[] = [];
-  for (let k = 1; k <= 1000; k++) {
-    world.step();
-    time.push(k * 1e-3), height.push((plate.position[2] - 0.005) * 1e3);
-  }
-  world.close();
-  return { time, height };
-};
-const drops = [
-  ["RFT, no memory", await drop(null), "#333"],
-  ["RFT, memory as a capacity", await drop("capacity"), "#59a14f"],
-  ["RFT, memory as a force", await drop("force"), "#e15759"],
-] as const;
-await lines(
-  drops.map(([label, d, color]) => ({ label, x: d.time, y: d.height, color })),
-  { xLabel: "time (s)", yLabel: "plate's underside above the surface (mm)", width: 560 },
-).save(`${OUT}/impact.png`);
-for (const [label, d] of drops) {
-  const low = Math.min(...d.height), i = d.height.indexOf(low);
+  return Promise.resolve(() => (plate.position[2] - 0.005) * 1e3);
+});
+for (const { label, height: h } of drops) {
+  const low = Math.min(...h), i = h.indexOf(low);
   console.log(
     `plate dropped on ${label}: lowest ${low.toFixed(1)} mm, highest after it ` +
-      `${Math.max(...d.height.slice(i)).toFixed(1)} mm, at 1 s ${d.height[999].toFixed(1)} mm`,
+      `${Math.max(...h.slice(i)).toFixed(1)} mm, at 1 s ${h[999].toFixed(1)} mm`,
   );
 }
 // 6. The robot standing (legs straight down, held by the PD, dropped 1 cm): the memory as a
 // capacity holds it, as the grains do; without the memory and as a force it sinks.
 const urdf = await Deno.readTextFile(new URL("./assets/rhex6.urdf", import.meta.url));
-const stand = async (support: "capacity" | "force" | null) => {
-  const world = await World.create({ gravity: [0, 0, -9.81], timeStep: 1e-3 });
-  world.addRftGround(scaled, {
-    surfaceHeight: 0,
-    elementSize: 0.005,
-    ...(support === null ? {} : { stressMemory: { ...memory, support } }),
-  });
-  const robot = await world.addArticulatedSystem(urdf, {
-    base: "floating",
-    position: [0, 0, 0.095],
-  });
-  robot.setPdGains(2, 0.02);
-  robot.setPdTarget([0, 0, 0, 0, 0, 0]);
-  const torso = robot.link("torso"), time: number[] = [], height: number[] = [];
-  for (let k = 1; k <= 2000; k++) {
-    world.step();
-    time.push(k * 1e-3), height.push(torso.centerOfMass[2] * 1e3);
-  }
-  world.close();
-  return { time, height };
-};
-const stands = [
-  ["RFT, no memory", await stand(null), "#333"],
-  ["RFT, memory as a capacity", await stand("capacity"), "#59a14f"],
-  ["RFT, memory as a force", await stand("force"), "#e15759"],
-] as const;
-await lines(
-  stands.map(([label, d, color]) => ({ label, x: d.time, y: d.height, color })),
-  { xLabel: "time (s)", yLabel: "torso's centre above the surface (mm)", width: 560 },
-).save(`${OUT}/stand.png`);
-for (const [label, d] of stands) {
+const stands = await onRft(
+  2000,
+  "torso's centre above the surface (mm)",
+  "stand.png",
+  async (w) => {
+    const robot = await w.addArticulatedSystem(urdf, { base: "floating", position: [0, 0, 0.095] });
+    robot.setPdGains(2, 0.02);
+    robot.setPdTarget([0, 0, 0, 0, 0, 0]);
+    const torso = robot.link("torso");
+    return () => torso.centerOfMass[2] * 1e3;
+  },
+);
+for (const { label, height: h } of stands) {
   console.log(
-    `robot standing on ${label}: torso at 0.5 s ${d.height[499].toFixed(2)} mm, at 2 s ` +
-      `${d.height[1999].toFixed(2)} mm`,
+    `robot standing on ${label}: torso at 0.5 s ${h[499].toFixed(2)} mm, at 2 s ` +
+      `${h[1999].toFixed(2)} mm`,
   );
 }
 console.log(`Figures in ${OUT}/ (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
