@@ -2,7 +2,7 @@
  * `deno task bench`: every benchmark in turn (sphere3d settle with the LAMMPS peer when
  * installed, the cost per particle-step against bed size in one process, the sphere3d pair loop
  * against clang's code when clang is installed, star2d collision handling, ipc1d bar runs, rigid
- * bodies in a settled bed). Each prints its own table; arguments (e.g. `--quick`) go to every
+ * bodies in a settled bed, the driven wheel on the DEM against RFT). Each prints its own table; arguments (e.g. `--quick`) go to every
  * benchmark.
  *
  * @module
@@ -19,6 +19,8 @@ const benches: [string, string[]][] = [
   ["bench/star2d_gpu_bench.ts", []],
   ["bench/ipc1d_bench.ts", []],
   ["bench/body_bench.ts", []],
+  // the driven wheel on the DEM against RFT, the issue's cost ratio (#28)
+  ["bench/rft_cost_bench.ts", []],
 ];
 let failed = 0;
 for (const [file, args] of benches) {
