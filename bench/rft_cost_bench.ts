@@ -1,24 +1,22 @@
 /**
  * The driven wheel's cost on the DEM against RFT (#28's "cost ratio DEM/RFT for the same
  * simulated time"), in one process on the same scene: `singleWheelTest`'s slip sweep (the ci
- * preset's six slips, or `--slip s` alone) on its settled DEM bed, then on ζ × Li et al.'s generic RFT (the ground that meets the issue's
- * targets, with the calibrated pressure memory): first five times the travel untimed (the warm-up:
- * V8 compiles the ground's loop, and the engine's WebAssembly tiers up from its baseline code
- * over the first few thousand steps), then `--passes` timed passes. Prints the DEM bed's grains and coordination number Z (2 × the
- * grain–grain contacts over the grains, in the settled bed), the wall time per simulated second
- * of each, and the ratio against the warm passes' median and range. The ci scene by default
- * (about two minutes); `--fine` takes the full preset's grains (d = 5 mm) in the ci wheel's bed
- * in metres (about 12,000 grains) at one slip, 0.3 unless `--slip` says (about ten minutes).
+ * preset's six slips, or `--slip s` alone) on its settled DEM bed, then on ζ × Li et al.'s
+ * generic RFT (the ground that meets the issue's targets, with the calibrated pressure memory):
+ * first five times the travel untimed (the warm-up: V8 compiles the ground's loop, and the
+ * engine's WebAssembly tiers up from its baseline code over the first few thousand steps), then
+ * `--passes` timed passes. Prints the DEM bed's grains and coordination number Z
+ * (`SingleWheelResult.coordination`), the wall time per simulated second of each, and the ratio
+ * against the warm passes' median and range. The ci scene by default (about two minutes);
+ * `--fine` takes the full preset's grains (d = 5 mm) in the ci wheel's bed in metres (about
+ * 12,000 grains) at one slip, 0.3 unless `--slip` says (about ten minutes).
  *
  * Run: `deno run -A bench/rft_cost_bench.ts [--fine] [--slip s] [--passes 3]`
  *
  * @module
  */
 import { type SingleWheelOptions, singleWheelTest } from "../src/experiments/mod.ts";
-import { resolveGrains } from "../src/experiments/common.ts";
-import { loadRftBed, settleRftBed } from "../src/experiments/rft_bed.ts";
-import { RftTable, World } from "../src/sphere3d/mod.ts";
-import { ContactKind } from "../src/contact/record.ts";
+import { RftTable } from "../src/sphere3d/mod.ts";
 import { median } from "./median.ts";
 
 const args = Deno.args;
@@ -28,33 +26,20 @@ const arg = (name: string, dflt: string) => {
 };
 const fine = args.includes("--fine");
 const slipArg = arg("--slip", fine ? "0.3" : ""), passes = Number(arg("--passes", "3"));
-const slips = slipArg === "" ? [0, 0.1, 0.2, 0.3, 0.5, 0.7] : [Number(slipArg)];
-if (!(slips[0] >= 0 && slips[0] <= 0.9)) {
+// no --slip: the preset's slips
+const slips = slipArg === "" ? undefined : [Number(slipArg)];
+if (slips !== undefined && !(slips[0] >= 0 && slips[0] <= 0.9)) {
   throw new RangeError(`rft cost bench: --slip (${slipArg}) must be in [0, 0.9]`);
 }
 if (!Number.isInteger(passes) || passes < 1) {
   throw new RangeError(`rft cost bench: --passes (${passes}) must be an integer ≥ 1`);
 }
 // the wheel's scene: ci, or the full preset's grains in the ci bed's size in metres
-const scene: SingleWheelOptions = fine
-  ? { scale: "full", speed: 0.05, travel: 0.1, bed: [20, 12], slips }
-  : { scale: "ci", slips };
+const scene: SingleWheelOptions = {
+  ...(fine ? { scale: "full", speed: 0.05, travel: 0.1, bed: [20, 12] } : { scale: "ci" }),
+  ...(slips === undefined ? {} : { slips }),
+};
 const d = fine ? 0.005 : 0.01;
-
-// the DEM bed's coordination number: the same bed singleWheelTest settles (seeded), stepped once
-const m = resolveGrains("rft cost bench", fine ? { diameter: d, softness: 5e-4 } : {}, {
-  diameter: d,
-  rollingFriction: 0.05,
-});
-const bedSpec = scene.bed ?? [10, 6], length = (scene.travel ?? 0.1) + 2 * 0.05 + 4 * d;
-const bed = settleRftBed(m, [length / d, bedSpec[0], bedSpec[1]]);
-const world = new World({ timeStep: m.dt, gravity: [0, 0, -9.81] });
-const sys = loadRftBed(world, bed);
-world.step();
-const c = sys.contacts;
-let pairs = 0;
-for (let k = 0; k < c.count; k++) if (c.kind[k] === ContactKind.particle) pairs++;
-const Z = (2 * pairs) / sys.count;
 
 const dem = await singleWheelTest({ ...scene, ground: "dem" });
 const demCost = dem.wallSeconds / dem.simulatedSeconds;
@@ -73,13 +58,15 @@ for (let k = 0; k < passes; k++) {
 }
 const ratios = warm.map((x) => demCost / x);
 console.log(
-  `wheel at s = ${slips.join(", ")}, ${
+  `wheel at s = ${Array.from(dem.slips).join(", ")}, ${
     fine ? "the full preset's grains (d = 5 mm)" : "ci (d = 1 cm)"
   }; ` +
     `${dem.simulatedSeconds.toFixed(1)} s simulated each`,
 );
 console.log(
-  `DEM: ${dem.grains} grains, Z = ${Z.toFixed(2)}, ${demCost.toFixed(2)} s per simulated second`,
+  `DEM: ${dem.grains} grains, Z = ${dem.coordination.toFixed(2)}, ${
+    demCost.toFixed(2)
+  } s per simulated second`,
 );
 console.log(
   `RFT (ζ × generic, memory): ${(cold * 1e3).toFixed(2)} ms per simulated second warming up, ` +

@@ -28,6 +28,11 @@ export interface RftBed {
   grains: number;
   /** Solid volume fraction below the surface. */
   volumeFraction: number;
+  /**
+   * Coordination number Z: twice the grain–grain contacts over the grains, at the settling's
+   * last step.
+   */
+  coordination: number;
   /** The settled state (`GranularSystem.granularStateBytes`). */
   state: Uint8Array;
   /** The medium, as an RFT table's metadata records it. */
@@ -55,6 +60,7 @@ export interface RftBed {
  * expect(bed.surface).toBeGreaterThan(0.01);
  * expect(bed.top).toBeGreaterThan(bed.surface); // grains stand above the surface line
  * expect(bed.volumeFraction).toBeGreaterThan(0.4);
+ * expect(bed.coordination).toBeGreaterThan(3); // a packing at rest, walls not counted
  * ```
  */
 export function settleRftBed(
@@ -89,6 +95,9 @@ export function settleRftBed(
     if (p[3 * i + 2] < surface) solid += (4 / 3) * Math.PI * r[i] ** 3;
   }
   const volumeFraction = solid / (lx * ly * surface);
+  const c = sys.contacts;
+  let pairs = 0;
+  for (let k = 0; k < c.count; k++) if (c.j[k] >= 0) pairs++;
   const state = sys.granularStateBytes();
   world.close();
   return {
@@ -98,6 +107,7 @@ export function settleRftBed(
     top: tops[0],
     grains,
     volumeFraction,
+    coordination: (2 * pairs) / grains,
     state,
     medium: {
       material: `DEM bed: d ${d} m, friction ${model.friction}, rolling ${model.rollingFriction}`,

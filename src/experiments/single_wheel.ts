@@ -164,6 +164,8 @@ export interface SingleWheelResult {
   travel: number;
   /** Grains in the bed (0 on RFT). */
   grains: number;
+  /** The settled bed's coordination number Z (`RftBed.coordination`; 0 on RFT). */
+  coordination: number;
   /** Time step of the runs (s). */
   timeStep: number;
   /** Simulated time of all runs (s). */
@@ -350,6 +352,7 @@ export async function singleWheelTest(
     speed,
     travel,
     grains: bed !== null ? bed.grains : 0,
+    coordination: bed !== null ? bed.coordination : 0,
     timeStep: dt,
     simulatedSeconds: simulated,
     wallSeconds: wallMs / 1e3,
