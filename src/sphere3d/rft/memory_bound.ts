@@ -110,12 +110,11 @@ export class RftSupportBound {
     let lx = vx + g[0] * dt, ly = vy + g[1] * dt, lz = vz + g[2] * dt;
     let ax = wx, ay = wy, az = wz;
     if (this.#at[b] === this.#now - (ahead ? 0 : 1) && mass > 0) {
-      const q = set.quat, u = this.#u;
-      quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], this.#RB, 0);
+      const u = this.#u;
       lx += vx - vel[o] - imp[o] / mass - g[0] * dt;
       ly += vy - vel[o + 1] - imp[o + 1] / mass - g[1] * dt;
       lz += vz - vel[o + 2] - imp[o + 2] / mass - g[2] * dt;
-      this.#invInertia(inertia, b, imp[o + 3], imp[o + 4], imp[o + 5]);
+      this.#invInertia(set, inertia, b, imp[o + 3], imp[o + 4], imp[o + 5]);
       ax += wx - vel[o + 3] - u[0];
       ay += wy - vel[o + 4] - u[1];
       az += wz - vel[o + 5] - u[2];
@@ -144,14 +143,13 @@ export class RftSupportBound {
     // bound (the engine's dynamic bodies have mass)
     if (f0 === 0 && f1 === 0 && f2 === 0 && t0 === 0 && t1 === 0 && t2 === 0) return;
     if (!(mass > 0)) return;
-    const q = set.quat, u = this.#u;
-    quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], this.#RB, 0);
+    const u = this.#u;
     // the force and the torque apart: each the largest share that does not leave the body
     // moving along it, −(F·v′) / (dt·|F|²/m) and −(T·ω′) / (dt·TᵀI⁻¹T)
     const fv = f0 * fr[o] + f1 * fr[o + 1] + f2 * fr[o + 2];
     const ff = (f0 * f0 + f1 * f1 + f2 * f2) / mass;
     const lambda = ff > 0 ? Math.min(1, Math.max(0, -fv / (dt * ff))) : 1;
-    this.#invInertia(inertia, b, t0, t1, t2);
+    this.#invInertia(set, inertia, b, t0, t1, t2);
     const tw = t0 * fr[o + 3] + t1 * fr[o + 4] + t2 * fr[o + 5];
     const tt = t0 * u[0] + t1 * u[1] + t2 * u[2];
     const mu = tt > 0 ? Math.min(1, Math.max(0, -tw / (dt * tt))) : 1;
@@ -172,9 +170,17 @@ export class RftSupportBound {
     this.#at[b] = this.#now;
   }
 
-  /** I⁻¹·(tx, ty, tz) in the world frame into `#u`, with `#RB` the body's rotation. */
-  #invInertia(I: Float64Array, b: number, tx: number, ty: number, tz: number): void {
-    const RB = this.#RB, i = 12 * b, u = this.#u;
+  /** Body b's I⁻¹·(tx, ty, tz) in the world frame into `#u`. */
+  #invInertia(
+    set: BodySet,
+    I: Float64Array,
+    b: number,
+    tx: number,
+    ty: number,
+    tz: number,
+  ): void {
+    const RB = this.#RB, i = 12 * b, u = this.#u, q = set.quat;
+    quatMatrix(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3], RB, 0);
     // into the body frame, then along the principal axes a_k (columns of the body-frame matrix)
     const bx = RB[0] * tx + RB[3] * ty + RB[6] * tz;
     const by = RB[1] * tx + RB[4] * ty + RB[7] * tz;
