@@ -252,5 +252,12 @@ describe("RFT pressure memory: support", () => {
     expect(() => checkStressMemory("f", { length: 0.01, support: "spring" })).toThrow(
       /stressMemory\.support \(spring\) must be "force" or "capacity"/,
     );
+    // null is a wrong value, not an absent one
+    expect(() => checkStressMemory("f", { length: 0.01, support: null })).toThrow(
+      /stressMemory\.support \(null\)/,
+    );
+    expect(() => checkStressMemory("f", { length: 0.01, separation: null })).toThrow(
+      /stressMemory\.separation \(null\)/,
+    );
   });
 });

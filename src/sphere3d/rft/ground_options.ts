@@ -191,14 +191,15 @@ export function checkStressMemory(
       `${where}: stressMemory.length (${String(o.length)}) must be a finite number > 0 (m)`,
     );
   }
-  const sep = o.separation ?? Infinity;
+  // only an absent key takes the default: null is a wrong value, not a missing one
+  const sep = o.separation === undefined ? Infinity : o.separation;
   if (typeof sep !== "number" || !(sep > 0)) {
     throw new RangeError(
       `${where}: stressMemory.separation (${String(sep)}) must be a number > 0 (m; ` +
         "Infinity: none)",
     );
   }
-  const support = o.support ?? "capacity";
+  const support = o.support === undefined ? "capacity" : o.support;
   if (support !== "force" && support !== "capacity") {
     throw new RangeError(
       `${where}: stressMemory.support (${String(support)}) must be "force" or "capacity"`,
